@@ -1,0 +1,39 @@
+"""The rules engine of The Big Book of Madness: rules only, no RL library (design decision 1).
+
+Typical use::
+
+    from bbom_env.engine import GameConfig, new_game
+    state = new_game(GameConfig(num_players=2, seed=0))
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+"""
+
+from . import actions, flow, ops  # noqa: F401  (register the frame handlers)
+from .cards import Pack, PackError, load_pack
+from .config import ConfigError, GameConfig
+from .decision import Decision, describe, pending
+from .moves import decode, move_to_string, num_moves
+from .resolver import IllegalActionError
+from .serialize import from_json, replay, to_json
+from .setup import new_game
+from .state import GameState
+
+__all__ = [
+    "ConfigError",
+    "Decision",
+    "GameConfig",
+    "GameState",
+    "IllegalActionError",
+    "Pack",
+    "PackError",
+    "decode",
+    "describe",
+    "from_json",
+    "load_pack",
+    "move_to_string",
+    "new_game",
+    "num_moves",
+    "pending",
+    "replay",
+    "to_json",
+]

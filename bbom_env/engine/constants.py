@@ -1,0 +1,103 @@
+"""Enums and limits of The Big Book of Madness (RULES.md sections 1.3, 1.4 and 1.6).
+
+Cards in zones are small integers ("card codes") so that zones are cheap to copy and count:
+
+* Element card of Element ``e`` and value ``v``: ``e * 3 + (v - 1)`` -> 0..11
+* Madness: 12; Dark Matter (Vth Element): 13; Phobia ``k`` (Vth Element): 14 + k.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class Element(IntEnum):
+    """The four Elements, in the order used by every array in the engine."""
+
+    FIRE = 0
+    WATER = 1
+    EARTH = 2
+    AIR = 3
+
+
+ELEMENTS: tuple[Element, ...] = tuple(Element)
+ELEMENT_NAMES: tuple[str, ...] = ("fire", "water", "earth", "air")
+ELEMENT_BY_NAME: dict[str, Element] = {n: Element(i) for i, n in enumerate(ELEMENT_NAMES)}
+
+MADNESS = 12
+DARK_MATTER = 13
+PHOBIA_BASE = 14
+NUM_PHOBIAS = 16
+NUM_CODES = PHOBIA_BASE + NUM_PHOBIAS  # 30
+NUM_ELEMENT_CODES = 12
+
+
+def element_code(element: int, value: int) -> int:
+    """Card code of an Element card (section 1.4)."""
+    return element * 3 + value - 1
+
+
+def code_element(code: int) -> int:
+    return code // 3
+
+
+def code_value(code: int) -> int:
+    """Elements produced by a card when paid: 0 for anything that is not an Element card."""
+    return code % 3 + 1 if code < NUM_ELEMENT_CODES else 0
+
+
+def is_madness(code: int) -> bool:
+    """Madness and Phobias are both Madness cards (section 9.2)."""
+    return code == MADNESS or code >= PHOBIA_BASE
+
+
+def code_name(code: int) -> str:
+    if code < NUM_ELEMENT_CODES:
+        return f"{ELEMENT_NAMES[code // 3]}-{code % 3 + 1}"
+    if code == MADNESS:
+        return "madness"
+    if code == DARK_MATTER:
+        return "dark-matter"
+    return f"phobia-{code - PHOBIA_BASE}"
+
+
+# Section 1.1 / 1.3 / 1.6 constants.
+ROUNDS = 6
+CURSE_SPACES = (2, 3, 4, 5)
+# Track slots in placement order S2, S3L, S3R, S4, S5 (section 3.3.1, A-01, A-02).
+NUM_TRACK_SLOTS = 5
+SLOTS_OF_SPACE: dict[int, tuple[int, ...]] = {2: (0,), 3: (1, 2), 4: (3,), 5: (4,)}
+SPACE_OF_SLOT: tuple[int, ...] = (2, 3, 3, 4, 5)
+HAND_SIZE = 6
+SUPPORT_SLOTS = 3
+SPELL_LIMIT = 5
+MAX_POWER = 3
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+ELEMENT_CARDS_PER_VALUE = {1: 18, 2: 10, 3: 6}  # per Element (section 1.1)
+ELEMENT_TOKENS_PER_ELEMENT = 4
+DESTROY_ELEMENT_CURSE_COST = 4
+CURE_COST = 2
+MADNESS_IN_BOX = 35
+
+
+def madness_pile_size(players: int) -> int:
+    """20 / 25 / 30 / 35 for 2..5 players (section 1.3)."""
+    return 5 * players + 10
+
+
+# Maxima that fix the action layout for every player count (design decision 5).
+MAX_SPELLS = 6  # spell limit 5, plus one for a Magician whose ability raises it
+MAX_SUPPORT_SLOTS = 5  # 3, plus two for a Magician whose ability raises it
+MAX_STACK = 3  # Curses stacked on one slot ([DM] "add a Dark Curse"); base game: 1
+
+
+class Phase(IntEnum):
+    SETUP = 0
+    CONCENTRATION = 1
+    MONSTER = 2
+    ACTION = 3
+    RECUPERATION = 4
+    OVER = 5
+
+
+PHASE_NAMES = ("setup", "concentration", "monster", "action", "recuperation", "over")

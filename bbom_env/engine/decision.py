@@ -1,0 +1,106 @@
+"""What the pending decision is, in words and as data (RULES.md section 10).
+
+``pending(state)`` gives a ``Decision``: the kind (a stable name used by the observation encoder),
+the decider, the source card, the remaining cost and the picks so far for payments, and how many
+picks the effect still asks for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .constants import ELEMENT_NAMES, code_name
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+# Stable decision kinds (the observation encodes their index).
+DECISION_KINDS: tuple[str, ...] = (
+    "none",
+    "action",
+    "granted_action",
+    "payment",
+    "recuperation_discard",
+    "spell_to_box",
+    "destroy_reward",
+    "choose_player",
+    "discard",
+    "destroy",
+    "place_in_support",
+    "put_on_top",
+    "upgrade",
+    "neutralize_spell",
+    "exhaust_spell",
+    "refresh_spell",
+    "lose_spell",
+    "neutralize_curse",
+    "destroy_curse",
+    "add_tokens",
+    "remove_tokens",
+    "receive_madness",
+    "gain",
+    "exchange",
+    "may",
+)
+KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
+
+
+@dataclass(frozen=True)
+class Decision:
+    kind: str
+    player: int
+    source: str  # card id ("" when none)
+    remaining: int  # picks the effect still asks for (1 for single choices)
+    cost_left: tuple[int, ...]  # payment: Elements still to pay per (fire, water, earth, air, any)
+    picks: tuple[int, ...]  # payment: card codes picked so far
+
+
+def pending(state: GameState) -> Decision:
+    if state.over or not state.stack or state.stack[-1].get("w") is None:
+        return Decision("none", -1, "", 0, (0,) * 5, ())
+    f = state.stack[-1]
+    k = f["k"]
+    w = f["w"]
+    if k == "menu":
+        return Decision("action" if f["n"] < 0 else "granted_action", w, "", max(f["n"], 1), (0,) * 5, ())
+    if k == "pay":
+        from .payment import source_code
+
+        codes = tuple(source_code(state, s) for s in f["picks"])
+        left = list(f["req"])
+        for c in codes:
+            e, v = divmod(c, 3)
+            use = min(left[e], v + 1)
+            left[e] -= use
+            left[4] = max(0, left[4] - (v + 1 - use))
+        return Decision("payment", w, f["what"], 1, tuple(left), codes)
+    if k == "recup":
+        return Decision("recuperation_discard", w, "", 1, (0,) * 5, ())
+    if k == "learn":
+        return Decision("spell_to_box", w, state.library[f["e"]][-1], 1, (0,) * 5, ())
+    if k == "reward":
+        return Decision("destroy_reward", w, "", 1, (0,) * 5, ())
+    if k == "tgt":
+        return Decision("choose_player", w, f["src"], 1, (0,) * 5, ())
+    from .ops import lookup
+
+    op = lookup(state, f)["op"]
+    return Decision(op, w, f["src"], max(f["n"], 1), (0,) * 5, ())
+
+
+def describe(state: GameState) -> str:
+    d = pending(state)
+    if d.kind == "none":
+        return "none (game over)" if state.over else "none"
+    text = f"{d.kind} by player {d.player}"
+    if d.source:
+        text += f" (source: {state.pack.card_name(d.source)} [{d.source}])"
+    if d.kind == "payment":
+        cost = ", ".join(
+            f"{n} {name}" for n, name in zip(d.cost_left, ELEMENT_NAMES + ("any",)) if n
+        )
+        text += f", left to pay: {cost or 'nothing'}; picked: {[code_name(c) for c in d.picks]}"
+    elif d.remaining > 1:
+        text += f", {d.remaining} picks left"
+    return text

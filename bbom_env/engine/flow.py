@@ -1,0 +1,240 @@
+"""Turn structure (RULES.md section 3): Concentration, Monster phase with the Invocation track,
+Action phase, Recuperation, end of turn; end of round and the New Monster procedure."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import hooks
+from .constants import SLOTS_OF_SPACE, Phase, is_madness
+from .moves import PICK_HAND
+from .resolver import done, frame, push
+from .zones import check_immediate_win, draw, eliminate, end_game, madness_in_hand, remove_curse
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+def seq(src: str, part: str, c: int, x: int = 1, path: tuple = ()) -> dict:
+    """A frame that resolves the effect ``part`` of card ``src`` with controller c and power X."""
+    return {"k": "seq", "src": src, "part": part, "path": path, "i": 0, "c": c, "X": x}
+
+
+def fire(state: GameState, p: int, event: str) -> None:
+    """Event hooks (Magician triggers now, Phobias later): push the trigger effects of player p."""
+    for src, part in hooks.triggers(state, p, event):
+        push(state, seq(src, part, p))
+
+
+def start_turn(state: GameState) -> None:
+    """Section 3.1: the next non-eliminated player clockwise takes a turn of four phases."""
+    n = len(state.players)
+    if state.turn > 0:
+        a = state.active
+        for k in range(1, n + 1):
+            if not state.players[(a + k) % n].eliminated:
+                state.active = (a + k) % n
+                break
+    state.turn += 1
+    a = state.active
+    state.event("turn", a)
+    push(
+        state,
+        {"k": "conc"},
+        {"k": "monster"},
+        {"k": "release"},
+        {"k": "menu", "p": a, "n": -1, "w": None},
+        {"k": "recup", "p": a, "w": None},
+        {"k": "endturn"},
+    )
+
+
+def _release_curses(state: GameState) -> None:
+    for slot in state.track:
+        for curse in slot:
+            if 0 <= curse[1] < state.turn:
+                curse[1] = -1
+
+
+def run_conc(state: GameState, f: dict) -> None:
+    """Section 3.2: the Active Player refreshes their exhausted, face-up Spells (A-21)."""
+    done(state, f)
+    state.phase = Phase.CONCENTRATION
+    for sp in state.players[state.active].spells:
+        if sp[1] and not sp[2]:
+            sp[1] = False
+    if state.config.neutralized_curse_release == "start_of_next_turn":  # A-19 alternative
+        _release_curses(state)
+    fire(state, state.active, "turn_start")
+
+
+def run_monster(state: GameState, f: dict) -> None:
+    done(state, f)
+    state.phase = Phase.MONSTER
+    advance(state)
+
+
+def advance(state: GameState) -> None:
+    """Section 3.3.2: move the Invocation marker one space and apply the new space."""
+    if state.round == 0:  # first turn: open the Grimoire (3.3.6, A-04)
+        state.marker = 1
+        push(state, {"k": "newmonster"})
+        return
+    if state.marker < 5:
+        state.marker += 1
+        state.event("marker", state.marker)
+        frames = []
+        for slot in SLOTS_OF_SPACE[state.marker]:  # left before right, top before bottom (3.3.3)
+            for curse in reversed(state.track[slot]):
+                if curse[1] < 0:  # a neutralized Curse does not trigger
+                    frames.append(seq(curse[0], "effect", state.active))
+                    state.event("curse_triggers", curse[0])
+        push(state, *frames)
+        return
+    state.marker = 0
+    push(state, {"k": "endround"}, {"k": "newmonster"})
+
+
+def run_release(state: GameState, f: dict) -> None:
+    """A-19 default: a Curse neutralized on an earlier turn flips face up at the start of the
+    Action phase, after this turn's Monster phase."""
+    done(state, f)
+    state.phase = Phase.ACTION
+    if state.config.neutralized_curse_release == "after_next_monster_phase":
+        _release_curses(state)
+    fire(state, state.active, "action_phase_start")
+
+
+def run_endround(state: GameState, f: dict) -> None:
+    """Section 3.3.4: Bonus if every Curse was destroyed, else Failure and the Curses leave."""
+    done(state, f)
+    remaining = state.curses_on_track()  # neutralized Curses count (section 7)
+    if state.round == 6:
+        if remaining:
+            end_game(state, "loss", "the last Monster was not vanquished")
+        else:
+            end_game(state, "win", "the last Monster was vanquished")
+        return
+    page = state.grimoire[state.round]  # the right-hand page of this spread
+    if remaining:
+        state.stat("monsters_failed")
+        state.event("failure", page)
+        push(state, seq(page, "failure", state.active), {"k": "cleartrack"}, {"k": "expire"})
+    else:
+        state.stat("monsters_defeated")
+        state.event("bonus", page)
+        push(state, seq(page, "bonus", state.active), {"k": "expire"})
+
+
+def run_cleartrack(state: GameState, f: dict) -> None:
+    done(state, f)
+    for slot in range(5):
+        while state.track[slot]:
+            remove_curse(state, slot, 0, -1)
+
+
+def run_expire(state: GameState, f: dict) -> None:
+    """A-68: "until the next Monster" effects end at the page turn."""
+    done(state, f)
+    hooks.expire(state, "until_next_monster")
+
+
+def run_newmonster(state: GameState, f: dict) -> None:
+    """Section 3.3.5: turn the page, move the Round marker, place Curses, arrival effect (A-03)."""
+    done(state, f)
+    state.round += 1
+    state.marker = 1
+    page = state.grimoire[state.round - 1]
+    state.event("monster", state.round, page)
+    place = {"k": "place"}
+    arrival = seq(page, "arrival", state.active)
+    if state.config.arrival_effect_after_placement:
+        push(state, place, arrival)
+    else:
+        push(state, arrival, place)
+
+
+def run_place(state: GameState, f: dict) -> None:
+    """Multi-Element Curses first, in draw order, then the Monster's symbols left to right, into
+    the slots S2, S3L, S3R, S4, S5 ([FAQ], A-01, A-02); an empty pile places nothing (A-07)."""
+    done(state, f)
+    monster = state.pack.pages[state.grimoire[state.round - 1]].monster
+    k = state.pack.round_track[state.config.difficulty - 1][state.round - 1]
+    types = ["multi"] * k + list(monster.curse_symbols)
+    slot = 0
+    for t in types:
+        while slot < 5 and state.track[slot]:
+            slot += 1
+        if slot >= 5:
+            break
+        pile = state.curse_piles[t]
+        if pile:
+            state.track[slot].append([pile.pop(), -1, (0, 0, 0, 0), 0])
+            state.event("curse_placed", slot, state.track[slot][-1][0])
+    check_immediate_win(state)
+
+
+def _recup_options(state: GameState, p: int) -> list[int]:
+    hand = state.players[p].hand
+    return [PICK_HAND + c for c in range(len(hand)) if hand[c] and not is_madness(c)]
+
+
+def run_recup(state: GameState, f: dict) -> None:
+    """Section 5.1: exactly hand-size cards; Madness is never discarded here; elimination."""
+    state.phase = Phase.RECUPERATION
+    p = f["p"]
+    pl = state.players[p]
+    if pl.eliminated:
+        done(state, f)
+        return
+    limit = hooks.hand_size(state, p)
+    n = sum(pl.hand)
+    if n > limit and _recup_options(state, p):
+        f["w"] = p  # DP-36
+        return
+    done(state, f)
+    if n < limit:
+        draw(state, p, limit - n)
+        if state.over:
+            return
+    if madness_in_hand(state, p) >= limit:
+        eliminate(state, p)
+
+
+def legal_recup(state: GameState, f: dict) -> list[int]:
+    return _recup_options(state, f["p"])
+
+
+def answer_recup(state: GameState, f: dict, move: int) -> None:
+    pl = state.players[f["p"]]
+    code = move - PICK_HAND
+    pl.hand[code] -= 1
+    pl.discard[code] += 1
+
+
+def run_endturn(state: GameState, f: dict) -> None:
+    """Section 3.6: reset per-turn flags and "this turn" effects."""
+    done(state, f)
+    for pl in state.players:
+        pl.ability_used = False
+    hooks.expire(state, "this_turn")
+
+
+frame("conc", run_conc)
+frame("monster", run_monster)
+frame("release", run_release)
+frame("endround", run_endround)
+frame("cleartrack", run_cleartrack)
+frame("expire", run_expire)
+frame("newmonster", run_newmonster)
+frame("place", run_place)
+frame("recup", run_recup, legal_recup, answer_recup)
+frame("endturn", run_endturn)
+
+
+def run_advance(state: GameState, f: dict) -> None:
+    done(state, f)
+    advance(state)
+
+
+frame("advance", run_advance)

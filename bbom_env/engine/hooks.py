@@ -1,0 +1,98 @@
+"""Standing rule changes (RULES.md sections 4.10, 4.11): Magician abilities and temporary effects
+("until the next Monster", "this turn") as modifiers, queried fresh on every use.
+
+A modifier is a dict from ``vocab.MOD_SCHEMAS``. Sources, in order: the player's Magician sheet
+(unless the ability is lost) and the player's temporary modifiers. The Vth Element's Phobias plug
+in here as a third source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from .constants import HAND_SIZE
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+def player_mods(state: GameState, p: int) -> Iterator[dict]:
+    pl = state.players[p]
+    if not pl.ability_lost:
+        yield from state.pack.magicians[pl.magician].mods
+    for mod, _duration, _src in pl.mods:
+        yield mod
+
+
+def _sum(state: GameState, p: int, kind: str) -> int:
+    return sum(m["amount"] for m in player_mods(state, p) if m["kind"] == kind)
+
+
+def support_capacity(state: GameState, p: int) -> int:
+    """Slots on the Magician sheet plus ability changes (section 1.6: 3 by default)."""
+    base = state.pack.magicians[state.players[p].magician].support_slots
+    return max(0, base + _sum(state, p, "support_slots"))
+
+
+def spell_limit(state: GameState, p: int) -> int:
+    base = state.pack.magicians[state.players[p].magician].spell_limit
+    return max(1, base + _sum(state, p, "spell_limit"))
+
+
+def hand_size(state: GameState, p: int) -> int:
+    return max(1, HAND_SIZE + _sum(state, p, "hand_size"))
+
+
+def forbidden(state: GameState, p: int, action: str, element: int | None) -> bool:
+    """Whether a "forbid" modifier stops player p from this Action (with this Element)."""
+    for m in player_mods(state, p):
+        if m["kind"] == "forbid" and m["action"] in (action, "all"):
+            if m["element"] == "any" or element is None:
+                return True
+            if m["element"] == ("fire", "water", "earth", "air")[element]:
+                return True
+    return False
+
+
+def adjust_cost(
+    state: GameState, p: int, action: str, element: int | None, req: tuple[int, ...]
+) -> tuple[int, ...]:
+    """Apply "cost" modifiers to a requirement (section 4.10); never below zero.
+
+    ``element`` is the Action's own Element ("same"), None for Actions without one (Cure)."""
+    out = list(req)
+    for m in player_mods(state, p):
+        if m["kind"] != "cost" or m["action"] not in (action, "all"):
+            continue
+        el = m["element"]
+        if el == "same":
+            idx = element if element is not None else 4
+        elif el == "any":
+            idx = 4
+        else:
+            idx = ("fire", "water", "earth", "air").index(el)
+        out[idx] = max(0, out[idx] + m["amount"])
+    return tuple(out)
+
+
+def triggers(state: GameState, p: int, event: str) -> list[tuple[str, str]]:
+    """(card id, effect part) of every trigger of player p for an event."""
+    pl = state.players[p]
+    out = []
+    if not pl.ability_lost:
+        mag = state.pack.magicians[pl.magician]
+        for i, m in enumerate(mag.mods):
+            if m["kind"] == "trigger" and m["event"] == event:
+                out.append((mag.id, f"trigger{i}"))
+    return out
+
+
+def expire(state: GameState, duration: str) -> None:
+    """End temporary modifiers and neutralized Spells of a duration (A-20, A-68)."""
+    for pl in state.players:
+        if pl.mods:
+            pl.mods = [m for m in pl.mods if m[1] != duration]
+        for sp in pl.spells:
+            if sp[2] == duration:
+                sp[2] = ""

@@ -1,0 +1,727 @@
+"""The interpreter of the effect vocabulary (RULES.md sections 7, 8 and 10.5; schema in vocab.py).
+
+An effect runs as a ``seq`` frame over its op list. Each op first resolves its target (a ``tgt``
+frame: You / Each player / Each other player / A player / the Active Player), then runs as one
+``op`` frame per affected player, in turn order from the Active Player (section 8.3). Ops that need
+a choice wait for the player whose cards they are (A-34) or for the controller (the caster; the
+Active Player for Curses and Grimoire effects, A-33). An op that can apply only partly applies what
+it can; one that cannot apply is skipped for that player (section 8.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from . import hooks
+from . import moves as M
+from .constants import ELEMENT_NAMES, MAX_STACK, NUM_CODES, NUM_ELEMENT_CODES, is_madness
+from .flow import seq
+from .resolver import done, frame, push
+from .zones import (
+    check_immediate_win,
+    draw,
+    receive_madness,
+    remove_curse,
+    return_madness,
+    take_top,
+)
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+def lookup(state: GameState, f: dict) -> dict:
+    ops = state.pack.effects[(f["src"], f["part"])]
+    path = f["path"]
+    for idx in path[:-1]:
+        ops = ops[idx]["ops"]
+    return ops[path[-1]]
+
+
+# -- seq and target frames ---------------------------------------------------------------------
+
+
+def run_seq(state: GameState, f: dict) -> None:
+    ops = state.pack.effects[(f["src"], f["part"])]
+    for idx in f["path"]:
+        ops = ops[idx]["ops"]
+    i = f["i"]
+    if i >= len(ops):
+        done(state, f)
+        return
+    f["i"] = i + 1
+    push(state, {"k": "tgt", "src": f["src"], "part": f["part"], "path": f["path"] + (i,), "c": f["c"], "X": f["X"]})
+
+
+def _op_frame(f: dict, p: int, op: dict) -> dict:
+    base, per_x = op.get("count", (1, 0))
+    return {
+        "k": "op",
+        "src": f["src"],
+        "part": f["part"],
+        "path": f["path"],
+        "c": f["c"],
+        "X": f["X"],
+        "p": p,
+        "n": base + per_x * f["X"],
+        "w": None,
+        "stage": 0,
+    }
+
+
+def _target_candidates(state: GameState, f: dict, op: dict) -> list[int]:
+    c = f["c"]
+    alive = state.order_from_active()
+    if op["target"] == "another_player":
+        return [q for q in alive if q != c]
+    return alive
+
+
+def run_tgt(state: GameState, f: dict) -> None:
+    op = lookup(state, f)
+    target = op.get("target", "you")
+    c = f["c"]
+    if target in ("a_player", "another_player"):
+        if _target_candidates(state, f, op):
+            f["w"] = c  # DP-E01 / DP-29
+        else:
+            done(state, f)
+        return
+    done(state, f)
+    if target == "you":
+        players = [c]
+    elif target == "active":
+        players = [state.active]
+    else:
+        players = state.order_from_active()
+        if target == "each_other":
+            players = [q for q in players if q != c]
+    players = [q for q in players if not state.players[q].eliminated]
+    push(state, *[_op_frame(f, q, op) for q in players])
+
+
+def legal_tgt(state: GameState, f: dict) -> list[int]:
+    op = lookup(state, f)
+    n = len(state.players)
+    return sorted(M.PICK_PLAYER + (q - f["c"]) % n for q in _target_candidates(state, f, op))
+
+
+def answer_tgt(state: GameState, f: dict, move: int) -> None:
+    done(state, f)
+    q = (f["c"] + move - M.PICK_PLAYER) % len(state.players)
+    push(state, _op_frame(f, q, lookup(state, f)))
+
+
+frame("seq", run_seq)
+frame("tgt", run_tgt, legal_tgt, answer_tgt)
+
+
+# -- op frames ---------------------------------------------------------------------------------
+
+# name -> (run, legal, answer); run decides whether to wait (f["w"]) or finish.
+OPS: dict[str, tuple[Callable, Callable | None, Callable | None]] = {}
+
+
+def run_op(state: GameState, f: dict) -> None:
+    op = lookup(state, f)
+    OPS[op["op"]][0](state, f, op)
+
+
+def legal_op(state: GameState, f: dict) -> list[int]:
+    op = lookup(state, f)
+    return OPS[op["op"]][1](state, f, op)
+
+
+def answer_op(state: GameState, f: dict, move: int) -> None:
+    op = lookup(state, f)
+    OPS[op["op"]][2](state, f, op, move)
+
+
+frame("op", run_op, legal_op, answer_op)
+
+
+def _filter_ok(flt: str, code: int) -> bool:
+    if flt == "element":
+        return code < NUM_ELEMENT_CODES
+    if flt == "madness":
+        return is_madness(code)
+    return True
+
+
+def choice_op(name: str, options: Callable[[GameState, dict, dict], list[int]], apply: Callable, who: str = "p") -> None:
+    """Register an op that repeats a single pick ``n`` times: options() lists the moves, apply()
+    performs one pick. ``optional`` ops add DECLINE ("may"), which ends the op."""
+
+    def run(state: GameState, f: dict, op: dict) -> None:
+        if f["n"] <= 0 or state.players[f["p"]].eliminated or not options(state, f, op):
+            done(state, f)
+            return
+        f["w"] = f[who]
+
+    def legal(state: GameState, f: dict, op: dict) -> list[int]:
+        out = options(state, f, op)
+        if op.get("optional"):
+            out = out + [M.DECLINE]
+        return out
+
+    def answer(state: GameState, f: dict, op: dict, move: int) -> None:
+        if move == M.DECLINE:
+            done(state, f)
+            return
+        f["n"] -= 1
+        apply(state, f, op, move)
+
+    OPS[name] = (run, legal, answer)
+
+
+def auto_op(name: str, apply: Callable[[GameState, dict, dict], None]) -> None:
+    """Register an op without choices: it leaves the stack first, then acts (so frames it pushes,
+    e.g. triggers, run after it)."""
+
+    def run(state: GameState, f: dict, op: dict) -> None:
+        done(state, f)
+        if not state.players[f["p"]].eliminated:
+            apply(state, f, op)
+
+    OPS[name] = (run, None, None)
+
+
+# Hand / discard / support pickers -------------------------------------------------------------
+
+
+def _hand_options(state: GameState, f: dict, op: dict) -> list[int]:
+    hand = state.players[f["p"]].hand
+    flt = op.get("filter", "any")
+    return [M.PICK_HAND + c for c in range(NUM_CODES) if hand[c] and _filter_ok(flt, c)]
+
+
+def _discard_options(state: GameState, f: dict, op: dict) -> list[int]:
+    pile = state.players[f["p"]].discard
+    flt = op.get("filter", "any")
+    return [M.PICK_DISCARD + c for c in range(NUM_CODES) if pile[c] and _filter_ok(flt, c)]
+
+
+def _support_options(state: GameState, f: dict, op: dict) -> list[int]:
+    sup = state.players[f["p"]].support
+    flt = op.get("filter", "any")
+    return [M.PICK_SUPPORT + s for s, c in enumerate(sup) if s < 5 and _filter_ok(flt, c)]
+
+
+def _zone_options(state: GameState, f: dict, op: dict) -> list[int]:
+    zone = op["from"]
+    if zone == "hand":
+        return _hand_options(state, f, op)
+    if zone == "discard":
+        return _discard_options(state, f, op)
+    return _support_options(state, f, op)
+
+
+def _take(state: GameState, f: dict, move: int) -> int:
+    """Remove the picked card from its zone and return its code."""
+    pl = state.players[f["p"]]
+    if move < M.PICK_DISCARD:
+        code = move - M.PICK_HAND
+        pl.hand[code] -= 1
+    elif move < M.PICK_SUPPORT:
+        code = move - M.PICK_DISCARD
+        pl.discard[code] -= 1
+    else:
+        code = pl.support.pop(move - M.PICK_SUPPORT)
+    return code
+
+
+def _apply_discard(state: GameState, f: dict, op: dict, move: int) -> None:
+    state.players[f["p"]].discard[_take(state, f, move)] += 1  # section 7: to the owner's pile
+
+
+def _apply_destroy(state: GameState, f: dict, op: dict, move: int) -> None:
+    code = _take(state, f, move)
+    state.destroyed[code] += 1  # section 7: destroyed Madness does not return to the pile
+    state.event("destroyed", f["p"], code)
+
+
+choice_op("discard", _zone_options, _apply_discard)
+
+
+def _run_destroy(state: GameState, f: dict, op: dict) -> None:
+    if op["from"] == "deck_top":  # A-23: an empty deck is refilled first
+        done(state, f)
+        for _ in range(f["n"]):
+            code = take_top(state, f["p"])
+            if code < 0:
+                return
+            state.destroyed[code] += 1
+        return
+    OPS["_destroy_pick"][0](state, f, op)
+
+
+choice_op("_destroy_pick", _zone_options, _apply_destroy)
+OPS["destroy"] = (_run_destroy, OPS["_destroy_pick"][1], OPS["_destroy_pick"][2])
+
+
+def _support_room(state: GameState, p: int) -> bool:
+    return len(state.players[p].support) < hooks.support_capacity(state, p)  # A-26
+
+
+def _place_options(state: GameState, f: dict, op: dict) -> list[int]:
+    if not _support_room(state, f["p"]):
+        return []
+    return _hand_options(state, f, {"filter": "any"})
+
+
+def _apply_place(state: GameState, f: dict, op: dict, move: int) -> None:
+    code = _take(state, f, move)
+    state.players[f["p"]].support.append(code)
+
+
+choice_op("place_in_support", _place_options, _apply_place)
+
+
+def _top_options(state: GameState, f: dict, op: dict) -> list[int]:
+    return _zone_options(state, f, {"from": op["from"], "filter": "any"})
+
+
+def _apply_top(state: GameState, f: dict, op: dict, move: int) -> None:
+    state.players[f["p"]].deck.append(_take(state, f, move))
+
+
+choice_op("put_on_top", _top_options, _apply_top)
+
+
+def _upgrade_options(state: GameState, f: dict, op: dict) -> list[int]:
+    """Higher-value: same Element, value + 1, if the supply has one (section 7)."""
+    out = []
+    for m in _zone_options(state, f, {"from": op["from"], "filter": "element"}):
+        code = m - (M.PICK_HAND if op["from"] == "hand" else M.PICK_DISCARD)
+        e, v = divmod(code, 3)
+        if v < 2 and state.supply[e][v] > 0:
+            out.append(m)
+    return out
+
+
+def _apply_upgrade(state: GameState, f: dict, op: dict, move: int) -> None:
+    code = _take(state, f, move)
+    e, v = divmod(code, 3)  # v: 0 for value 1, 1 for value 2
+    if v == 0:
+        state.reserve1[e] += 1
+    else:
+        state.supply[e][0] += 1
+    state.supply[e][v] -= 1
+    pl = state.players[f["p"]]
+    if op["from"] == "hand":
+        pl.hand[code + 1] += 1
+    else:
+        pl.discard[code + 1] += 1
+    state.event("upgrade", f["p"], code)
+
+
+choice_op("upgrade", _upgrade_options, _apply_upgrade)
+
+
+# Spells --------------------------------------------------------------------------------------
+
+
+def _spell_choice(name: str, ok: Callable[[list], bool], apply: Callable[[GameState, dict, dict, int], None]) -> None:
+    def options(state: GameState, f: dict, op: dict) -> list[int]:
+        return [M.PICK_SPELL + i for i, sp in enumerate(state.players[f["p"]].spells) if ok(sp)]
+
+    choice_op(name, options, apply)
+
+
+def _neutralize_spell(state: GameState, f: dict, op: dict, move: int) -> None:
+    state.players[f["p"]].spells[move - M.PICK_SPELL][2] = op["duration"]
+
+
+def _exhaust_spell(state: GameState, f: dict, op: dict, move: int) -> None:
+    state.players[f["p"]].spells[move - M.PICK_SPELL][1] = True
+
+
+def _refresh_spell(state: GameState, f: dict, op: dict, move: int) -> None:
+    state.players[f["p"]].spells[move - M.PICK_SPELL][1] = False
+
+
+def _lose_spell(state: GameState, f: dict, op: dict, move: int) -> None:
+    sid = state.players[f["p"]].spells.pop(move - M.PICK_SPELL)[0]
+    state.box_spells.append(sid)
+    state.event("spell_lost", f["p"], sid)
+
+
+_spell_choice("neutralize_spell", lambda sp: not sp[2], _neutralize_spell)
+_spell_choice("exhaust_spell", lambda sp: not sp[1] and not sp[2], _exhaust_spell)
+_spell_choice("refresh_spell", lambda sp: sp[1] and not sp[2], _refresh_spell)  # A-21
+_spell_choice("lose_spell", lambda sp: True, _lose_spell)
+
+
+# Curses --------------------------------------------------------------------------------------
+
+
+def _curse_moves(state: GameState, face_up_only: bool, with_tokens: bool = False) -> list[int]:
+    out = []
+    for slot, stack in enumerate(state.track):
+        d = len(stack)
+        for pos in range(d):
+            curse = stack[d - 1 - pos]
+            if face_up_only and curse[1] >= 0:
+                continue
+            if with_tokens and not any(curse[2]):
+                continue
+            out.append(M.PICK_CURSE + slot * MAX_STACK + pos)
+    return out
+
+
+def _curse_at(state: GameState, move: int) -> list:
+    slot, pos = divmod(move - M.PICK_CURSE, MAX_STACK)
+    stack = state.track[slot]
+    return stack[len(stack) - 1 - pos]
+
+
+def _neutralize_curse(state: GameState, f: dict, op: dict, move: int) -> None:
+    curse = _curse_at(state, move)
+    curse[1] = state.turn  # released per A-19 (flow._release_curses)
+    state.event("neutralize_curse", curse[0])
+
+
+choice_op("neutralize_curse", lambda s, f, op: _curse_moves(s, True), _neutralize_curse, who="c")
+
+
+def _destroy_curse(state: GameState, f: dict, op: dict, move: int) -> None:
+    slot, pos = divmod(move - M.PICK_CURSE, MAX_STACK)
+    cid = remove_curse(state, slot, pos, f["c"])
+    state.stat("curses_destroyed")
+    state.event("destroy", f["c"], cid)
+    check_immediate_win(state)
+    if op["reward"] and not state.over:
+        push(state, {"k": "reward", "p": f["c"], "w": None})
+
+
+choice_op("destroy_curse", lambda s, f, op: _curse_moves(s, True), _destroy_curse, who="c")
+
+
+def _token_element(state: GameState, curse: list, how: str) -> int:
+    if how in ELEMENT_NAMES:
+        return ELEMENT_NAMES.index(how)
+    ctype = state.pack.curses[curse[0]].type
+    if how == "curse" and ctype != "multi":
+        return ELEMENT_NAMES.index(ctype)
+    pool = [e for e in range(4) for _ in range(state.tokens[e])]  # "at random" (A-62)
+    return pool[state.rng.randrange(len(pool))] if pool else -1
+
+
+def _add_tokens_to(state: GameState, curse: list, n: int, how: str) -> None:
+    tokens = list(curse[2])
+    for _ in range(n):
+        e = _token_element(state, curse, how)
+        if e < 0 or state.tokens[e] <= 0:
+            break
+        state.tokens[e] -= 1
+        tokens[e] += 1
+    curse[2] = tuple(tokens)
+
+
+def _run_add_tokens(state: GameState, f: dict, op: dict) -> None:
+    if op["curse"] == "choose":
+        OPS["_add_tokens_pick"][0](state, f, op)
+        return
+    done(state, f)
+    if op["curse"] == "slot":
+        stack = state.track[op["slot"]] if 0 <= op["slot"] < 5 else []
+        targets = stack[-1:]
+    else:
+        targets = [c for stack in state.track for c in stack]
+    for curse in targets:
+        _add_tokens_to(state, curse, f["n"], op["element"])
+
+
+def _apply_add_tokens(state: GameState, f: dict, op: dict, move: int) -> None:
+    _add_tokens_to(state, _curse_at(state, move), f["n"] + 1, op["element"])
+    f["n"] = 0  # one Curse receives all the tokens
+
+
+choice_op("_add_tokens_pick", lambda s, f, op: _curse_moves(s, False), _apply_add_tokens, who="c")
+OPS["add_tokens"] = (_run_add_tokens, OPS["_add_tokens_pick"][1], OPS["_add_tokens_pick"][2])
+
+
+def _remove_tokens_from(state: GameState, curse: list, n: int) -> None:
+    tokens = list(curse[2])
+    for e in range(4):
+        k = min(n, tokens[e])
+        tokens[e] -= k
+        state.tokens[e] += k
+        n -= k
+    curse[2] = tuple(tokens)
+
+
+def _run_remove_tokens(state: GameState, f: dict, op: dict) -> None:
+    if op["curse"] == "choose":
+        OPS["_remove_tokens_pick"][0](state, f, op)
+        return
+    done(state, f)
+    for stack in state.track:
+        for curse in stack:
+            _remove_tokens_from(state, curse, f["n"])
+
+
+def _apply_remove_tokens(state: GameState, f: dict, op: dict, move: int) -> None:
+    _remove_tokens_from(state, _curse_at(state, move), f["n"] + 1)
+    f["n"] = 0
+
+
+choice_op("_remove_tokens_pick", lambda s, f, op: _curse_moves(s, False, True), _apply_remove_tokens, who="c")
+OPS["remove_tokens"] = (_run_remove_tokens, OPS["_remove_tokens_pick"][1], OPS["_remove_tokens_pick"][2])
+
+
+def _madness_under_curses(state: GameState, f: dict, op: dict) -> None:
+    """Sorcerer (A-43): taken from the pile, not "received": an empty pile just stops it."""
+    for stack in state.track:
+        for curse in stack:
+            if not state.madness_pile:
+                return
+            state.madness_pile.pop()
+            curse[3] += 1
+
+
+auto_op("madness_under_curses", _madness_under_curses)
+
+
+def _move_marker(state: GameState, f: dict, op: dict) -> None:
+    steps = op["steps"]
+    if state.round == 0:
+        return
+    if steps < 0:  # moving back triggers nothing; the Curses trigger again when re-entered
+        state.marker = max(1, state.marker + steps)
+        state.event("marker", state.marker)
+    else:
+        push(state, *[{"k": "advance"} for _ in range(steps)])
+
+
+auto_op("move_marker", _move_marker)
+
+
+# Players' cards without choices -------------------------------------------------------------
+
+
+auto_op("draw", lambda s, f, op: draw(s, f["p"], f["n"]))
+
+
+def _discard_deck_top(state: GameState, f: dict, op: dict) -> None:
+    pl = state.players[f["p"]]
+    for _ in range(f["n"]):
+        code = take_top(state, f["p"])  # bee-like Monster ruling: refill first
+        if code < 0:
+            return
+        pl.discard[code] += 1
+
+
+auto_op("discard_deck_top", _discard_deck_top)
+
+
+def _cure(state: GameState, f: dict, op: dict) -> None:
+    """Cure by effect: identical Madness cards, so no choice (section 7, A-67)."""
+    pl = state.players[f["p"]]
+    n = f["n"]
+    zone = op["from"]
+    if zone == "hand":
+        for c in range(NUM_ELEMENT_CODES, NUM_CODES):
+            while n and pl.hand[c] and is_madness(c):
+                pl.hand[c] -= 1
+                return_madness(state, c)
+                n -= 1
+    if zone == "support":
+        for s in range(len(pl.support) - 1, -1, -1):
+            if n and is_madness(pl.support[s]):
+                return_madness(state, pl.support.pop(s))
+                n -= 1
+    if zone in ("discard", "discard_and_deck"):
+        for c in range(NUM_ELEMENT_CODES, NUM_CODES):
+            while n and pl.discard[c] and is_madness(c):
+                pl.discard[c] -= 1
+                return_madness(state, c)
+                n -= 1
+    if zone in ("deck", "discard_and_deck"):
+        keep = []
+        for c in pl.deck:
+            if n and is_madness(c):
+                return_madness(state, c)
+                n -= 1
+            else:
+                keep.append(c)
+        pl.deck = keep
+
+
+auto_op("cure", _cure)
+
+
+def _run_receive(state: GameState, f: dict, op: dict) -> None:
+    p = f["p"]
+    pl = state.players[p]
+    if (
+        op["to"] == "support"
+        and op["full_support"] == "replace"
+        and f["n"] > 0
+        and pl.support
+        and not _support_room(state, p)
+        and not pl.eliminated
+    ):
+        f["w"] = p  # bagpipe Monster ruling: discard a support card, the Madness takes its place
+        return
+    done(state, f)
+    if pl.eliminated:
+        return
+    for _ in range(f["n"]):
+        if not receive_madness(state, p, op["to"]):
+            return
+
+
+def _legal_receive(state: GameState, f: dict, op: dict) -> list[int]:
+    return _support_options(state, f, {"filter": "any"})
+
+
+def _answer_receive(state: GameState, f: dict, op: dict, move: int) -> None:
+    _apply_discard(state, f, op, move)
+    f["n"] -= 1
+    receive_madness(state, f["p"], "support")
+
+
+OPS["receive_madness"] = (_run_receive, _legal_receive, _answer_receive)
+
+
+def _gain_options(state: GameState, f: dict, op: dict) -> list[int]:
+    v = op["value"]
+    return [M.PICK_ELEMENT + e for e in range(4) if _gain_available(state, e, v)]
+
+
+def _gain_available(state: GameState, e: int, v: int) -> bool:
+    return state.reserve1[e] > 0 if v == 1 else state.supply[e][v - 2] > 0
+
+
+def _gain_one(state: GameState, p: int, e: int, v: int, to: str) -> None:
+    if not _gain_available(state, e, v):
+        return  # A-65: an empty pile gives nothing
+    if v == 1:
+        state.reserve1[e] -= 1
+    else:
+        state.supply[e][v - 2] -= 1
+    code = e * 3 + v - 1
+    pl = state.players[p]
+    if to == "hand":
+        pl.hand[code] += 1
+    elif to == "deck_top":
+        pl.deck.append(code)
+    else:
+        pl.discard[code] += 1
+    state.event("gain", p, code)
+
+
+def _run_gain(state: GameState, f: dict, op: dict) -> None:
+    if op["element"] == "choose":
+        OPS["_gain_pick"][0](state, f, op)
+        return
+    done(state, f)
+    if op["element"] == "spell":
+        src = state.pack.spells.get(f["src"])
+        e = src.element if src else state.pack.magicians[state.players[f["c"]].magician].element
+    else:
+        e = ELEMENT_NAMES.index(op["element"])
+    for _ in range(f["n"]):
+        _gain_one(state, f["p"], e, op["value"], op["to"])
+
+
+choice_op(
+    "_gain_pick",
+    _gain_options,
+    lambda s, f, op, m: _gain_one(s, f["p"], m - M.PICK_ELEMENT, op["value"], op["to"]),
+)
+OPS["gain"] = (_run_gain, OPS["_gain_pick"][1], OPS["_gain_pick"][2])
+
+
+def _grant(state: GameState, f: dict, op: dict) -> None:
+    """Section 4.12: the player takes up to n Actions now; they may stop early ([FAQ])."""
+    if f["n"] > 0:
+        push(state, {"k": "menu", "p": f["p"], "n": f["n"], "w": None})
+        state.event("grant", f["p"], f["n"])
+
+
+auto_op("grant_actions", _grant)
+
+
+def _modifier(state: GameState, f: dict, op: dict) -> None:
+    state.players[f["p"]].mods.append((op["mod"], op["duration"], f["src"]))
+
+
+auto_op("modifier", _modifier)
+
+
+def _reshuffle(state: GameState, f: dict, op: dict) -> None:
+    """Shuffle the discard pile into the deck; never gives a Madness (section 7 "Shuffle")."""
+    pl = state.players[f["p"]]
+    cards = pl.deck + [c for c in range(NUM_CODES) for _ in range(pl.discard[c])]
+    pl.discard = [0] * NUM_CODES
+    state.rng.shuffle(cards)
+    pl.deck = cards
+
+
+auto_op("reshuffle", _reshuffle)
+
+
+# Exchange (A-37): the controller gives a card to the target, then the target gives one back.
+
+
+def _exchange_giver(f: dict) -> int:
+    return f["c"] if f["stage"] == 0 else f["p"]
+
+
+def _run_exchange(state: GameState, f: dict, op: dict) -> None:
+    while True:
+        if f["n"] <= 0 or f["p"] == f["c"] or state.players[f["p"]].eliminated:
+            done(state, f)
+            return
+        giver = _exchange_giver(f)
+        if any(state.players[giver].hand):
+            f["w"] = giver
+            return
+        _next_exchange_stage(f)
+
+
+def _next_exchange_stage(f: dict) -> None:
+    f["stage"] += 1
+    if f["stage"] == 2:
+        f["stage"] = 0
+        f["n"] -= 1
+
+
+def _legal_exchange(state: GameState, f: dict, op: dict) -> list[int]:
+    hand = state.players[_exchange_giver(f)].hand
+    return [M.PICK_HAND + c for c in range(NUM_CODES) if hand[c]]
+
+
+def _answer_exchange(state: GameState, f: dict, op: dict, move: int) -> None:
+    giver = _exchange_giver(f)
+    taker = f["p"] if giver == f["c"] else f["c"]
+    code = move - M.PICK_HAND
+    state.players[giver].hand[code] -= 1
+    state.players[taker].hand[code] += 1
+    _next_exchange_stage(f)
+
+
+OPS["exchange"] = (_run_exchange, _legal_exchange, _answer_exchange)
+
+
+# "may": the affected player chooses; the nested ops run with them as controller (DP-E15).
+
+
+def _run_may(state: GameState, f: dict, op: dict) -> None:
+    f["w"] = f["p"]
+
+
+def _legal_may(state: GameState, f: dict, op: dict) -> list[int]:
+    return [M.ACCEPT, M.DECLINE]
+
+
+def _answer_may(state: GameState, f: dict, op: dict, move: int) -> None:
+    done(state, f)
+    if move == M.ACCEPT:
+        push(state, seq(f["src"], f["part"], f["p"], f["X"], f["path"]))
+
+
+OPS["may"] = (_run_may, _legal_may, _answer_may)

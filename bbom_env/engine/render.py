@@ -1,0 +1,64 @@
+"""Readable text rendering of a state (used by ``str(state)``, golden traces and the ansi render).
+
+Reconstructed cards are marked ``*`` (../shared/cards/README.md policy 2: never presented as the
+real card)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .constants import ELEMENT_NAMES, NUM_CODES, PHASE_NAMES, code_name
+from .decision import describe
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+def _counts(v: list[int]) -> str:
+    parts = [f"{code_name(c)}x{v[c]}" for c in range(NUM_CODES) if v[c]]
+    return " ".join(parts) or "-"
+
+
+def _mark(state: GameState, card_id: str) -> str:
+    table = state.pack.spells.get(card_id) or state.pack.curses.get(card_id) or state.pack.pages.get(card_id)
+    star = "*" if table is not None and table.provenance == "reconstructed" else ""
+    return f"{state.pack.card_name(card_id)}{star}"
+
+
+def render(state: GameState) -> str:
+    lines = [
+        f"turn {state.turn} round {state.round} marker {state.marker} phase "
+        f"{PHASE_NAMES[state.phase]} active P{state.active}"
+        + (f" | OVER: {state.outcome} ({state.reason})" if state.over else ""),
+        f"madness pile {len(state.madness_pile)}  tokens {state.tokens}  supply "
+        + " ".join(f"{ELEMENT_NAMES[e]}:{s[0]}/{s[1]}" for e, s in enumerate(state.supply)),
+        "library tops: "
+        + ", ".join(_mark(state, pile[-1]) if pile else "-" for pile in state.library),
+    ]
+    if 0 < state.round:
+        page = state.grimoire[state.round - 1]
+        lines.append(f"monster: {_mark(state, page)}")
+    for slot, stack in enumerate(state.track):
+        for curse in stack:
+            flags = []
+            if curse[1] >= 0:
+                flags.append("neutralized")
+            if any(curse[2]):
+                flags.append(f"tokens {list(curse[2])}")
+            if curse[3]:
+                flags.append(f"madness under {curse[3]}")
+            lines.append(f"  slot {slot}: {_mark(state, curse[0])} {' '.join(flags)}".rstrip())
+    for i, pl in enumerate(state.players):
+        if pl.eliminated:
+            lines.append(f"P{i} {pl.magician}: eliminated")
+            continue
+        spells = ", ".join(
+            _mark(state, s[0]) + ("(ex)" if s[1] else "") + ("(neu)" if s[2] else "") for s in pl.spells
+        )
+        lines.append(
+            f"P{i} {pl.magician}: hand [{_counts(pl.hand)}] deck {len(pl.deck)} discard "
+            f"[{_counts(pl.discard)}] support [{' '.join(code_name(c) for c in pl.support) or '-'}]"
+        )
+        lines.append(f"    spells: {spells}")
+    lines.append(f"decision: {describe(state)}")
+    return "\n".join(lines)

@@ -1,0 +1,107 @@
+"""Setup (RULES.md section 2.1, steps 1-12, and the game modes of section 2.4)."""
+
+from __future__ import annotations
+
+import random
+
+from .cards import Pack, load_pack
+from .config import ConfigError, GameConfig
+from .constants import (
+    ELEMENT_CARDS_PER_VALUE,
+    ELEMENT_TOKENS_PER_ELEMENT,
+    HAND_SIZE,
+    MADNESS,
+    MADNESS_IN_BOX,
+    Phase,
+    madness_pile_size,
+)
+from .cards import CURSE_TYPES
+from .state import GameState, PlayerState
+from .zones import draw
+
+
+def new_game(config: GameConfig, pack: Pack | None = None) -> GameState:
+    """A fresh game, advanced to its first decision. The only randomness is ``config.seed``."""
+    from .resolver import run
+
+    state = setup(config, pack)
+    run(state)
+    return state
+
+
+def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
+    pack = pack or load_pack(config.pack, config.pack_overrides)
+    rng = random.Random(config.seed)
+    n = config.num_players
+
+    # Step 6: Magicians (a fixed list, or drawn at random).
+    if config.magicians == "random":
+        magicians = rng.sample(sorted(pack.magicians), n)
+    else:
+        for i, mid in enumerate(config.magicians):
+            if mid not in pack.magicians:
+                raise ConfigError(
+                    f"GameConfig.magicians[{i}]={mid!r} is not a Magician of pack {pack.id!r}; "
+                    f"allowed: {sorted(pack.magicians)}"
+                )
+        magicians = list(config.magicians)
+
+    state = GameState(config=config, pack=pack, rng=rng, players=[PlayerState(m) for m in magicians])
+    # Step 2: the Madness pile; the other Madness cards stay in the box.
+    size = madness_pile_size(n)
+    state.madness_pile = [MADNESS] * size
+    state.box[MADNESS] = MADNESS_IN_BOX - size
+    # Step 3: Curse piles, each shuffled (ids sorted first so file order does not matter).
+    for t in CURSE_TYPES:
+        pile = sorted(c.id for c in pack.curses.values() if c.type == t)
+        rng.shuffle(pile)
+        state.curse_piles[t] = pile
+    # Step 4: value-2 and value-3 supply piles; value-1 cards go to the box reserve (A-41).
+    state.supply = [[ELEMENT_CARDS_PER_VALUE[2], ELEMENT_CARDS_PER_VALUE[3]] for _ in range(4)]
+    state.reserve1 = [ELEMENT_CARDS_PER_VALUE[1]] * 4
+    # Step 5: Basic Spells, ready.
+    basics = sorted(pack.basic_spells, key=lambda s: s.element)
+    for pl in state.players:
+        pl.spells = [[s.id, False, ""] for s in basics]
+    # Step 6: starting decks; Nightmare replaces value-2 cards by value-1 (A-39).
+    for pl in state.players:
+        deck = []
+        for code in pack.magicians[pl.magician].starting_deck:
+            e, v = divmod(code, 3)
+            if v == 1 and config.nightmare:
+                v = 0
+            if v == 0:
+                state.reserve1[e] -= 1
+            else:
+                state.supply[e][v - 1] -= 1
+            deck.append(e * 3 + v)
+        pl.deck = deck
+    if any(x < 0 for x in state.reserve1) or any(x < 0 for pile in state.supply for x in pile):
+        raise ConfigError(f"the starting decks of {magicians} need more Element cards than exist")
+    # Fear (section 2.4): one Madness from the pile into each deck, before the opening draw.
+    if config.fear:
+        for pl in state.players:
+            pl.deck.append(state.madness_pile.pop())
+    for pl in state.players:
+        rng.shuffle(pl.deck)
+    # Step 7: the Grimoire: a Cover, 5 random Inside pages, the End page.
+    covers = sorted(p.id for p in pack.pages.values() if p.kind == "cover")
+    insides = sorted(p.id for p in pack.pages.values() if p.kind == "inside")
+    end = [p.id for p in pack.pages.values() if p.kind == "end"]
+    state.grimoire = [covers[rng.randrange(len(covers))]] + rng.sample(insides, 5) + end
+    # Step 8: the Library: one random Spell per Element and level, level 1 on top.
+    for e in range(4):
+        pile = []
+        for level in (3, 2, 1):
+            options = sorted(s.id for s in pack.library(e, level))
+            pile.append(options[rng.randrange(len(options))])
+        state.library.append(pile)
+    # Steps 9-11: markers on their start spaces; Element tokens.
+    state.tokens = [ELEMENT_TOKENS_PER_ELEMENT] * 4
+    # Step 12: a random starting player; everyone draws 6.
+    state.active = rng.randrange(n)
+    for p in range(n):
+        draw(state, p, HAND_SIZE)
+    state.phase = Phase.CONCENTRATION
+    state.event("setup", tuple(magicians), tuple(state.grimoire))
+    return state

@@ -1,0 +1,236 @@
+"""The game state: every zone of RULES.md section 1.5, the RNG, and the pending-decision stack.
+
+Everything a game needs to resume lives here as plain data (ints, strs, lists, tuples, dicts of
+those), so ``clone()`` is a cheap explicit copy, pickle works, and ``to_dict()`` is JSON-ready
+(design decision 3). The card pack is shared, read-only.
+
+Zones: ``deck`` is an ordered list of card codes (top = last); ``hand``, ``discard``, ``destroyed``
+and ``box`` are count vectors indexed by card code (equal cards are interchangeable); ``support``
+is the ordered list of slot contents.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Pack
+from .config import GameConfig
+from .constants import NUM_CODES, Phase
+
+
+@dataclass
+class PlayerState:
+    magician: str
+    deck: list[int] = field(default_factory=list)
+    hand: list[int] = field(default_factory=lambda: [0] * NUM_CODES)
+    discard: list[int] = field(default_factory=lambda: [0] * NUM_CODES)
+    support: list[int] = field(default_factory=list)
+    # Each Spell: [spell id, exhausted, neutralized duration ("" = face up)]
+    spells: list[list[Any]] = field(default_factory=list)
+    eliminated: bool = False
+    ability_used: bool = False
+    ability_lost: bool = False
+    # Temporary modifiers: (mod dict, duration, source card id)
+    mods: list[tuple[dict, str, str]] = field(default_factory=list)
+
+    def clone(self) -> PlayerState:
+        c = PlayerState.__new__(PlayerState)
+        c.magician = self.magician
+        c.deck = self.deck.copy()
+        c.hand = self.hand.copy()
+        c.discard = self.discard.copy()
+        c.support = self.support.copy()
+        c.spells = [s.copy() for s in self.spells]
+        c.eliminated = self.eliminated
+        c.ability_used = self.ability_used
+        c.ability_lost = self.ability_lost
+        c.mods = self.mods.copy()
+        return c
+
+    def spell_index(self, spell_id: str) -> int:
+        for i, s in enumerate(self.spells):
+            if s[0] == spell_id:
+                return i
+        return -1
+
+
+# A Curse on the Invocation track: [curse id, neutralized-at turn (-1 = face up),
+# Element tokens per Element (tuple of 4), Madness cards under it]
+CurseOnTrack = list
+
+
+@dataclass
+class GameState:
+    """Full state. Build with ``bbom_env.engine.new_game``; drive with ``legal_actions`` and
+    ``apply_action`` (see ``game.py``)."""
+
+    config: GameConfig
+    pack: Pack
+    rng: random.Random
+    players: list[PlayerState]
+    active: int = 0
+    turn: int = 0
+    round: int = 0  # 0: Grimoire closed (before the first Monster phase)
+    marker: int = 0  # 0: Invocation space; 1..5 spaces of the track
+    phase: int = Phase.SETUP
+    grimoire: list[str] = field(default_factory=list)  # [cover, 5 inside pages, end page]
+    library: list[list[str]] = field(default_factory=list)  # per Element, top = last
+    curse_piles: dict[str, list[str]] = field(default_factory=dict)  # top = last
+    track: list[list[CurseOnTrack]] = field(default_factory=lambda: [[] for _ in range(5)])
+    supply: list[list[int]] = field(default_factory=list)  # [element][value-2] counts
+    reserve1: list[int] = field(default_factory=list)  # value-1 cards in the box (A-41)
+    tokens: list[int] = field(default_factory=list)  # Element token pool
+    madness_pile: list[int] = field(default_factory=list)  # top = last
+    destroyed: list[int] = field(default_factory=lambda: [0] * NUM_CODES)
+    box: list[int] = field(default_factory=lambda: [0] * NUM_CODES)
+    box_spells: list[str] = field(default_factory=list)
+    stack: list[dict] = field(default_factory=list)
+    over: bool = False
+    outcome: str = ""  # "win" / "loss" once over
+    reason: str = ""
+    stats: dict[str, int] = field(default_factory=dict)
+    log: list[tuple] = field(default_factory=list)
+    history: list[int] = field(default_factory=list)
+    legal_cache: list[int] | None = None
+
+    # -- copying ------------------------------------------------------------------------------
+
+    def clone(self) -> GameState:
+        c = GameState.__new__(GameState)
+        c.config = self.config
+        c.pack = self.pack
+        c.rng = random.Random()
+        c.rng.setstate(self.rng.getstate())
+        c.players = [p.clone() for p in self.players]
+        c.active = self.active
+        c.turn = self.turn
+        c.round = self.round
+        c.marker = self.marker
+        c.phase = self.phase
+        c.grimoire = self.grimoire.copy()
+        c.library = [pile.copy() for pile in self.library]
+        c.curse_piles = {k: v.copy() for k, v in self.curse_piles.items()}
+        c.track = [[cur.copy() for cur in slot] for slot in self.track]
+        c.supply = [s.copy() for s in self.supply]
+        c.reserve1 = self.reserve1.copy()
+        c.tokens = self.tokens.copy()
+        c.madness_pile = self.madness_pile.copy()
+        c.destroyed = self.destroyed.copy()
+        c.box = self.box.copy()
+        c.box_spells = self.box_spells.copy()
+        c.stack = [f.copy() for f in self.stack]
+        c.over = self.over
+        c.outcome = self.outcome
+        c.reason = self.reason
+        c.stats = self.stats.copy()
+        c.log = self.log.copy()
+        c.history = self.history.copy()
+        c.legal_cache = None if self.legal_cache is None else self.legal_cache.copy()
+        return c
+
+    def __deepcopy__(self, memo: dict) -> GameState:
+        return self.clone()
+
+    def __getstate__(self) -> dict:
+        d = self.__dict__.copy()
+        d["legal_cache"] = None
+        return d
+
+
+    # -- public API (the logic lives in resolver / decision / serialize) ----------------------
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal move ids of the current decider; [] once the game is over."""
+        if self.legal_cache is None:
+            from .resolver import LEGAL
+
+            f = self.stack[-1] if self.stack else None
+            self.legal_cache = LEGAL[f["k"]](self, f) if f and f.get("w") is not None else []
+        return self.legal_cache
+
+    def current_player(self) -> int:
+        """Seat that must decide now, or -1 when the game is over."""
+        if self.over or not self.stack:
+            return -1
+        w = self.stack[-1].get("w")
+        return -1 if w is None else w
+
+    def apply_action(self, action: int) -> None:
+        """Apply the decider's move; an illegal one raises and leaves the state unchanged."""
+        from .resolver import ANSWER, IllegalActionError, run
+
+        legal = self.legal_actions()
+        if action not in legal:
+            from .decision import describe
+            from .moves import move_to_string
+
+            try:
+                name = move_to_string(int(action))
+            except (ValueError, TypeError):
+                name = "outside the layout"
+            raise IllegalActionError(
+                f"illegal action {action!r} ({name}); pending decision: {describe(self)}; "
+                f"legal: {[move_to_string(a) for a in legal]}"
+            )
+        f = self.stack[-1]
+        f["w"] = None
+        self.history.append(action)
+        self.legal_cache = None
+        ANSWER[f["k"]](self, f, action)
+        run(self)
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def returns(self) -> list[float]:
+        """+1 each on a win, -1 each on a loss, 0 while the game runs (section 6)."""
+        r = 1.0 if self.outcome == "win" else -1.0 if self.outcome == "loss" else 0.0
+        return [r] * len(self.players)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        from .serialize import to_dict
+
+        return to_dict(self) == to_dict(other)
+
+    def to_json(self) -> str:
+        from .serialize import to_json
+
+        return to_json(self)
+
+    def __str__(self) -> str:
+        from .render import render
+
+        return render(self)
+
+    # -- hooks (queried fresh every time, never cached: STYLE.md practice 10) ------------------
+
+    def has_mod(self, p: int, kind: str) -> bool:
+        from .hooks import player_mods
+
+        return any(m["kind"] == kind for m in player_mods(self, p))
+
+    def alive(self) -> list[int]:
+        return [i for i, p in enumerate(self.players) if not p.eliminated]
+
+    def order_from_active(self) -> list[int]:
+        """Non-eliminated seats from the Active Player clockwise (section 8.3)."""
+        n = len(self.players)
+        return [
+            (self.active + k) % n
+            for k in range(n)
+            if not self.players[(self.active + k) % n].eliminated
+        ]
+
+    def curses_on_track(self) -> int:
+        return sum(len(s) for s in self.track)
+
+    def event(self, kind: str, *data: Any) -> None:
+        self.log.append((self.turn, kind) + data)
+
+    def stat(self, key: str, n: int = 1) -> None:
+        self.stats[key] = self.stats.get(key, 0) + n
+
