@@ -1,6 +1,6 @@
 """The main job until training lands: play seeded games with the random team and summarise.
 
-    python -m bbom_env.play --games 200 --players 2
+python -m bbom_env.play --games 200 --players 2
 """
 
 from __future__ import annotations

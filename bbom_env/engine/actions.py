@@ -148,7 +148,11 @@ def answer_menu(state: GameState, f: dict, move: int) -> None:
     if move < M.LEARN:
         i, x = divmod(move - M.ACTIVATE, 3)
         sid = pl.spells[i][0]
-        push(state, _pay(p, spell_req(state, p, sid, x + 1), "activate", sid), {"k": "activate", "p": p, "s": sid, "X": x + 1})
+        push(
+            state,
+            _pay(p, spell_req(state, p, sid, x + 1), "activate", sid),
+            {"k": "activate", "p": p, "s": sid, "X": x + 1},
+        )
     elif move < M.ACQUIRE:
         e = move - M.LEARN
         sid = state.library[e][-1]

@@ -109,9 +109,7 @@ class Pack:
         return [s for s in self.spells.values() if s.basic]
 
     def library(self, element: int, level: int) -> list[Spell]:
-        return [
-            s for s in self.spells.values() if not s.basic and s.element == element and s.level == level
-        ]
+        return [s for s in self.spells.values() if not s.basic and s.element == element and s.level == level]
 
     def effect(self, src: str, part: str) -> tuple[dict, ...]:
         """The effect list of card ``src``: part is effect / arrival / bonus / failure / ability /
@@ -190,7 +188,15 @@ def _magician(e: dict, where: str) -> Magician:
     _check_fields(
         e,
         _COMMON
-        | {"element", "starting_deck", "support_slots", "spell_limit", "ability_text", "ability", "activated"},
+        | {
+            "element",
+            "starting_deck",
+            "support_slots",
+            "spell_limit",
+            "ability_text",
+            "ability",
+            "activated",
+        },
         where,
     )
     deck_table = _req(e, "starting_deck", where, dict)
@@ -203,8 +209,7 @@ def _magician(e: dict, where: str) -> Magician:
             raise PackError(f"{where}.starting_deck.{key}: expected a count >= 0, got {n!r}")
         deck += [element_code(ELEMENT_BY_NAME[el], int(val))] * n
     mods = tuple(
-        normalize_mod(m, f"{where}.ability[{i}]")
-        for i, m in enumerate(_opt(e, "ability", [], where, list))
+        normalize_mod(m, f"{where}.ability[{i}]") for i, m in enumerate(_opt(e, "ability", [], where, list))
     )
     activated = tuple(normalize_effect(_opt(e, "activated", [], where, list), f"{where}.activated"))
     prov, source, notes = _provenance(e, where)
@@ -321,9 +326,7 @@ def _page(e: dict, where: str) -> GrimoirePage:
         kind=kind,
         monster=monster,
         bonus=tuple(normalize_effect(_opt(e, "bonus", [], where, list), f"{where}.bonus", "each")),
-        failure=tuple(
-            normalize_effect(_opt(e, "failure", [], where, list), f"{where}.failure", "each")
-        ),
+        failure=tuple(normalize_effect(_opt(e, "failure", [], where, list), f"{where}.failure", "each")),
         bonus_text=_opt(e, "bonus_text", "", where, str),
         failure_text=_opt(e, "failure_text", "", where, str),
         provenance=prov,
@@ -348,7 +351,9 @@ def _read(path: Path) -> dict:
 def _entries(raw: dict, path: Path) -> tuple[dict[str, dict[str, Any]], Any]:
     unknown = sorted(set(raw) - set(_SECTIONS) - {"pack", "round_track"})
     if unknown:
-        raise PackError(f"{path}: unknown section(s) {unknown}; known: pack, round_track, {sorted(_SECTIONS)}")
+        raise PackError(
+            f"{path}: unknown section(s) {unknown}; known: pack, round_track, {sorted(_SECTIONS)}"
+        )
     out: dict[str, dict[str, Any]] = {s: {} for s in _SECTIONS}
     for section, parse in _SECTIONS.items():
         items = raw.get(section, [])

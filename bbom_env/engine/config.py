@@ -106,9 +106,7 @@ class GameConfig:
         if self.modules:
             raise bad("modules", "() (the Vth Element modules are not implemented yet)")
         if self.magicians != "random":
-            if not isinstance(self.magicians, tuple) or not all(
-                isinstance(m, str) for m in self.magicians
-            ):
+            if not isinstance(self.magicians, tuple) or not all(isinstance(m, str) for m in self.magicians):
                 raise bad("magicians", '"random" or a list of Magician ids, one per player')
             if len(self.magicians) != self.num_players:
                 raise bad("magicians", f"exactly num_players={self.num_players} Magician ids")

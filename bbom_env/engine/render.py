@@ -32,8 +32,7 @@ def render(state: GameState) -> str:
         + (f" | OVER: {state.outcome} ({state.reason})" if state.over else ""),
         f"madness pile {len(state.madness_pile)}  tokens {state.tokens}  supply "
         + " ".join(f"{ELEMENT_NAMES[e]}:{s[0]}/{s[1]}" for e, s in enumerate(state.supply)),
-        "library tops: "
-        + ", ".join(_mark(state, pile[-1]) if pile else "-" for pile in state.library),
+        "library tops: " + ", ".join(_mark(state, pile[-1]) if pile else "-" for pile in state.library),
     ]
     if 0 < state.round:
         page = state.grimoire[state.round - 1]

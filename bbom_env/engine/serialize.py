@@ -42,9 +42,26 @@ def to_dict(state: GameState) -> dict[str, Any]:
         **{
             k: getattr(state, k)
             for k in (
-                "active", "turn", "round", "marker", "phase", "grimoire", "library",
-                "curse_piles", "supply", "reserve1", "tokens", "madness_pile", "destroyed",
-                "box", "box_spells", "over", "outcome", "reason", "stats", "history",
+                "active",
+                "turn",
+                "round",
+                "marker",
+                "phase",
+                "grimoire",
+                "library",
+                "curse_piles",
+                "supply",
+                "reserve1",
+                "tokens",
+                "madness_pile",
+                "destroyed",
+                "box",
+                "box_spells",
+                "over",
+                "outcome",
+                "reason",
+                "stats",
+                "history",
             )
         },
         "track": [[[c[0], c[1], list(c[2]), c[3]] for c in slot] for slot in state.track],
@@ -79,9 +96,26 @@ def from_dict(data: dict[str, Any]) -> GameState:
         players.append(p)
     state = GameState(config=config, pack=pack, rng=rng, players=players)
     for k in (
-        "active", "turn", "round", "marker", "phase", "grimoire", "library", "curse_piles",
-        "supply", "reserve1", "tokens", "madness_pile", "destroyed", "box", "box_spells", "over",
-        "outcome", "reason", "stats", "history",
+        "active",
+        "turn",
+        "round",
+        "marker",
+        "phase",
+        "grimoire",
+        "library",
+        "curse_piles",
+        "supply",
+        "reserve1",
+        "tokens",
+        "madness_pile",
+        "destroyed",
+        "box",
+        "box_spells",
+        "over",
+        "outcome",
+        "reason",
+        "stats",
+        "history",
     ):
         setattr(state, k, data[k])
     state.track = [[[c[0], c[1], tuple(c[2]), c[3]] for c in slot] for slot in data["track"]]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .cards import Pack, load_pack
+from .cards import CURSE_TYPES, Pack, load_pack
 from .config import ConfigError, GameConfig
 from .constants import (
     ELEMENT_CARDS_PER_VALUE,
@@ -15,7 +15,6 @@ from .constants import (
     Phase,
     madness_pile_size,
 )
-from .cards import CURSE_TYPES
 from .state import GameState, PlayerState
 from .zones import draw
 

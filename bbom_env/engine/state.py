@@ -138,7 +138,6 @@ class GameState:
         d["legal_cache"] = None
         return d
 
-
     # -- public API (the logic lives in resolver / decision / serialize) ----------------------
 
     def legal_actions(self) -> list[int]:
@@ -219,11 +218,7 @@ class GameState:
     def order_from_active(self) -> list[int]:
         """Non-eliminated seats from the Active Player clockwise (section 8.3)."""
         n = len(self.players)
-        return [
-            (self.active + k) % n
-            for k in range(n)
-            if not self.players[(self.active + k) % n].eliminated
-        ]
+        return [(self.active + k) % n for k in range(n) if not self.players[(self.active + k) % n].eliminated]
 
     def curses_on_track(self) -> int:
         return sum(len(s) for s in self.track)
@@ -233,4 +228,3 @@ class GameState:
 
     def stat(self, key: str, n: int = 1) -> None:
         self.stats[key] = self.stats.get(key, 0) + n
-

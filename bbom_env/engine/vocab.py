@@ -201,9 +201,7 @@ def normalize_effect(ops: Any, where: str, default_target: str = "you") -> list[
     effects, which affect all players unless they say otherwise (section 3.3.3)."""
     if not isinstance(ops, list):
         raise PackError(f"{where}: an effect must be a list of op tables, got {type(ops).__name__}")
-    return [
-        _normalize(op, "op", OP_SCHEMAS, f"{where}[{i}]", default_target) for i, op in enumerate(ops)
-    ]
+    return [_normalize(op, "op", OP_SCHEMAS, f"{where}[{i}]", default_target) for i, op in enumerate(ops)]
 
 
 def normalize_mod(mod: Any, where: str, allow_trigger: bool = True) -> dict:

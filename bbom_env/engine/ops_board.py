@@ -1,0 +1,198 @@
+"""Effect ops on Spells and on the board (RULES.md sections 7, 10.5 DP-E09/E10): neutralize,
+exhaust, refresh and lose Spells; neutralize and destroy Curses; Element tokens (A-62); the
+Invocation marker; Madness under Curses (Sorcerer, A-43). The op framework is in ``ops.py``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from . import moves as M
+from .constants import ELEMENT_NAMES, MAX_STACK
+from .ops import OPS, auto_op, choice_op
+from .resolver import done, push
+from .zones import check_immediate_win, remove_curse
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+# Spells --------------------------------------------------------------------------------------
+
+
+def _spell_choice(
+    name: str, ok: Callable[[list], bool], apply: Callable[[GameState, dict, dict, int], None]
+) -> None:
+    def options(state: GameState, f: dict, op: dict) -> list[int]:
+        return [M.PICK_SPELL + i for i, sp in enumerate(state.players[f["p"]].spells) if ok(sp)]
+
+    choice_op(name, options, apply)
+
+
+def _neutralize_spell(state: GameState, f: dict, op: dict, move: int) -> None:
+    state.players[f["p"]].spells[move - M.PICK_SPELL][2] = op["duration"]
+
+
+def _exhaust_spell(state: GameState, f: dict, op: dict, move: int) -> None:
+    state.players[f["p"]].spells[move - M.PICK_SPELL][1] = True
+
+
+def _refresh_spell(state: GameState, f: dict, op: dict, move: int) -> None:
+    state.players[f["p"]].spells[move - M.PICK_SPELL][1] = False
+
+
+def _lose_spell(state: GameState, f: dict, op: dict, move: int) -> None:
+    sid = state.players[f["p"]].spells.pop(move - M.PICK_SPELL)[0]
+    state.box_spells.append(sid)
+    state.event("spell_lost", f["p"], sid)
+
+
+_spell_choice("neutralize_spell", lambda sp: not sp[2], _neutralize_spell)
+_spell_choice("exhaust_spell", lambda sp: not sp[1] and not sp[2], _exhaust_spell)
+_spell_choice("refresh_spell", lambda sp: sp[1] and not sp[2], _refresh_spell)  # A-21
+_spell_choice("lose_spell", lambda sp: True, _lose_spell)
+
+
+# Curses --------------------------------------------------------------------------------------
+
+
+def _curse_moves(state: GameState, face_up_only: bool, with_tokens: bool = False) -> list[int]:
+    out = []
+    for slot, stack in enumerate(state.track):
+        d = len(stack)
+        for pos in range(d):
+            curse = stack[d - 1 - pos]
+            if face_up_only and curse[1] >= 0:
+                continue
+            if with_tokens and not any(curse[2]):
+                continue
+            out.append(M.PICK_CURSE + slot * MAX_STACK + pos)
+    return out
+
+
+def _curse_at(state: GameState, move: int) -> list:
+    slot, pos = divmod(move - M.PICK_CURSE, MAX_STACK)
+    stack = state.track[slot]
+    return stack[len(stack) - 1 - pos]
+
+
+def _neutralize_curse(state: GameState, f: dict, op: dict, move: int) -> None:
+    curse = _curse_at(state, move)
+    curse[1] = state.turn  # released per A-19 (flow._release_curses)
+    state.event("neutralize_curse", curse[0])
+
+
+choice_op("neutralize_curse", lambda s, f, op: _curse_moves(s, True), _neutralize_curse, who="c")
+
+
+def _destroy_curse(state: GameState, f: dict, op: dict, move: int) -> None:
+    slot, pos = divmod(move - M.PICK_CURSE, MAX_STACK)
+    cid = remove_curse(state, slot, pos, f["c"])
+    state.stat("curses_destroyed")
+    state.event("destroy", f["c"], cid)
+    check_immediate_win(state)
+    if op["reward"] and not state.over:
+        push(state, {"k": "reward", "p": f["c"], "w": None})
+
+
+choice_op("destroy_curse", lambda s, f, op: _curse_moves(s, True), _destroy_curse, who="c")
+
+
+def _token_element(state: GameState, curse: list, how: str) -> int:
+    if how in ELEMENT_NAMES:
+        return ELEMENT_NAMES.index(how)
+    ctype = state.pack.curses[curse[0]].type
+    if how == "curse" and ctype != "multi":
+        return ELEMENT_NAMES.index(ctype)
+    pool = [e for e in range(4) for _ in range(state.tokens[e])]  # "at random" (A-62)
+    return pool[state.rng.randrange(len(pool))] if pool else -1
+
+
+def _add_tokens_to(state: GameState, curse: list, n: int, how: str) -> None:
+    tokens = list(curse[2])
+    for _ in range(n):
+        e = _token_element(state, curse, how)
+        if e < 0 or state.tokens[e] <= 0:
+            break
+        state.tokens[e] -= 1
+        tokens[e] += 1
+    curse[2] = tuple(tokens)
+
+
+def _run_add_tokens(state: GameState, f: dict, op: dict) -> None:
+    if op["curse"] == "choose":
+        OPS["_add_tokens_pick"][0](state, f, op)
+        return
+    done(state, f)
+    if op["curse"] == "slot":
+        stack = state.track[op["slot"]] if 0 <= op["slot"] < 5 else []
+        targets = stack[-1:]
+    else:
+        targets = [c for stack in state.track for c in stack]
+    for curse in targets:
+        _add_tokens_to(state, curse, f["n"], op["element"])
+
+
+def _apply_add_tokens(state: GameState, f: dict, op: dict, move: int) -> None:
+    _add_tokens_to(state, _curse_at(state, move), f["n"] + 1, op["element"])
+    f["n"] = 0  # one Curse receives all the tokens
+
+
+choice_op("_add_tokens_pick", lambda s, f, op: _curse_moves(s, False), _apply_add_tokens, who="c")
+OPS["add_tokens"] = (_run_add_tokens, OPS["_add_tokens_pick"][1], OPS["_add_tokens_pick"][2])
+
+
+def _remove_tokens_from(state: GameState, curse: list, n: int) -> None:
+    tokens = list(curse[2])
+    for e in range(4):
+        k = min(n, tokens[e])
+        tokens[e] -= k
+        state.tokens[e] += k
+        n -= k
+    curse[2] = tuple(tokens)
+
+
+def _run_remove_tokens(state: GameState, f: dict, op: dict) -> None:
+    if op["curse"] == "choose":
+        OPS["_remove_tokens_pick"][0](state, f, op)
+        return
+    done(state, f)
+    for stack in state.track:
+        for curse in stack:
+            _remove_tokens_from(state, curse, f["n"])
+
+
+def _apply_remove_tokens(state: GameState, f: dict, op: dict, move: int) -> None:
+    _remove_tokens_from(state, _curse_at(state, move), f["n"] + 1)
+    f["n"] = 0
+
+
+choice_op("_remove_tokens_pick", lambda s, f, op: _curse_moves(s, False, True), _apply_remove_tokens, who="c")
+OPS["remove_tokens"] = (_run_remove_tokens, OPS["_remove_tokens_pick"][1], OPS["_remove_tokens_pick"][2])
+
+
+def _madness_under_curses(state: GameState, f: dict, op: dict) -> None:
+    """Sorcerer (A-43): taken from the pile, not "received": an empty pile just stops it."""
+    for stack in state.track:
+        for curse in stack:
+            if not state.madness_pile:
+                return
+            state.madness_pile.pop()
+            curse[3] += 1
+
+
+auto_op("madness_under_curses", _madness_under_curses)
+
+
+def _move_marker(state: GameState, f: dict, op: dict) -> None:
+    steps = op["steps"]
+    if state.round == 0:
+        return
+    if steps < 0:  # moving back triggers nothing; the Curses trigger again when re-entered
+        state.marker = max(1, state.marker + steps)
+        state.event("marker", state.marker)
+    else:
+        push(state, *[{"k": "advance"} for _ in range(steps)])
+
+
+auto_op("move_marker", _move_marker)
