@@ -97,7 +97,8 @@ def describe(state: GameState) -> str:
     if d.source:
         text += f" (source: {state.pack.card_name(d.source)} [{d.source}])"
     if d.kind == "payment":
-        cost = ", ".join(f"{n} {name}" for n, name in zip(d.cost_left, ELEMENT_NAMES + ("any",), strict=False) if n)
+        names = ELEMENT_NAMES + ("any",)
+        cost = ", ".join(f"{n} {name}" for n, name in zip(d.cost_left, names, strict=True) if n)
         text += f", left to pay: {cost or 'nothing'}; picked: {[code_name(c) for c in d.picks]}"
     elif d.remaining > 1:
         text += f", {d.remaining} picks left"
