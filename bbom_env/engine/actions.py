@@ -25,6 +25,7 @@ from .payment import (
     auto_payment,
     available_values,
     can_cover,
+    completable_pick,
     covers,
     irreducible,
     source_code,
@@ -50,12 +51,28 @@ def spell_req(state: GameState, p: int, spell_id: str, x: int) -> tuple[int, ...
     return hooks.adjust_cost(state, p, "activate", sp.element, _req(sp.element, sp.activation_cost * x))
 
 
-def curse_req(state: GameState, p: int, curse: list) -> tuple[int, ...]:
-    """Printed cost plus one Element of the token's colour per token (A-62)."""
+def _curse_base(state: GameState, curse: list) -> tuple[tuple[int, ...], int | None]:
+    """Printed cost plus one Element of the token's colour per token (A-62), and its Element."""
     c = state.pack.curses[curse[0]]
-    base = tuple(c.cost[e] + curse[2][e] for e in range(4)) + (0,)
+    cost, tokens = c.cost, curse[2]
+    base = (cost[0] + tokens[0], cost[1] + tokens[1], cost[2] + tokens[2], cost[3] + tokens[3], 0)
     el = None if c.type == "multi" else ("fire", "water", "earth", "air").index(c.type)
+    return base, el
+
+
+def curse_req(state: GameState, p: int, curse: list) -> tuple[int, ...]:
+    base, el = _curse_base(state, curse)
     return hooks.adjust_cost(state, p, "destroy", el, base)
+
+
+def _never(state: GameState, p: int, action: str, element: int | None) -> bool:
+    return False
+
+
+def _unchanged(
+    state: GameState, p: int, action: str, element: int | None, req: tuple[int, ...]
+) -> tuple[int, ...]:
+    return req
 
 
 def _fits(tot: list[int], counts: list[list[int]], req: tuple[int, ...]) -> bool:
@@ -74,23 +91,28 @@ def menu_legal(state: GameState, f: dict) -> list[int]:
     counts = available_values(state, p)
     tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
     out = [M.END]
-    fb = hooks.forbidden
+    # The player's modifiers are read once per call (still fresh: never kept between calls); a
+    # player without "forbid" / "cost" modifiers skips those hooks (the hot path of random play).
+    kinds = {m["kind"] for m in hooks.player_mods(state, p)}
+    fb = hooks.forbidden if "forbid" in kinds else _never
+    adj = hooks.adjust_cost if "cost" in kinds else _unchanged
+    spells = state.pack.spells
     for i, sp in enumerate(pl.spells):
         if sp[1] or sp[2]:
             continue
-        spell = state.pack.spells[sp[0]]
-        if fb(state, p, "activate", spell.element):
+        spell = spells[sp[0]]
+        el = spell.element
+        if fb(state, p, "activate", el):
             continue
         for x in (1, 2, 3):
-            if _fits(tot, counts, spell_req(state, p, sp[0], x)):
+            if _fits(tot, counts, adj(state, p, "activate", el, _req(el, spell.activation_cost * x))):
                 out.append(M.ACTIVATE + i * 3 + x - 1)
             else:
                 break
     for e in range(4):
         pile = state.library[e]
         if pile and not fb(state, p, "learn", e):
-            spell = state.pack.spells[pile[-1]]
-            req = hooks.adjust_cost(state, p, "learn", e, _req(e, spell.learning_cost))
+            req = adj(state, p, "learn", e, _req(e, spells[pile[-1]].learning_cost))
             if _fits(tot, counts, req):
                 out.append(M.LEARN + e)
     for e in range(4):
@@ -98,19 +120,21 @@ def menu_legal(state: GameState, f: dict) -> list[int]:
             continue
         for v in (2, 3):
             if state.supply[e][v - 2] > 0:
-                req = hooks.adjust_cost(state, p, "acquire", e, _req(e, v))
+                req = adj(state, p, "acquire", e, _req(e, v))
                 if _fits(tot, counts, req):
                     out.append(M.ACQUIRE + e * 2 + v - 2)
-    for slot, stack in enumerate(state.track):
-        depth = len(stack)
-        for pos in range(depth):
-            curse = stack[depth - 1 - pos]
-            if curse[1] >= 0:  # neutralized Curses cannot be destroyed (section 7)
-                continue
-            if not fb(state, p, "destroy", None) and _fits(tot, counts, curse_req(state, p, curse)):
-                out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
+    if not fb(state, p, "destroy", None):
+        for slot, stack in enumerate(state.track):
+            depth = len(stack)
+            for pos in range(depth):
+                curse = stack[depth - 1 - pos]
+                if curse[1] >= 0:  # neutralized Curses cannot be destroyed (section 7)
+                    continue
+                base, el = _curse_base(state, curse)
+                if _fits(tot, counts, adj(state, p, "destroy", el, base)):
+                    out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
     if not fb(state, p, "cure", None):
-        req = hooks.adjust_cost(state, p, "cure", None, CURE_REQ)
+        req = adj(state, p, "cure", None, CURE_REQ)
         if _fits(tot, counts, req):
             for c in range(NUM_ELEMENT_CODES, NUM_CODES):
                 if pl.hand[c] and is_madness(c):
@@ -239,20 +263,6 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
         if state.config.irreducible_payments:
             out.sort()
             return out
-    have = [0, 0, 0, 0]
-    for c in picked:
-        have[c // 3] += c % 3 + 1
-    need_any = req[4] > 0 and not covers(picked, req)
-
-    def useful(code: int) -> bool:
-        e = code // 3
-        if not (have[e] < req[e] or need_any):
-            return False
-        if state.config.irreducible_payments:
-            trial = picked + [code]
-            return not covers(trial, req) or irreducible(trial, req)
-        return True
-
     hand = state.players[p].hand
     used_hand = [0] * NUM_CODES
     used_slots = set()
@@ -261,13 +271,37 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
             used_hand[s[1]] += 1
         else:
             used_slots.add((s[1], s[2]))
-    for code in range(NUM_ELEMENT_CODES):
-        if hand[code] > used_hand[code] and useful(code):
-            out.append(M.PAY_HAND + code)
     n = len(state.players)
+    # What is still available to pick: (move, code) pairs, and counts by code.
+    offers = [(M.PAY_HAND + c, c) for c in range(NUM_ELEMENT_CODES) if hand[c] > used_hand[c]]
+    pool = [hand[c] - used_hand[c] if c < NUM_ELEMENT_CODES else 0 for c in range(NUM_CODES)]
     for q, s, code in usable_support(state, p):
-        if (q, s) not in used_slots and s < MAX_SUPPORT_SLOTS and useful(code):
-            out.append(M.PAY_SUPPORT + ((q - p) % n) * MAX_SUPPORT_SLOTS + s)
+        if (q, s) not in used_slots and s < MAX_SUPPORT_SLOTS:
+            offers.append((M.PAY_SUPPORT + ((q - p) % n) * MAX_SUPPORT_SLOTS + s, code))
+            pool[code] += 1
+    have = [0, 0, 0, 0]
+    for c in picked:
+        have[c // 3] += c % 3 + 1
+    need_any = req[4] > 0 and not covers(picked, req)
+    irreducible_only = state.config.irreducible_payments
+    verdict: dict[int, bool] = {}  # equal codes get equal answers
+
+    def useful(code: int) -> bool:
+        if code in verdict:
+            return verdict[code]
+        e = code // 3
+        ok = have[e] < req[e] or need_any
+        if ok and irreducible_only:
+            exact = completable_pick(picked, pool, req, code)
+            if exact is None:  # mixed cost: at least no reducible payment is ever confirmed
+                trial = picked + [code]
+                ok = not covers(trial, req) or irreducible(trial, req)
+            else:
+                ok = exact
+        verdict[code] = ok
+        return ok
+
+    out += [m for m, code in offers if useful(code)]
     out.sort()
     return out
 
@@ -278,6 +312,9 @@ def answer_pay(state: GameState, f: dict, move: int) -> None:
         # Nothing was spent: drop the pay frame and the Action's frames, back to the menu.
         while state.stack and state.stack[-1]["k"] != "menu":
             state.stack.pop()
+        menu = state.stack[-1] if state.stack else None
+        if menu is not None and menu["n"] >= 0:
+            menu["n"] += 1  # a granted Action (4.12) cancelled is not used up: give it back
         state.event("cancel", p, f["act"])
         return
     if move == M.PAY_CONFIRM:

@@ -87,7 +87,7 @@ def madness_pile_size(players: int) -> int:
 
 # Maxima that fix the action layout for every player count (design decision 5).
 MAX_SPELLS = 6  # spell limit 5, plus one for a Magician whose ability raises it
-MAX_SUPPORT_SLOTS = 5  # 3, plus two for a Magician whose ability raises it
+MAX_SUPPORT_SLOTS = 8  # 3 + 2 for a Magician with extra slots + Madness beyond capacity
 MAX_STACK = 3  # Curses stacked on one slot ([DM] "add a Dark Curse"); base game: 1
 
 

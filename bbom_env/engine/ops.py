@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from . import hooks
 from . import moves as M
-from .constants import ELEMENT_NAMES, NUM_CODES, NUM_ELEMENT_CODES, is_madness
+from .constants import ELEMENT_NAMES, MAX_SUPPORT_SLOTS, NUM_CODES, NUM_ELEMENT_CODES, is_madness
 from .flow import seq
 from .resolver import done, frame, push
 from .zones import (
@@ -208,7 +208,7 @@ def _discard_options(state: GameState, f: dict, op: dict) -> list[int]:
 def _support_options(state: GameState, f: dict, op: dict) -> list[int]:
     sup = state.players[f["p"]].support
     flt = op.get("filter", "any")
-    return [M.PICK_SUPPORT + s for s, c in enumerate(sup) if s < 5 and _filter_ok(flt, c)]
+    return [M.PICK_SUPPORT + s for s, c in enumerate(sup) if s < MAX_SUPPORT_SLOTS and _filter_ok(flt, c)]
 
 
 def _zone_options(state: GameState, f: dict, op: dict) -> list[int]:
@@ -379,16 +379,16 @@ auto_op("cure", _cure)
 def _run_receive(state: GameState, f: dict, op: dict) -> None:
     p = f["p"]
     pl = state.players[p]
-    if (
-        op["to"] == "support"
-        and op["full_support"] == "replace"
-        and f["n"] > 0
-        and pl.support
-        and not _support_room(state, p)
-        and not pl.eliminated
-    ):
-        f["w"] = p  # bagpipe Monster ruling: discard a support card, the Madness takes its place
-        return
+    if op["to"] == "support" and op["full_support"] == "replace" and not pl.eliminated:
+        # Bagpipe Monster ruling, Madness by Madness: a free slot takes it; a full support
+        # discards one of its cards, and the Madness takes its place.
+        while f["n"] > 0 and (_support_room(state, p) or not pl.support):
+            f["n"] -= 1
+            if not receive_madness(state, p, "support"):
+                return
+        if f["n"] > 0:
+            f["w"] = p
+            return
     done(state, f)
     if pl.eliminated:
         return

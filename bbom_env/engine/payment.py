@@ -161,3 +161,51 @@ def auto_payment(state: GameState, payer: int, req: tuple[int, ...]) -> list[Sou
                 e = max(range(4), key=lambda el: (counts_of(el)[v], -el))
                 take(e * 3 + v)
     return out
+
+
+def _completable(fixed: list[int], avail: list[int], r: int) -> bool:
+    """Whether values ``fixed`` (already chosen) plus some of ``avail`` (counts of values 1, 2, 3)
+    make an irreducible payment of r: sum >= r and sum - smallest < r. Adding a card never lowers
+    sum - smallest, so a fixed part that is already reducible can never be completed."""
+    t = sum(fixed)
+    m = min(fixed) if fixed else 9
+    if fixed and t - m >= r:
+        return False
+    if t >= r:
+        return True
+    n1, n2, n3 = avail
+    for q3 in range(n3 + 1):
+        for q2 in range(n2 + 1):
+            for q1 in range(n1 + 1):
+                s = t + q1 + 2 * q2 + 3 * q3
+                if s < r:
+                    continue
+                low = min(m, 1 if q1 else 9, 2 if q2 else 9, 3 if q3 else 9)
+                if s - low < r:
+                    return True
+                break  # one more value-1 card only raises s - low
+    return False
+
+
+def completable_pick(picked: list[int], pool: list[int], req: tuple[int, ...], code: int) -> bool | None:
+    """A-18 in manual mode: whether picking ``code`` keeps an irreducible payment reachable from
+    the cards still available (``pool``: counts by card code, the candidate included).
+
+    Exact when the cost is Element-specific only (Elements are then independent) or "any
+    Elements" only (Cure); None for mixed costs, where the caller falls back to a weaker check."""
+    specific = req[0] or req[1] or req[2] or req[3]
+    if specific and req[4]:
+        return None
+    if specific:
+        e = code // 3
+        r = req[e]
+        if r == 0:
+            return False
+        fixed = [c % 3 + 1 for c in picked if c // 3 == e] + [code % 3 + 1]
+        avail = [pool[e * 3 + v] for v in range(3)]
+    else:
+        r = req[4]
+        fixed = [c % 3 + 1 for c in picked] + [code % 3 + 1]
+        avail = [sum(pool[el * 3 + v] for el in range(4)) for v in range(3)]
+    avail[code % 3] -= 1  # the candidate itself
+    return _completable(fixed, avail, r)
