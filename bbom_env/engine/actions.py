@@ -96,6 +96,15 @@ def menu_legal(state: GameState, f: dict) -> list[int]:
     kinds = {m["kind"] for m in hooks.player_mods(state, p)}
     fb = hooks.forbidden if "forbid" in kinds else _never
     adj = hooks.adjust_cost if "cost" in kinds else _unchanged
+    if "cost" in kinds:
+
+        def single(action: str, el: int, n: int) -> bool:
+            return _fits(tot, counts, hooks.adjust_cost(state, p, action, el, _req(el, n)))
+    else:
+
+        def single(action: str, el: int, n: int) -> bool:
+            return tot[el] >= n  # what _fits says of an unmodified cost of one Element
+
     spells = state.pack.spells
     for i, sp in enumerate(pl.spells):
         if sp[1] or sp[2]:
@@ -105,24 +114,21 @@ def menu_legal(state: GameState, f: dict) -> list[int]:
         if fb(state, p, "activate", el):
             continue
         for x in (1, 2, 3):
-            if _fits(tot, counts, adj(state, p, "activate", el, _req(el, spell.activation_cost * x))):
+            if single("activate", el, spell.activation_cost * x):
                 out.append(M.ACTIVATE + i * 3 + x - 1)
             else:
                 break
     for e in range(4):
         pile = state.library[e]
         if pile and not fb(state, p, "learn", e):
-            req = adj(state, p, "learn", e, _req(e, spells[pile[-1]].learning_cost))
-            if _fits(tot, counts, req):
+            if single("learn", e, spells[pile[-1]].learning_cost):
                 out.append(M.LEARN + e)
     for e in range(4):
         if fb(state, p, "acquire", e):
             continue
         for v in (2, 3):
-            if state.supply[e][v - 2] > 0:
-                req = adj(state, p, "acquire", e, _req(e, v))
-                if _fits(tot, counts, req):
-                    out.append(M.ACQUIRE + e * 2 + v - 2)
+            if state.supply[e][v - 2] > 0 and single("acquire", e, v):
+                out.append(M.ACQUIRE + e * 2 + v - 2)
     if not fb(state, p, "destroy", None):
         for slot, stack in enumerate(state.track):
             depth = len(stack)

@@ -103,6 +103,11 @@ class Pack:
     curses: dict[str, Curse]
     pages: dict[str, GrimoirePage]
     effects: dict[tuple[str, str], tuple[dict, ...]] = field(default_factory=dict)
+    spec: tuple[str, tuple[str, ...]] = ("", ())  # (pack, overrides) as given to load_pack
+
+    def __reduce__(self) -> tuple:
+        # Pickle by reference: a state pickles small, and unpickles to the same cached pack.
+        return (_load_cached, self.spec)
 
     @property
     def basic_spells(self) -> list[Spell]:
@@ -423,6 +428,7 @@ def _load_cached(name: str, overrides: tuple[str, ...]) -> Pack:
         spells=entries["spell"],
         curses=entries["curse"],
         pages=entries["grimoire"],
+        spec=(name, overrides),
     )
     _index_effects(pack)
     _check_playable(pack, " + ".join(files))

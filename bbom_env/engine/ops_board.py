@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from . import moves as M
 from .constants import ELEMENT_NAMES, MAX_STACK
+from .flow import fire
 from .ops import OPS, auto_op, choice_op
 from .resolver import done, push
 from .zones import check_immediate_win, remove_curse
@@ -91,8 +92,13 @@ def _destroy_curse(state: GameState, f: dict, op: dict, move: int) -> None:
     state.stat("curses_destroyed")
     state.event("destroy", f["c"], cid)
     check_immediate_win(state)
-    if op["reward"] and not state.over:
+    if state.over:
+        return
+    if op["reward"]:
         push(state, {"k": "reward", "p": f["c"], "w": None})
+    # "Whenever you destroy a Curse" abilities also apply to Curses destroyed by an effect, as
+    # after the Destroy Action (actions.run_destroy): the trigger resolves, then the reward.
+    fire(state, f["c"], "curse_destroyed")
 
 
 choice_op("destroy_curse", lambda s, f, op: _curse_moves(s, True), _destroy_curse, who="c")

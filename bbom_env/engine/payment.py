@@ -21,15 +21,16 @@ Source = tuple  # ("h", code) | ("s", seat, slot)
 
 def usable_support(state: GameState, payer: int) -> list[tuple[int, int, int]]:
     """(seat, slot, code) of every support-pool Element card the payer may use (4.0, DP-P2/P3)."""
-    if state.has_mod(payer, "no_support_payment"):
-        return []
     out = []
     for q, pl in enumerate(state.players):
-        if pl.eliminated:
+        if pl.eliminated or not pl.support:
             continue
         for s, code in enumerate(pl.support):
             if code < NUM_ELEMENT_CODES:
                 out.append((q, s, code))
+    # The modifier is looked up only when there is something to refuse (a hot path: the menu).
+    if out and state.has_mod(payer, "no_support_payment"):
+        return []
     return out
 
 

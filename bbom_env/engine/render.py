@@ -20,8 +20,14 @@ def _counts(v: list[int]) -> str:
 
 
 def _mark(state: GameState, card_id: str) -> str:
-    table = state.pack.spells.get(card_id) or state.pack.curses.get(card_id) or state.pack.pages.get(card_id)
-    star = "*" if table is not None and table.provenance == "reconstructed" else ""
+    pack = state.pack
+    card = (
+        pack.spells.get(card_id)
+        or pack.curses.get(card_id)
+        or pack.pages.get(card_id)
+        or pack.magicians.get(card_id)
+    )
+    star = "*" if card is not None and card.provenance == "reconstructed" else ""
     return f"{state.pack.card_name(card_id)}{star}"
 
 
@@ -49,13 +55,13 @@ def render(state: GameState) -> str:
             lines.append(f"  slot {slot}: {_mark(state, curse[0])} {' '.join(flags)}".rstrip())
     for i, pl in enumerate(state.players):
         if pl.eliminated:
-            lines.append(f"P{i} {pl.magician}: eliminated")
+            lines.append(f"P{i} {_mark(state, pl.magician)}: eliminated")
             continue
         spells = ", ".join(
             _mark(state, s[0]) + ("(ex)" if s[1] else "") + ("(neu)" if s[2] else "") for s in pl.spells
         )
         lines.append(
-            f"P{i} {pl.magician}: hand [{_counts(pl.hand)}] deck {len(pl.deck)} discard "
+            f"P{i} {_mark(state, pl.magician)}: hand [{_counts(pl.hand)}] deck {len(pl.deck)} discard "
             f"[{_counts(pl.discard)}] support [{' '.join(code_name(c) for c in pl.support) or '-'}]"
         )
         lines.append(f"    spells: {spells}")

@@ -62,6 +62,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
                 "reason",
                 "stats",
                 "history",
+                "movers",
             )
         },
         "track": [[[c[0], c[1], list(c[2]), c[3]] for c in slot] for slot in state.track],
@@ -118,6 +119,7 @@ def from_dict(data: dict[str, Any]) -> GameState:
         "history",
     ):
         setattr(state, k, data[k])
+    state.movers = data.get("movers", [])  # absent in saves from before the field existed
     state.track = [[[c[0], c[1], tuple(c[2]), c[3]] for c in slot] for slot in data["track"]]
     state.stack = [{k: _tuplify(v) for k, v in f.items()} for f in data["stack"]]
     state.log = [tuple(_tuplify(v) for v in e) for e in data["log"]]

@@ -93,6 +93,7 @@ class GameState:
     stats: dict[str, int] = field(default_factory=dict)
     log: list[tuple] = field(default_factory=list)
     history: list[int] = field(default_factory=list)
+    movers: list[int] = field(default_factory=list)  # seat that took each move of history
     legal_cache: list[int] | None = None
 
     # -- copying ------------------------------------------------------------------------------
@@ -127,6 +128,7 @@ class GameState:
         c.stats = self.stats.copy()
         c.log = self.log.copy()
         c.history = self.history.copy()
+        c.movers = self.movers.copy()
         c.legal_cache = None if self.legal_cache is None else self.legal_cache.copy()
         return c
 
@@ -174,6 +176,7 @@ class GameState:
                 f"legal: {[move_to_string(a) for a in legal]}"
             )
         f = self.stack[-1]
+        self.movers.append(f["w"])
         f["w"] = None
         self.history.append(action)
         self.legal_cache = None

@@ -16,7 +16,7 @@ TARGETS = ("you", "each", "each_other", "a_player", "another_player", "active")
 DURATIONS = ("until_next_monster", "this_turn", "game")
 ACTIONS = ("activate", "learn", "acquire", "destroy", "cure", "all")
 ELEMENT_CHOICES = ELEMENT_NAMES + ("choose", "random", "any", "same", "curse", "spell")
-EVENTS = ("turn_start", "action_phase_start", "reshuffle", "curse_destroyed", "madness_received")
+EVENTS = ("turn_start", "action_phase_start", "reshuffle", "curse_destroyed")
 
 
 class PackError(ValueError):

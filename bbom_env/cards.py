@@ -1,0 +1,325 @@
+"""The card catalogue: list, show and validate card packs, and write docs/cards.md.
+
+python -m bbom_env.cards list [--pack PACK]
+python -m bbom_env.cards show ID [--pack PACK]
+python -m bbom_env.cards validate PATH [--override PATH ...]
+python -m bbom_env.cards docs [--out PATH]
+
+Every card carries its provenance (../shared/cards/README.md policy 2): reconstructed cards are not
+the real game's cards and are marked ``*`` wherever they are shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from .engine.cards import Magician, Pack, Spell, load_pack
+from .engine.constants import ELEMENT_NAMES, code_name
+from .engine.vocab import MOD_SCHEMAS, OP_SCHEMAS, PackError
+
+DOCS_PATH = Path(__file__).resolve().parent.parent / "docs" / "cards.md"
+LEVEL_NAMES = {0: "basic", 1: "level 1", 2: "level 2", 3: "level 3"}
+
+
+# -- effects as text -----------------------------------------------------------------------------
+
+
+def count_text(count: tuple[int, int]) -> str:
+    """The inverse of vocab.parse_count: (base, per_x) -> "2", "X", "2X", "all"."""
+    base, per_x = count
+    if per_x:
+        return "X" if per_x == 1 else f"{per_x}X"
+    return "all" if base == 99 else str(base)
+
+
+def _param_text(kind: Any, value: Any) -> str:
+    if kind == "count":
+        return count_text(value)
+    if kind == "ops":
+        return "[" + "; ".join(op_text(o) for o in value) + "]"
+    if kind == "mod":
+        return mod_text(value)
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _call(name: str, table: dict, schema: dict[str, tuple[Any, Any]], always: tuple[str, ...]) -> str:
+    """``name(param=value, ...)``, leaving out parameters at their schema default."""
+    parts = []
+    for param, (kind, default) in schema.items():
+        value = table.get(param)
+        if param not in always and default is not None and value == _normal_default(kind, default):
+            continue
+        parts.append(f"{param}={_param_text(kind, value)}")
+    return f"{name}({', '.join(parts)})"
+
+
+def _normal_default(kind: Any, default: Any) -> Any:
+    if kind == "count":
+        return (default, 0) if isinstance(default, int) else default
+    return default
+
+
+def op_text(op: dict) -> str:
+    """One normalised op as ``draw(target=each, count=X)`` (defaults left out, target kept)."""
+    return _call(op["op"], op, OP_SCHEMAS[op["op"]], ("target",))
+
+
+def mod_text(mod: dict) -> str:
+    return _call(mod["kind"], mod, MOD_SCHEMAS[mod["kind"]], ())
+
+
+def effect_text(ops: tuple[dict, ...] | list[dict]) -> str:
+    return "; ".join(op_text(o) for o in ops) if ops else "(none)"
+
+
+def mark(name: str, provenance: str) -> str:
+    """Reconstructed cards are marked ``*`` (README policy 2)."""
+    return f"{name}*" if provenance == "reconstructed" else name
+
+
+def deck_text(deck: tuple[int, ...]) -> str:
+    counts: dict[int, int] = {}
+    for c in deck:
+        counts[c] = counts.get(c, 0) + 1
+    return ", ".join(f"{n} x {code_name(c)}" for c, n in sorted(counts.items()))
+
+
+# -- the catalogue -------------------------------------------------------------------------------
+
+
+def rows(pack: Pack) -> list[tuple[str, str, str, str]]:
+    """(id, kind, name, provenance) of every card, in pack order by section."""
+    out = [(m.id, "magician", m.name, m.provenance) for m in pack.magicians.values()]
+    for s in pack.spells.values():
+        out.append((s.id, "spell/basic" if s.basic else f"spell/library-{s.level}", s.name, s.provenance))
+    out += [(c.id, f"curse/{c.type}", c.name, c.provenance) for c in pack.curses.values()]
+    for p in pack.pages.values():
+        out.append((p.id, f"grimoire/{p.kind}", pack.card_name(p.id), p.provenance))
+    return out
+
+
+def _common(obj: Any) -> list[str]:
+    lines = [f"- provenance: {obj.provenance}"]
+    if obj.source:
+        lines.append(f"- source: {obj.source}")
+    if obj.notes:
+        lines.append(f"- notes: {obj.notes}")
+    return lines
+
+
+def _magician_lines(m: Magician) -> list[str]:
+    lines = [
+        f"- element: {ELEMENT_NAMES[m.element]}; support slots: {m.support_slots}; "
+        f"spell limit: {m.spell_limit}",
+        f"- starting deck ({len(m.starting_deck)} cards): {deck_text(m.starting_deck)}",
+        f"- ability: {m.ability_text or '(none)'}",
+    ]
+    if m.mods:
+        lines.append(f"- ability as modifiers: {'; '.join(mod_text(x) for x in m.mods)}")
+    if m.activated:
+        lines.append(f"- ability as ops (once per turn, A-35): {effect_text(m.activated)}")
+    return lines
+
+
+def _spell_lines(s: Spell) -> list[str]:
+    el = ELEMENT_NAMES[s.element]
+    cost = f"activation cost {s.activation_cost} {el} (x X)"
+    if not s.basic:
+        cost += f"; learning cost {s.learning_cost} {el}"
+    return [
+        f"- {el}, {LEVEL_NAMES[s.level]}; {cost}",
+        f"- text: {s.text}",
+        f"- effect: {effect_text(s.effect)}",
+    ]
+
+
+def card_lines(pack: Pack, card_id: str) -> tuple[str, list[str]]:
+    """(title, detail lines) of one card; KeyError when the pack has no such id."""
+    if card_id in pack.magicians:
+        m = pack.magicians[card_id]
+        return mark(m.name, m.provenance), _magician_lines(m) + _common(m)
+    if card_id in pack.spells:
+        s = pack.spells[card_id]
+        return mark(s.name, s.provenance), _spell_lines(s) + _common(s)
+    if card_id in pack.curses:
+        c = pack.curses[card_id]
+        cost = ", ".join(f"{n} {ELEMENT_NAMES[e]}" for e, n in enumerate(c.cost) if n)
+        lines = [f"- {c.type} Curse; destroy cost: {cost}", f"- text: {c.text}"]
+        lines.append(f"- effect: {effect_text(c.effect)}")
+        return mark(c.name, c.provenance), lines + _common(c)
+    if card_id in pack.pages:
+        p = pack.pages[card_id]
+        lines = [f"- Grimoire {p.kind} page"]
+        if p.kind != "cover":
+            lines.append(f"- front, Bonus: {p.bonus_text or '(none)'} -> {effect_text(p.bonus)}")
+            lines.append(f"- front, Failure: {p.failure_text or '(none)'} -> {effect_text(p.failure)}")
+        if p.monster:
+            mo = p.monster
+            lines.append(f"- back, Monster: {mo.name}; Curse symbols: {', '.join(mo.curse_symbols)}")
+            lines.append(f"- arrival: {mo.text or '(none)'} -> {effect_text(mo.arrival)}")
+        return mark(pack.card_name(p.id), p.provenance), lines + _common(p)
+    raise KeyError(card_id)
+
+
+# -- docs/cards.md -------------------------------------------------------------------------------
+
+_HEADER = """\
+# Card catalogue: {name}
+
+Generated by `python -m bbom_env.cards docs` from `{file}`.
+Do not edit by hand: a test checks that this file is up to date.
+
+**Most cards below are not the real game's cards.** The printed texts of most cards of The Big Book
+of Madness are not publicly available. Every card says where it comes from:
+
+- **printed**: the effect is the real card's, as public sources give it (`source` cites
+  ../shared/cards/KNOWN_CARDS.md);
+- **partial**: part of the card is known (`notes` say which part); the rest is completed;
+- **reconstructed** (name marked `*`): the real card is unknown; this card was designed to fill its
+  place, following the game's structure and themes. Names of reconstructed cards are the project's
+  own.
+
+If you own the game, you can replace any card by its printed text with an override pack
+(`GameConfig(pack_overrides=("my_cards.toml",))`); see docs/card_pack_format.md.
+
+Effects are shown as the ops of the effect vocabulary (parameters at their default are left out).
+A Spell's X is the power chosen when activating it (1 to 3, paying X times the activation cost).
+
+| | cards | printed | partial | reconstructed |
+|---|---|---|---|---|
+"""
+
+
+def _counts_table(pack: Pack) -> list[str]:
+    groups = {
+        "Magicians": list(pack.magicians.values()),
+        "Basic Spells": [s for s in pack.spells.values() if s.basic],
+        "Library Spells": [s for s in pack.spells.values() if not s.basic],
+        "Curses": list(pack.curses.values()),
+        "Grimoire cards": list(pack.pages.values()),
+    }
+    out = []
+    for label, cards in groups.items():
+        n = {p: sum(c.provenance == p for c in cards) for p in ("printed", "partial", "reconstructed")}
+        out.append(f"| {label} | {len(cards)} | {n['printed']} | {n['partial']} | {n['reconstructed']} |")
+    return out
+
+
+def _section(pack: Pack, title: str, ids: list[str]) -> list[str]:
+    out = [f"## {title}", ""]
+    for cid in ids:
+        name, lines = card_lines(pack, cid)
+        out += [f"### {name}", "", f"`{cid}`", ""] + lines + [""]
+    return out
+
+
+def _round_track_meta(pack: Pack) -> dict:
+    """Source and notes of the round track (the Pack keeps only its provenance): from the last
+    pack file that has a [round_track] table, as overrides replace it."""
+    meta: dict = {}
+    for file in pack.files:
+        with open(file, "rb") as fh:
+            meta = tomllib.load(fh).get("round_track", meta)
+    return meta
+
+
+def render_docs(pack: Pack) -> str:
+    """The whole of docs/cards.md for a pack (deterministic: pack order)."""
+    file = Path(pack.files[0]).name
+    out = _HEADER.format(name=pack.name, file=f"bbom_env/data/{file}").splitlines() + _counts_table(pack)
+    out += ["", "## Round track", "", "Multi-Element Curses added when each round's Monster arrives.", ""]
+    out += ["| level | R1 | R2 | R3 | R4 | R5 | R6 |", "|---|---|---|---|---|---|---|"]
+    for lvl, row in enumerate(pack.round_track, 1):
+        out.append(f"| {lvl} | " + " | ".join(str(v) for v in row) + " |")
+    out += ["", f"- provenance: {pack.round_track_provenance}"]
+    rt = _round_track_meta(pack)
+    out += [f"- {k}: {rt[k]}" for k in ("source", "notes") if rt.get(k)] + [""]
+    out += _section(pack, "Magicians", list(pack.magicians))
+    out += _section(pack, "Basic Spells", [s.id for s in pack.spells.values() if s.basic])
+    for e, el in enumerate(ELEMENT_NAMES):
+        ids = sorted(
+            (s for s in pack.spells.values() if not s.basic and s.element == e), key=lambda s: s.level
+        )
+        out += _section(pack, f"Library Spells: {el}", [s.id for s in ids])
+    for t in ELEMENT_NAMES + ("multi",):
+        label = "Multi-Element" if t == "multi" else t.capitalize()
+        out += _section(pack, f"Curses: {label}", [c.id for c in pack.curses.values() if c.type == t])
+    for kind, label in (("cover", "Covers"), ("inside", "Inside pages"), ("end", "End page")):
+        out += _section(pack, f"Grimoire: {label}", [p.id for p in pack.pages.values() if p.kind == kind])
+    return "\n".join(out).rstrip() + "\n"
+
+
+# -- CLI -----------------------------------------------------------------------------------------
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    pack = load_pack(args.pack)
+    table = rows(pack)
+    w = [max(len(r[i]) for r in table) for i in range(3)]
+    for cid, kind, name, prov in table:
+        print(f"{cid:<{w[0]}}  {kind:<{w[1]}}  {mark(name, prov):<{w[2] + 1}}  {prov}")
+    print(f"{len(table)} cards in pack {pack.id!r} (* = reconstructed, not the real card)")
+    return 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    pack = load_pack(args.pack)
+    try:
+        title, lines = card_lines(pack, args.id)
+    except KeyError:
+        print(
+            f"no card {args.id!r} in pack {pack.id!r}; try `python -m bbom_env.cards list`", file=sys.stderr
+        )
+        return 1
+    print(f"{title}  [{args.id}]")
+    print("\n".join(lines))
+    return 0
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    try:
+        pack = load_pack(args.path, tuple(args.override))
+    except PackError as exc:
+        print(f"INVALID: {exc}", file=sys.stderr)
+        return 1
+    n = len(pack.magicians) + len(pack.spells) + len(pack.curses) + len(pack.pages)
+    print(f"OK: {' + '.join(pack.files)}: {n} cards")
+    return 0
+
+
+def _cmd_docs(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(render_docs(load_pack(args.pack)), encoding="utf-8")
+    print(f"wrote {out}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bbom_env.cards", description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("list", help="id, kind, name and provenance of every card")
+    p.add_argument("--pack", default="default")
+    p.set_defaults(fn=_cmd_list)
+    p = sub.add_parser("show", help="one card in full")
+    p.add_argument("id")
+    p.add_argument("--pack", default="default")
+    p.set_defaults(fn=_cmd_show)
+    p = sub.add_parser("validate", help="load a pack (and overrides); report OK or the error")
+    p.add_argument("path", help='a pack file, or "default" / "test"')
+    p.add_argument("--override", action="append", default=[], metavar="PATH")
+    p.set_defaults(fn=_cmd_validate)
+    p = sub.add_parser("docs", help=f"write the catalogue (default {DOCS_PATH.name})")
+    p.add_argument("--pack", default="default")
+    p.add_argument("--out", default=str(DOCS_PATH))
+    p.set_defaults(fn=_cmd_docs)
+    args = ap.parse_args(argv)
+    return args.fn(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
