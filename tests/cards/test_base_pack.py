@@ -73,8 +73,10 @@ def test_any_five_magicians_fit_the_element_cards(pack, nightmare):
 
 
 def test_costs(pack):
+    """Reconstructed costs stay in the printed range we know (Arctic Circle: 3); Exorcism was
+    raised to 4 after the balance benchmark showed it decided games (docs/balance.md)."""
     for s in pack.spells.values():
-        assert 1 <= s.activation_cost <= 3, s.id
+        assert 1 <= s.activation_cost <= 4, s.id
         if s.basic:
             assert s.activation_cost == 1
         else:

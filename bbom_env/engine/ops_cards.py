@@ -1,0 +1,247 @@
+"""Effect ops on players' cards without a board target (RULES.md sections 5.2, 5.3, 7, 4.12):
+draw, discard from the deck top, cure by effect, receive Madness, gain a card, grant Actions,
+temporary modifiers, reshuffle, exchange (A-37) and "may" (DP-E15). The op framework and the
+hand/discard/support pickers are in ``ops.py``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import moves as M
+from .constants import ELEMENT_NAMES, NUM_CODES, NUM_ELEMENT_CODES, is_madness
+from .flow import seq
+from .ops import OPS, _apply_discard, _support_options, _support_room, auto_op, choice_op
+from .resolver import done, push
+from .zones import draw, receive_madness, return_madness, take_top
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+# Players' cards without choices -------------------------------------------------------------
+
+
+auto_op("draw", lambda s, f, op: draw(s, f["p"], f["n"]))
+
+
+def _discard_deck_top(state: GameState, f: dict, op: dict) -> None:
+    pl = state.players[f["p"]]
+    for _ in range(f["n"]):
+        code = take_top(state, f["p"])  # bee-like Monster ruling: refill first
+        if code < 0:
+            return
+        pl.discard[code] += 1
+
+
+auto_op("discard_deck_top", _discard_deck_top)
+
+
+def _cure(state: GameState, f: dict, op: dict) -> None:
+    """Cure by effect: identical Madness cards, so no choice (section 7, A-67)."""
+    pl = state.players[f["p"]]
+    n = f["n"]
+    zone = op["from"]
+    if zone == "hand":
+        for c in range(NUM_ELEMENT_CODES, NUM_CODES):
+            while n and pl.hand[c] and is_madness(c):
+                pl.hand[c] -= 1
+                return_madness(state, c)
+                n -= 1
+    if zone == "support":
+        for s in range(len(pl.support) - 1, -1, -1):
+            if n and is_madness(pl.support[s]):
+                return_madness(state, pl.support.pop(s))
+                n -= 1
+    if zone in ("discard", "discard_and_deck"):
+        for c in range(NUM_ELEMENT_CODES, NUM_CODES):
+            while n and pl.discard[c] and is_madness(c):
+                pl.discard[c] -= 1
+                return_madness(state, c)
+                n -= 1
+    if zone in ("deck", "discard_and_deck"):
+        keep = []
+        for c in pl.deck:
+            if n and is_madness(c):
+                return_madness(state, c)
+                n -= 1
+            else:
+                keep.append(c)
+        pl.deck = keep
+
+
+auto_op("cure", _cure)
+
+
+def _run_receive(state: GameState, f: dict, op: dict) -> None:
+    p = f["p"]
+    pl = state.players[p]
+    if op["to"] == "support" and op["full_support"] == "replace" and not pl.eliminated:
+        # Bagpipe Monster ruling, Madness by Madness: a free slot takes it; a full support
+        # discards one of its cards, and the Madness takes its place.
+        while f["n"] > 0 and (_support_room(state, p) or not pl.support):
+            f["n"] -= 1
+            if not receive_madness(state, p, "support"):
+                return
+        if f["n"] > 0:
+            f["w"] = p
+            return
+    done(state, f)
+    if pl.eliminated:
+        return
+    for _ in range(f["n"]):
+        if not receive_madness(state, p, op["to"]):
+            return
+
+
+def _legal_receive(state: GameState, f: dict, op: dict) -> list[int]:
+    return _support_options(state, f, {"filter": "any"})
+
+
+def _answer_receive(state: GameState, f: dict, op: dict, move: int) -> None:
+    _apply_discard(state, f, op, move)
+    f["n"] -= 1
+    receive_madness(state, f["p"], "support")
+
+
+OPS["receive_madness"] = (_run_receive, _legal_receive, _answer_receive)
+
+
+def _gain_options(state: GameState, f: dict, op: dict) -> list[int]:
+    v = op["value"]
+    return [M.PICK_ELEMENT + e for e in range(4) if _gain_available(state, e, v)]
+
+
+def _gain_available(state: GameState, e: int, v: int) -> bool:
+    return state.reserve1[e] > 0 if v == 1 else state.supply[e][v - 2] > 0
+
+
+def _gain_one(state: GameState, p: int, e: int, v: int, to: str) -> None:
+    if not _gain_available(state, e, v):
+        return  # A-65: an empty pile gives nothing
+    if v == 1:
+        state.reserve1[e] -= 1
+    else:
+        state.supply[e][v - 2] -= 1
+    code = e * 3 + v - 1
+    pl = state.players[p]
+    if to == "hand":
+        pl.hand[code] += 1
+    elif to == "deck_top":
+        pl.deck.append(code)
+    else:
+        pl.discard[code] += 1
+    state.event("gain", p, code)
+
+
+def _run_gain(state: GameState, f: dict, op: dict) -> None:
+    if op["element"] == "choose":
+        OPS["_gain_pick"][0](state, f, op)
+        return
+    done(state, f)
+    if op["element"] == "spell":
+        src = state.pack.spells.get(f["src"])
+        e = src.element if src else state.pack.magicians[state.players[f["c"]].magician].element
+    else:
+        e = ELEMENT_NAMES.index(op["element"])
+    for _ in range(f["n"]):
+        _gain_one(state, f["p"], e, op["value"], op["to"])
+
+
+choice_op(
+    "_gain_pick",
+    _gain_options,
+    lambda s, f, op, m: _gain_one(s, f["p"], m - M.PICK_ELEMENT, op["value"], op["to"]),
+)
+OPS["gain"] = (_run_gain, OPS["_gain_pick"][1], OPS["_gain_pick"][2])
+
+
+def _grant(state: GameState, f: dict, op: dict) -> None:
+    """Section 4.12: the player takes up to n Actions now; they may stop early ([FAQ])."""
+    if f["n"] > 0:
+        push(state, {"k": "menu", "p": f["p"], "n": f["n"], "w": None})
+        state.event("grant", f["p"], f["n"])
+
+
+auto_op("grant_actions", _grant)
+
+
+def _modifier(state: GameState, f: dict, op: dict) -> None:
+    state.players[f["p"]].mods.append((op["mod"], op["duration"], f["src"]))
+
+
+auto_op("modifier", _modifier)
+
+
+def _reshuffle(state: GameState, f: dict, op: dict) -> None:
+    """Shuffle the discard pile into the deck; never gives a Madness (section 7 "Shuffle")."""
+    pl = state.players[f["p"]]
+    cards = pl.deck + [c for c in range(NUM_CODES) for _ in range(pl.discard[c])]
+    pl.discard = [0] * NUM_CODES
+    state.rng.shuffle(cards)
+    pl.deck = cards
+
+
+auto_op("reshuffle", _reshuffle)
+
+
+# Exchange (A-37): the controller gives a card to the target, then the target gives one back.
+
+
+def _exchange_giver(f: dict) -> int:
+    return f["c"] if f["stage"] == 0 else f["p"]
+
+
+def _run_exchange(state: GameState, f: dict, op: dict) -> None:
+    while True:
+        if f["n"] <= 0 or f["p"] == f["c"] or state.players[f["p"]].eliminated:
+            done(state, f)
+            return
+        giver = _exchange_giver(f)
+        if any(state.players[giver].hand):
+            f["w"] = giver
+            return
+        _next_exchange_stage(f)
+
+
+def _next_exchange_stage(f: dict) -> None:
+    f["stage"] += 1
+    if f["stage"] == 2:
+        f["stage"] = 0
+        f["n"] -= 1
+
+
+def _legal_exchange(state: GameState, f: dict, op: dict) -> list[int]:
+    hand = state.players[_exchange_giver(f)].hand
+    return [M.PICK_HAND + c for c in range(NUM_CODES) if hand[c]]
+
+
+def _answer_exchange(state: GameState, f: dict, op: dict, move: int) -> None:
+    giver = _exchange_giver(f)
+    taker = f["p"] if giver == f["c"] else f["c"]
+    code = move - M.PICK_HAND
+    state.players[giver].hand[code] -= 1
+    state.players[taker].hand[code] += 1
+    _next_exchange_stage(f)
+
+
+OPS["exchange"] = (_run_exchange, _legal_exchange, _answer_exchange)
+
+
+# "may": the affected player chooses; the nested ops run with them as controller (DP-E15).
+
+
+def _run_may(state: GameState, f: dict, op: dict) -> None:
+    f["w"] = f["p"]
+
+
+def _legal_may(state: GameState, f: dict, op: dict) -> list[int]:
+    return [M.ACCEPT, M.DECLINE]
+
+
+def _answer_may(state: GameState, f: dict, op: dict, move: int) -> None:
+    done(state, f)
+    if move == M.ACCEPT:
+        push(state, seq(f["src"], f["part"], f["p"], f["X"], f["path"]))
+
+
+OPS["may"] = (_run_may, _legal_may, _answer_may)

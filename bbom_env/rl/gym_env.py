@@ -1,0 +1,257 @@
+"""The single-agent Gymnasium view: one shared cooperative policy plays every seat (design decision 1).
+
+Registered on ``import bbom_env`` as ``BigBookOfMadness-v0``; see ``BBoMGymEnv`` (its docstring is
+the reference documentation, docs/environments.md the tutorial).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from bbom_env.engine import GameConfig, GameState, new_game
+from bbom_env.engine.decision import pending
+
+from .layout import ActionLayout
+from .observation import ObservationEncoder
+from .rewards import RewardConfig, RewardTracker
+
+CONFIG_FIELDS = frozenset(f.name for f in dataclasses.fields(GameConfig))
+DEFAULT_MAX_STEPS = 2000  # random play ends in ~150 decisions (2-5 players); see "Episode end"
+_SEED_HIGH = 2**31 - 1
+
+
+def split_config(kwargs: dict[str, Any]) -> tuple[GameConfig, int | None]:
+    """GameConfig from keyword arguments, and the ``seed`` given (None when absent).
+
+    Unknown names raise a TypeError that lists the accepted ones (GameConfig fields + env options)."""
+    unknown = sorted(set(kwargs) - CONFIG_FIELDS)
+    if unknown:
+        raise TypeError(
+            f"unknown argument(s) {unknown}; accepted: GameConfig fields {sorted(CONFIG_FIELDS)} and the "
+            "env options render_mode, reward, dict_obs, observe_other_hands, max_steps"
+        )
+    seed = kwargs.get("seed")
+    cfg = dict(kwargs)
+    cfg["seed"] = 0 if seed is None else seed
+    return GameConfig(**cfg), seed
+
+
+def make_encoder(config: GameConfig, observe_other_hands: bool) -> ObservationEncoder:
+    if "observe_other_hands" in inspect.signature(ObservationEncoder).parameters:
+        return ObservationEncoder(config, observe_other_hands=observe_other_hands)
+    if observe_other_hands:
+        raise NotImplementedError("this ObservationEncoder has no observe_other_hands option")
+    return ObservationEncoder(config)
+
+
+def draw_seed(rng: np.random.Generator) -> int:
+    return int(rng.integers(0, _SEED_HIGH))
+
+
+class BBoMGymEnv(gym.Env):
+    """The Big Book of Madness as a single-agent, turn-based Gymnasium environment.
+
+    ## Description
+
+    A cooperative deck-building game for 2 to 5 Magicians (rules: RULES.md). This view is for a
+    *shared cooperative policy*: each step is taken by whichever player must decide now (the engine's
+    ``current_player()``: often the Active Player, but also a player resolving a Curse, paying, or
+    answering an effect), the observation is from that player's seat, and every player shares the one
+    team reward. Sub-decisions (payments in ``payment="manual"`` mode, targets, cards to discard...)
+    are steps of their own (RULES.md section 10). Only legal actions may be taken: read the mask.
+
+    ## Action Space
+
+    ``Discrete(n)`` over the engine's flat move layout (docs/action_layout.md; n depends only on the
+    module set): the same ids for every player count and every seat; players are seat offsets from
+    the decider, cards are card types. ``env.unwrapped.layout.action_to_string(a)`` names an id.
+    The legal ids are given three ways, all the same int8 0/1 array of shape (n,):
+    ``env.action_masks()`` (sb3-contrib MaskablePPO convention; works through ``SubprocVecEnv``,
+    which calls it with ``env_method``), ``info["action_mask"]``, and with ``dict_obs=True`` the
+    ``"action_mask"`` entry of the observation. The mask of a live state is never all zero; once the
+    episode has ended (terminated or truncated) the mask is all ones (pgx convention), so that a
+    masked distribution built from a final observation stays defined; no action is taken there.
+
+    An illegal action raises ``bbom_env.engine.IllegalActionError`` (a ``ValueError`` naming the
+    action, the pending decision and the legal actions) and leaves the game unchanged. For unmasked
+    baselines wrap the env in ``bbom_env.rl.wrappers.IllegalActionPenalty`` (a penalty reward and,
+    by default, the end of the episode). ``gymnasium.utils.env_checker.check_env`` steps with random
+    unmasked actions, so run it on that wrapper (see tests/rl/test_gym_env.py).
+
+    ## Observation Space
+
+    ``Box(0, 1, (size,), float32)``: the decider's observation from ``ObservationEncoder``
+    (docs/observation.md: named sections, seats relative to the observer, no hidden information).
+    With ``dict_obs=True``: ``Dict({"observation": that Box, "action_mask": Box(0, 1, (n,), int8)})``
+    (PettingZoo classic convention; for SB3 ``MultiInputPolicy``).
+
+    ## Rewards
+
+    The team reward of ``bbom_env.rl.rewards.RewardConfig``: by default +1 on the step that wins the
+    game, -1 on the step that loses it, 0 otherwise; optional shaping terms per engine event
+    (Curses destroyed, Monsters defeated, Madness received or cured, ...), all 0 by default.
+
+    ## Starting State
+
+    A new game (RULES.md section 2) advanced to its first decision: Magicians, Curse piles, the
+    Grimoire, the Library and the starting player are drawn from the game seed. ``reset(seed=s)``
+    plays the game ``GameConfig(..., seed=s)`` (the same game the engine's ``new_game`` builds), and
+    the same seed with the same actions gives the same episode. ``reset()`` without a seed draws the
+    next game seed from the env's generator (``self.np_random``): seeded by the last ``reset(seed=)``,
+    else by the ``seed`` argument of the constructor, else from OS entropy (Gymnasium convention).
+
+    ## Episode End
+
+    Terminated when the game ends (RULES.md section 6): won (the last Monster vanquished) or lost (the
+    Madness pile ran out, the last Monster not vanquished, or every player eliminated).
+    ``info["outcome"]`` is then ``"win"`` or ``"loss"``, ``info["is_success"]`` is the win (SB3
+    logs it), and ``info["reason"]`` says why. Truncated after ``max_steps`` steps (decisions) of an
+    episode; a game always ends, but a policy can loop inside the Action phase (e.g. choose a Spell,
+    then cancel the payment) forever.
+
+    ## Arguments
+
+    Every ``GameConfig`` field as a keyword argument (``num_players``, ``difficulty``, ``mode``,
+    ``payment``, ``magicians``, ``pack``, the rule switches...; see ``bbom_env.engine.GameConfig``),
+    and the env options:
+
+    * ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the text of ``str(state)``) or
+      ``"human"`` (prints it).
+    * ``reward``: a ``RewardConfig`` or a dict of its fields (default: +1 win / -1 loss).
+    * ``dict_obs``: Dict observation with the mask (default False).
+    * ``observe_other_hands``: also encode the other players' hands (A-66 table talk; default False).
+    * ``max_steps``: truncation length in steps (default 2000; None for none).
+    * ``seed``: the game seed of the first ``reset()`` without a seed (default None: OS entropy).
+
+    ``info`` of every step: ``action_mask``, ``player`` (the seat of the observation: the decider,
+    or on the final step the player who acted), ``decision`` (the pending decision kind, one of
+    ``bbom_env.engine.decision.DECISION_KINDS``; ``"none"`` once over) and ``step`` (steps taken in
+    the episode); on the final step also ``outcome``, ``reason``, ``is_success`` and ``stats``.
+
+    ## Version History
+
+    * v0: initial version (base game; Vth Element modules not yet implemented).
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        reward: RewardConfig | dict[str, Any] | None = None,
+        dict_obs: bool = False,
+        observe_other_hands: bool = False,
+        max_steps: int | None = DEFAULT_MAX_STEPS,
+        **config: Any,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r}; allowed: None, {self.metadata['render_modes']}")
+        if max_steps is not None and (type(max_steps) is not int or max_steps < 1):
+            raise ValueError(f"max_steps={max_steps!r} must be a positive int or None")
+        self.config, self._first_seed = split_config(config)
+        self.render_mode = render_mode
+        self.reward_config = RewardConfig.coerce(reward)
+        self.dict_obs = bool(dict_obs)
+        self.max_steps = max_steps
+        self.layout = ActionLayout(self.config)
+        self.encoder = make_encoder(self.config, observe_other_hands)
+        obs_box = spaces.Box(
+            low=np.zeros(self.encoder.size, dtype=np.float32),
+            high=np.asarray(self.encoder.high, dtype=np.float32) * np.ones(self.encoder.size, np.float32),
+            dtype=np.float32,
+        )
+        self.action_space = spaces.Discrete(self.layout.n)
+        if self.dict_obs:
+            mask_box = spaces.Box(0, 1, shape=(self.layout.n,), dtype=np.int8)
+            self.observation_space = spaces.Dict({"observation": obs_box, "action_mask": mask_box})
+        else:
+            self.observation_space = obs_box
+        self.state: GameState | None = None
+        self._tracker = RewardTracker(self.reward_config)
+        self._mask = np.ones(self.layout.n, dtype=np.int8)
+        self._seat = 0
+        self._steps = 0
+
+    # -- Gymnasium API -------------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        if seed is None and self._np_random is None and self._first_seed is not None:
+            seed = self._first_seed  # the constructor's seed plays like reset(seed=seed)
+        super().reset(seed=seed)
+        game_seed = seed if seed is not None else draw_seed(self.np_random)
+        self.state = new_game(self.config.replace(seed=game_seed))
+        self._tracker.reset(self.state)
+        self._steps = 0
+        self._seat = max(self.state.current_player(), 0)
+        obs, info = self._observe(terminal=self.state.is_terminal())
+        return obs, info
+
+    def step(self, action: Any):
+        state = self.state
+        if state is None:
+            raise RuntimeError("BBoMGymEnv.step() before reset(): call reset() first")
+        if state.over or (self.max_steps is not None and self._steps >= self.max_steps):
+            raise RuntimeError("BBoMGymEnv.step() after the episode ended: call reset()")
+        seat = state.current_player()
+        state.apply_action(int(action))  # IllegalActionError (state unchanged) when not legal
+        self._steps += 1
+        reward = self._tracker.step(state)
+        terminated = state.over
+        truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
+        self._seat = seat if terminated else state.current_player()
+        obs, info = self._observe(terminal=terminated or truncated)
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, terminated, truncated, info
+
+    @property
+    def game(self) -> GameState | None:
+        """The engine state (same name as on the AEC env, where ``state()`` is the global vector)."""
+        return self.state
+
+    def action_masks(self) -> np.ndarray:
+        """int8 0/1 mask of the legal actions now (sb3-contrib MaskablePPO convention)."""
+        return self._mask
+
+    def render(self) -> str | None:
+        if self.state is None:
+            raise RuntimeError("BBoMGymEnv.render() before reset()")
+        if self.render_mode == "ansi":
+            return str(self.state)
+        if self.render_mode == "human":
+            print(str(self.state))
+            return None
+        gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+        return None
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _observe(self, terminal: bool) -> tuple[Any, dict[str, Any]]:
+        state = self.state
+        assert state is not None
+        if terminal:
+            # Design decision 5 / RL_ANCHORS section 0.3: never an all-zero mask to a learner.
+            self._mask = np.ones(self.layout.n, dtype=np.int8)
+        else:
+            self._mask = self.layout.mask(state)
+        vec = self.encoder.encode(state, self._seat)
+        info: dict[str, Any] = {
+            "action_mask": self._mask,
+            "player": self._seat,
+            "decision": pending(state).kind,
+            "step": self._steps,
+        }
+        if state.over:
+            info["outcome"] = state.outcome
+            info["reason"] = state.reason
+            info["is_success"] = state.outcome == "win"
+            info["stats"] = dict(state.stats)
+        if self.dict_obs:
+            return {"observation": vec, "action_mask": self._mask}, info
+        return vec, info

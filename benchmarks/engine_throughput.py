@@ -1,0 +1,82 @@
+"""Engine throughput: uniform random legal play on one core.
+
+    python benchmarks/engine_throughput.py [--seconds S] [--json] [--pack NAME]
+
+For each setting (2 and 5 players, auto and manual payment) it plays seeded games for about S
+seconds and reports decisions/s (calls of ``apply_action``, forced moves skipped by the engine not
+counted), games/s and the mean decisions per game. With ``--json`` the last line printed is one
+JSON object of those figures (plus decisions per CPU second, steadier on a busy machine).
+Goal (issue brief): >= 10,000 decisions/s at 2 players, auto payment.
+The agent's own cost (``legal_actions`` + one ``randrange``) is included, as in training.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bbom_env.engine import GameConfig, new_game  # noqa: E402
+
+SETTINGS = ((2, "auto"), (5, "auto"), (2, "manual"), (5, "manual"))
+
+
+def measure(players: int, payment: str, pack: str, seconds: float) -> dict[str, float]:
+    """Play games with seeds 0, 1, 2 ... until ``seconds`` have passed (whole games only)."""
+    games = decisions = 0
+    busy = cpu = 0.0
+    while busy < seconds or games == 0:
+        config = GameConfig(num_players=players, payment=payment, pack=pack, seed=games)
+        rng = random.Random(games)
+        t0, c0 = time.perf_counter(), time.process_time()
+        state = new_game(config)
+        while not state.over:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            decisions += 1
+        busy += time.perf_counter() - t0
+        cpu += time.process_time() - c0
+        games += 1
+    return {
+        "decisions_per_s": decisions / busy,
+        "games_per_s": games / busy,
+        "decisions_per_game": decisions / games,
+        "games": games,
+        # Per CPU second of this process: steadier than wall time on a shared, busy machine.
+        "decisions_per_cpu_s": decisions / max(cpu, 1e-9),
+    }
+
+
+def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=5.0, help="time per setting (default 5)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+    ap.add_argument("--pack", default="test", help='card pack: "test" (default), "default" or a path')
+    args = ap.parse_args(argv)
+
+    new_game(GameConfig(pack=args.pack))  # load and cache the pack outside the timings
+    results: dict[str, dict[str, float]] = {}
+    print(f"engine throughput | pack={args.pack} python={platform.python_version()} one core")
+    head = ("setting", "decisions/s", "games/s", "decisions/game", "games", "dec/cpu-s")
+    print("{:<12} {:>12} {:>9} {:>15} {:>6} {:>10}".format(*head))
+    for players, payment in SETTINGS:
+        r = measure(players, payment, args.pack, args.seconds)
+        key = f"{players}p_{payment}"
+        results[key] = r
+        print(
+            f"{key:<12} {r['decisions_per_s']:>12,.0f} {r['games_per_s']:>9.1f} "
+            f"{r['decisions_per_game']:>15.1f} {r['games']:>6d} {r['decisions_per_cpu_s']:>10,.0f}"
+        )
+    if args.json:
+        print(json.dumps({"pack": args.pack, "seconds": args.seconds, "results": results}))
+    return results
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,231 @@
+"""Environment throughput on one core: random masked play of our Gymnasium and AEC envs, and of the
+anchors PettingZoo ``texas_holdem_v4`` (needs ``rlcard`` and ``pygame-ce``: ``pip install
+-e .[bench]``) and OpenSpiel ``hanabi`` (when ``open_spiel`` is installed).
+
+    python benchmarks/env_throughput.py [--seconds S] [--pack default|test] [--json]
+
+Every env runs the same loop for S seconds: reset, then a uniformly random legal action (from the
+mask) per decision until the episode ends, then reset again; steps/s counts decisions (PettingZoo
+dead steps are not counted; resets are included in the time). The mask and observation figures are
+per call of ``ActionLayout.mask`` and ``ObservationEncoder.encode`` at the decision states of random
+games. Goals (design/RL_ANCHORS.md section 12 and the project issue): >= 5,000 steps/s at 2 players,
+>= 1.5x texas_holdem_v4, mask <= 20 us, observation <= 50 us. With ``--json`` the last line printed
+is one JSON object with every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+GOALS = {"steps_per_s_2p": 5000.0, "ratio_vs_texas": 1.5, "mask_us": 20.0, "obs_us": 50.0}
+
+
+def pin_one_core() -> str:
+    if hasattr(os, "sched_setaffinity"):
+        cpu = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+        return f"pinned to cpu {cpu}"
+    return "not pinned (no sched_setaffinity)"
+
+
+def timed(seconds: float, one_episode: Callable[[], int]) -> float:
+    """Decisions per second of repeated episodes for about ``seconds``."""
+    steps = 0
+    t0 = time.perf_counter()
+    while True:
+        steps += one_episode()
+        dt = time.perf_counter() - t0
+        if dt >= seconds:
+            return steps / dt
+
+
+def gym_episode(env: Any, rng: np.random.Generator) -> Callable[[], int]:
+    def run() -> int:
+        _, info = env.reset(seed=int(rng.integers(1 << 30)))
+        n = 0
+        done = False
+        while not done:
+            legal = np.flatnonzero(info["action_mask"])
+            _, _, term, trunc, info = env.step(int(legal[rng.integers(len(legal))]))
+            n += 1
+            done = term or trunc
+        return n
+
+    return run
+
+
+def aec_episode(env: Any, rng: np.random.Generator) -> Callable[[], int]:
+    def run() -> int:
+        env.reset(seed=int(rng.integers(1 << 30)))
+        n = 0
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            n += 1
+        return n
+
+    return run
+
+
+def hanabi_episode(players: int, rng: np.random.Generator) -> Callable[[], int]:
+    import pyspiel
+
+    game = pyspiel.load_game(f"hanabi(players={players})")
+
+    def run() -> int:
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+                continue
+            p = state.current_player()
+            state.observation_tensor(p)
+            legal = np.flatnonzero(np.asarray(state.legal_actions_mask(p), dtype=np.int8))
+            state.apply_action(int(legal[rng.integers(len(legal))]))
+            n += 1
+        return n
+
+    return run
+
+
+def mask_obs_cost(pack: str, players: int, decisions: int = 4000) -> dict[str, float]:
+    """Mean microseconds per call at the decision states of random games: ``mask`` (the env's call,
+    ``ActionLayout.mask`` on the legal list the engine already computed while advancing to the
+    decision), ``legal`` (the engine's legal-move generation itself, cache cleared) and ``obs``
+    (``ObservationEncoder.encode``); and the mean fraction of legal ids."""
+    from bbom_env.engine import GameConfig, new_game
+    from bbom_env.rl.layout import ActionLayout
+    from bbom_env.rl.observation import ObservationEncoder
+
+    cfg = GameConfig(pack=pack, num_players=players)
+    layout, encoder = ActionLayout(cfg), ObservationEncoder(cfg)
+    rng = np.random.default_rng(0)
+    t_legal = t_mask = t_obs = 0
+    legal_frac = 0.0
+    n = seed = 0
+    clock = time.perf_counter_ns
+    while n < decisions:
+        state = new_game(cfg.replace(seed=seed))
+        seed += 1
+        while not state.is_terminal() and n < decisions:
+            t0 = clock()
+            mask = layout.mask(state)
+            t1 = clock()
+            encoder.encode(state, state.current_player())
+            t2 = clock()
+            state.legal_cache = None
+            state.legal_actions()
+            t3 = clock()
+            t_mask += t1 - t0
+            t_obs += t2 - t1
+            t_legal += t3 - t2
+            legal = np.flatnonzero(mask)
+            legal_frac += len(legal) / layout.n
+            n += 1
+            state.apply_action(int(legal[rng.integers(len(legal))]))
+    return {
+        "mask_us": t_mask / n / 1e3,
+        "legal_us": t_legal / n / 1e3,
+        "obs_us": t_obs / n / 1e3,
+        "legal_frac": legal_frac / n,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=3.0, help="seconds per measured env (default 3)")
+    ap.add_argument("--pack", default="default", help='card pack: "default" (falls back to "test") or "test"')
+    ap.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+    args = ap.parse_args(argv)
+
+    import bbom_env  # noqa: F401  (registers the envs)
+    from bbom_env.engine import GameConfig, PackError, load_pack
+    from bbom_env.rl.aec_env import raw_env
+    from bbom_env.rl.gym_env import BBoMGymEnv
+
+    pack = args.pack
+    try:
+        load_pack(GameConfig(pack=pack).pack)
+    except (PackError, OSError) as exc:
+        print(f"pack {pack!r} does not load ({exc}); using 'test'")
+        pack = "test"
+    out: dict[str, Any] = {"pack": pack, "seconds": args.seconds, "core": pin_one_core()}
+    print(f"bbom-env throughput, pack={pack}, {args.seconds:g} s per env, {out['core']}")
+    rng = np.random.default_rng(0)
+
+    for players in (2, 5):
+        gym_env = BBoMGymEnv(pack=pack, num_players=players)
+        out[f"gym_{players}p"] = timed(args.seconds, gym_episode(gym_env, rng))
+        aec = raw_env(pack=pack, num_players=players)
+        out[f"aec_{players}p"] = timed(args.seconds, aec_episode(aec, rng))
+        cost = mask_obs_cost(pack, players)
+        for k, v in cost.items():
+            out[f"{k}_{players}p"] = v
+        print(
+            f"  {players}p: gym {out[f'gym_{players}p']:6.0f} steps/s | aec {out[f'aec_{players}p']:6.0f} "
+            f"steps/s | mask {cost['mask_us']:5.1f} us | obs {cost['obs_us']:5.1f} us | engine legal moves "
+            f"{cost['legal_us']:5.1f} us | {100 * cost['legal_frac']:4.1f}% of ids legal"
+        )
+
+    try:
+        import warnings
+
+        import pettingzoo
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # rlcard's own deprecation noise
+            texas = pettingzoo.make("aec", "classic/texas_holdem-v4")
+        out["texas_holdem_v4"] = timed(args.seconds, aec_episode(texas, rng))
+        print(f"  pettingzoo texas_holdem_v4: {out['texas_holdem_v4']:8.0f} steps/s")
+    except ImportError as exc:
+        out["texas_holdem_v4"] = None
+        print(f"  pettingzoo texas_holdem_v4: skipped ({exc}); pip install -e .[bench]")
+    try:
+        import pyspiel  # noqa: F401
+
+        for players in (2, 5):
+            out[f"openspiel_hanabi_{players}p"] = timed(args.seconds, hanabi_episode(players, rng))
+            rate = out[f"openspiel_hanabi_{players}p"]
+            print(f"  openspiel hanabi {players}p (obs tensor + mask): {rate:8.0f} steps/s")
+    except ImportError:
+        out["openspiel_hanabi_2p"] = out["openspiel_hanabi_5p"] = None
+        print("  openspiel hanabi: skipped (open_spiel not installed)")
+
+    ratios: dict[str, float] = {}
+    for ref in ("texas_holdem_v4", "openspiel_hanabi_2p"):
+        if out.get(ref):
+            for ours in ("gym_2p", "aec_2p"):
+                ratios[f"{ours}/{ref}"] = out[ours] / out[ref]
+    out["ratios"] = ratios
+    for k, v in ratios.items():
+        print(f"  ratio {k}: {v:.2f}x")
+    goals = {
+        "steps_per_s_2p": min(out["gym_2p"], out["aec_2p"]) >= GOALS["steps_per_s_2p"],
+        "mask_us": max(out["mask_us_2p"], out["mask_us_5p"]) <= GOALS["mask_us"],
+        "obs_us": max(out["obs_us_2p"], out["obs_us_5p"]) <= GOALS["obs_us"],
+    }
+    if out.get("texas_holdem_v4"):
+        goals["ratio_vs_texas"] = min(out["gym_2p"], out["aec_2p"]) / out["texas_holdem_v4"] >= 1.5
+    out["goals_met"] = goals
+    print("  goals: " + ", ".join(f"{k} {'met' if v else 'MISSED'}" for k, v in goals.items()))
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
