@@ -36,12 +36,18 @@ def _progress(label: str, total: int):
     except ImportError:
 
         def plain(it: Iterable) -> Iterator:
-            step = max(1, total // 20)
+            # On a terminal one line rewritten in place; in a log, a line every 25%.
+            tty = sys.stderr.isatty()
+            step = max(1, total // (20 if tty else 4))
             for i, x in enumerate(it, 1):
                 if i % step == 0 or i == total:
-                    print(f"\r{label}: {i}/{total}", end="", file=sys.stderr, flush=True)
+                    if tty:
+                        print(f"\r{label}: {i}/{total}", end="", file=sys.stderr, flush=True)
+                    else:
+                        print(f"{label}: {i}/{total}", file=sys.stderr, flush=True)
                 yield x
-            print(file=sys.stderr)
+            if tty:
+                print(file=sys.stderr)
 
         return plain
 
