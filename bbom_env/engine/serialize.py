@@ -11,6 +11,12 @@ from .config import GameConfig
 from .state import GameState, PlayerState
 
 FORMAT = "bbom-state/1"
+# GameState fields that are plain JSON data as they are (saved and restored unchanged).
+_PLAIN_FIELDS = (
+    "active", "turn", "round", "marker", "phase", "grimoire", "library", "curse_piles", "supply",
+    "reserve1", "tokens", "madness_pile", "destroyed", "box", "box_spells", "over", "outcome",
+    "reason", "stats", "history", "movers",
+)  # fmt: skip
 
 
 def _tuplify(x: Any) -> Any:
@@ -39,32 +45,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
             }
             for p in state.players
         ],
-        **{
-            k: getattr(state, k)
-            for k in (
-                "active",
-                "turn",
-                "round",
-                "marker",
-                "phase",
-                "grimoire",
-                "library",
-                "curse_piles",
-                "supply",
-                "reserve1",
-                "tokens",
-                "madness_pile",
-                "destroyed",
-                "box",
-                "box_spells",
-                "over",
-                "outcome",
-                "reason",
-                "stats",
-                "history",
-                "movers",
-            )
-        },
+        **{k: getattr(state, k) for k in _PLAIN_FIELDS},
         "track": [[[c[0], c[1], list(c[2]), c[3]] for c in slot] for slot in state.track],
         "stack": [{k: _listify(v) for k, v in f.items()} for f in state.stack],
         "log": [list(e) for e in state.log],
@@ -96,30 +77,8 @@ def from_dict(data: dict[str, Any]) -> GameState:
         p.mods = [(m[0], m[1], m[2]) for m in d["mods"]]
         players.append(p)
     state = GameState(config=config, pack=pack, rng=rng, players=players)
-    for k in (
-        "active",
-        "turn",
-        "round",
-        "marker",
-        "phase",
-        "grimoire",
-        "library",
-        "curse_piles",
-        "supply",
-        "reserve1",
-        "tokens",
-        "madness_pile",
-        "destroyed",
-        "box",
-        "box_spells",
-        "over",
-        "outcome",
-        "reason",
-        "stats",
-        "history",
-    ):
+    for k in _PLAIN_FIELDS:
         setattr(state, k, data[k])
-    state.movers = data.get("movers", [])  # absent in saves from before the field existed
     state.track = [[[c[0], c[1], tuple(c[2]), c[3]] for c in slot] for slot in data["track"]]
     state.stack = [{k: _tuplify(v) for k, v in f.items()} for f in data["stack"]]
     state.log = [tuple(_tuplify(v) for v in e) for e in data["log"]]

@@ -7,7 +7,6 @@ the reference documentation, docs/environments.md the tutorial).
 from __future__ import annotations
 
 import dataclasses
-import inspect
 from typing import Any
 
 import gymnasium as gym
@@ -43,11 +42,7 @@ def split_config(kwargs: dict[str, Any]) -> tuple[GameConfig, int | None]:
 
 
 def make_encoder(config: GameConfig, observe_other_hands: bool) -> ObservationEncoder:
-    if "observe_other_hands" in inspect.signature(ObservationEncoder).parameters:
-        return ObservationEncoder(config, observe_other_hands=observe_other_hands)
-    if observe_other_hands:
-        raise NotImplementedError("this ObservationEncoder has no observe_other_hands option")
-    return ObservationEncoder(config)
+    return ObservationEncoder(config, observe_other_hands=observe_other_hands)
 
 
 def draw_seed(rng: np.random.Generator) -> int:
