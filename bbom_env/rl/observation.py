@@ -307,7 +307,7 @@ class ObservationEncoder:
         # -- the last actions taken ----------------------------------------------------------------
         hist = state.history
         if hist:
-            movers = state.movers if len(state.movers) == len(hist) else None
+            movers = state.movers  # seat that took each move of history
             r = at["history"]
             hrec = s.history_record
             o_arg, o_seat = s.history_o_arg, s.history_o_seat
@@ -317,12 +317,9 @@ class ObservationEncoder:
                 a = hist[-j]
                 block, arg = hf[a]
                 on += (r, r + block)  # present, block one-hot
-                if movers is not None:
-                    mover = movers[-j]
-                    on.append(r + o_seat + (mover - seat) % n)
-                    if mover != seat and a in private:
-                        arg = 0.0
-                elif a in private:
+                mover = movers[-j]
+                on.append(r + o_seat + (mover - seat) % n)
+                if mover != seat and a in private:
                     arg = 0.0
                 if arg > 0.0:
                     idx.append(r + o_arg)
