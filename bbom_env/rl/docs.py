@@ -1,4 +1,5 @@
-"""Generates docs/action_layout.md and docs/observation.md from the code.
+"""Generates docs/action_layout.md, docs/observation.md and docs/layout.json (the same tables as
+data, for tools that read them) from the code.
 
 Run ``python -m bbom_env.rl.docs`` after changing the move layout, the observation sections or a
 card pack; ``tests/rl/test_observation.py`` fails while the checked-in files are stale.
@@ -6,6 +7,7 @@ card pack; ``tests/rl/test_observation.py`` fails while the checked-in files are
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -108,8 +110,40 @@ def observation_md() -> str:
     return "\n".join(lines)
 
 
+def layout_json() -> str:
+    """Action blocks and observation sections (default pack, every seat block) as JSON."""
+    config = GameConfig(pack=_packs()[0])
+    lay = ActionLayout(config)
+    enc = ObservationEncoder(config)
+    data = {
+        "generated_by": "python -m bbom_env.rl.docs",
+        "pack": config.pack,
+        "actions": {
+            "n": lay.n,
+            "blocks": [
+                {"name": b, "start": st, "size": sz, "argument": arg} for b, st, sz, arg in lay.table()
+            ],
+        },
+        "observation": {
+            "size": enc.size,
+            "dtype": "float32",
+            "low": 0.0,
+            "high": 1.0,
+            "sections": [
+                {"name": name, "start": start, "length": length, "meaning": enc.meanings[name]}
+                for name, start, length in enc.sections
+            ],
+        },
+    }
+    return json.dumps(data, indent=1) + "\n"
+
+
 def generate() -> dict[Path, str]:
-    return {DOCS / "action_layout.md": action_layout_md(), DOCS / "observation.md": observation_md()}
+    return {
+        DOCS / "action_layout.md": action_layout_md(),
+        DOCS / "observation.md": observation_md(),
+        DOCS / "layout.json": layout_json(),
+    }
 
 
 def main() -> int:
