@@ -44,6 +44,7 @@ class GameResult:
     decisions: int
     library: tuple[str, ...]  # Library Spells dealt into the Library piles at setup
     learned: tuple[str, ...]  # Library Spells the team learned
+    casts: tuple[tuple[str, int], ...] = ()  # (spell id, activations) for every Spell cast
 
 
 def play_game(config: GameConfig, agent: Any, max_decisions: int = 100_000) -> GameResult:
@@ -62,6 +63,10 @@ def play_game(config: GameConfig, agent: Any, max_decisions: int = 100_000) -> G
 def summarise(state: GameState, seed: int, library: tuple[str, ...], decisions: int) -> GameResult:
     win = state.outcome == "win"
     learned = tuple(sorted({e[3] for e in state.log if e[1] == "learn"} & set(library)))
+    casts: dict[str, int] = {}
+    for e in state.log:
+        if e[1] == "activate":
+            casts[e[3]] = casts.get(e[3], 0) + 1
     return GameResult(
         seed=seed,
         win=win,
@@ -73,6 +78,7 @@ def summarise(state: GameState, seed: int, library: tuple[str, ...], decisions: 
         decisions=decisions,
         library=library,
         learned=learned,
+        casts=tuple(sorted(casts.items())),
     )
 
 
@@ -97,6 +103,8 @@ class Summary:
     reasons: dict[str, int]
     # spell id -> (games learned, wins when learned, games available not learned, wins then)
     spells: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)
+    # Library spell id -> (games learned, games learned and cast at least once, activations)
+    casts: dict[str, tuple[int, int, int]] = field(default_factory=dict)
 
     @property
     def win_rate(self) -> float:
@@ -108,7 +116,14 @@ def summarise_results(team: str, cfg: dict, results: list[GameResult]) -> Summar
     wins = sum(r.win for r in results)
     reasons: dict[str, int] = {}
     spells: dict[str, list[int]] = {}
+    casts: dict[str, list[int]] = {}
     for r in results:
+        cast = dict(r.casts)
+        for sid in r.learned:
+            row = casts.setdefault(sid, [0, 0, 0])
+            row[0] += 1
+            row[1] += sid in cast
+            row[2] += cast.get(sid, 0)
         reasons[r.reason] = reasons.get(r.reason, 0) + 1
         for sid in r.library:
             row = spells.setdefault(sid, [0, 0, 0, 0])
@@ -135,6 +150,7 @@ def summarise_results(team: str, cfg: dict, results: list[GameResult]) -> Summar
         decisions=mean("decisions"),
         reasons=reasons,
         spells={k: tuple(v) for k, v in sorted(spells.items())},  # type: ignore[misc]
+        casts={k: tuple(v) for k, v in sorted(casts.items())},  # type: ignore[misc]
     )
 
 
@@ -162,3 +178,32 @@ def evaluate(
         it = map(_run_one, jobs)
         results = list(progress(it) if progress else it)
     return summarise_results(team, config, results)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m agents.evaluate [--team heuristic] [--games 200] [--players 2] [--level 1]``:
+    win rate and, per Library Spell the team learned, how often it then cast it."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--team", default="heuristic", choices=sorted(AGENTS))
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--level", type=int, default=1)
+    ap.add_argument("--pack", default="default")
+    ap.add_argument("--workers", type=int, default=1)
+    a = ap.parse_args(argv)
+    s = evaluate(a.team, a.games, workers=a.workers, pack=a.pack, num_players=a.players, difficulty=a.level)
+    lo, hi = s.win_ci
+    print(
+        f"{a.team} {a.players}p L{a.level}: {s.wins}/{s.games} wins "
+        f"({100 * s.win_rate:.1f}%, CI {100 * lo:.1f}-{100 * hi:.1f})"
+    )
+    print(f"monsters {s.monsters_defeated:.2f} curses {s.curses_destroyed:.1f} decisions {s.decisions:.0f}")
+    print("spell: games learned / games learned and cast / activations")
+    for sid, (n, c, k) in sorted(s.casts.items(), key=lambda kv: -kv[1][0]):
+        print(f"  {sid:32s} {n:5d} {c:5d} {k:6d}")
+
+
+if __name__ == "__main__":
+    main()

@@ -4,8 +4,8 @@
 decides; ``bbom_env.engine.pending`` names the kind). The Action-phase policy of the deciding
 player, in priority order:
 
-1. Spells that give cards now (draw / gain to hand / upgrade), paid only from Elements not
-   needed for the Curses it is about to destroy or saving for.
+1. Spells that give cards now (draw first; Breeze-like discard-then-draw when worth it), paid
+   only from Elements not needed for the Curses it is about to destroy or saving for.
 2. Destroy Curses, most urgent first: those on the spaces the Invocation marker enters next
    (section 3.3.2), then those that already triggered (all must go before the round ends,
    section 3.3.4).
@@ -17,9 +17,12 @@ player, in priority order:
 6. Learn Library Spells worth their cost, acquire value-3 / value-2 cards with spare Elements,
    other Spells worth their cost, the Magician ability.
 
-Effect choices use ``heuristic_eval`` (least useful card to discard, the Element the team lacks,
-the most urgent Curse ...). The choice helpers live in ``heuristic_choices``. Spells are classified
-by their effect ops, not by id, so any valid pack works.
+Learning and casting use one valuation (``heuristic_eval.spell_value`` = ``spell_gain`` in a
+typical context): a Spell is learned only when its typical gain is positive, and cast (step 1, the
+cure step, or step 9) when its gain now is positive. Effect choices use ``heuristic_eval`` (least
+useful card to discard, the Element the team lacks, the most urgent Curse ...). The choice helpers
+live in ``heuristic_choices``. Spells are classified by their effect ops, not by id, so any valid
+pack works.
 """
 
 from __future__ import annotations
@@ -44,18 +47,28 @@ from .heuristic_eval import (
     hand_counts,
     madness_in,
     spell_cast_req,
+    spell_gain,
     spell_value,
     team_elements,
 )
 
 _GIVE_NOW = ("draw",)  # Spells whose first op improves this turn's resources
+_OWN = ("you", "each")
+
+
+def _cycles(effect: tuple[dict, ...]) -> bool:
+    """Discard from hand, then draw (Breeze-like): gives cards now, and cycles useless ones."""
+    ops = [(op["op"], op.get("target", "you")) for op in effect]
+    return any(o == "discard" and t in _OWN for o, t in ops) and any(
+        o == "draw" and t in _OWN for o, t in ops
+    )
 
 
 class HeuristicAgent:
     """Scripted team policy. ``seed`` only breaks ties between equal options."""
 
     def __init__(
-        self, seed: int = 0, reserve_gap: int = 0, learn_threshold: float = 0.8, ice_first: bool = True
+        self, seed: int = 0, reserve_gap: int = 0, learn_threshold: float = 0.2, ice_first: bool = True
     ) -> None:
         self.rng = random.Random(seed)
         self.reserve_gap = reserve_gap
@@ -108,19 +121,25 @@ class HeuristicAgent:
         def castable(i: int, x: int) -> bool:
             return M.ACTIVATE + i * 3 + x - 1 in L and spendable(spell_cast_req(state, p, i, x))
 
-        def cast_best(i: int, max_x: int) -> int | None:
+        def cast_best(i: int, max_x: int, gain: bool = False) -> int | None:
+            """The highest affordable power up to ``max_x`` (with ``gain``: whose effect is
+            worth its cost now, ``spell_gain`` > 0, the rule learning assumed)."""
             for x in range(min(max_x, 3), 0, -1):
-                if castable(i, x):
+                if castable(i, x) and (not gain or spell_gain(state, p, spells[i][1], x) > 0):
                     return M.ACTIVATE + i * 3 + x - 1
             return None
 
         if own_turn:
             # 1. Resources for this turn first.
             for i, _sid, sp in spells:
-                if sp.effect[0]["op"] in _GIVE_NOW and sp.effect[0].get("target", "you") in ("you", "each"):
+                if sp.effect[0]["op"] in _GIVE_NOW and sp.effect[0].get("target", "you") in _OWN:
                     move = cast_best(i, 3)
-                    if move is not None:
-                        return move
+                elif _cycles(sp.effect):
+                    move = cast_best(i, 3, gain=True)
+                else:
+                    continue
+                if move is not None:
+                    return move
             # 2a. A Spell that destroys a Curse saves the Action's 4 Elements.
             for i, _sid, sp in spells:
                 if sp.effect[0]["op"] == "destroy_curse" and effect_value(sp.effect, 1, state, p) > 0:
@@ -148,7 +167,13 @@ class HeuristicAgent:
                     move = cast_best(i, best)
                     if move is not None:
                         return move
-        # 4. Cure.
+        # 4. Cure: a Spring-like Spell first when it costs less than the Cure Action (section 4.5).
+        if mh:
+            for i, _sid, sp in spells:
+                if sp.effect[0]["op"] == "cure" and sp.effect[0].get("target", "you") in _OWN:
+                    move = cast_best(i, mh, gain=True)
+                    if move is not None:
+                        return move
         if cure_hand and (spendable(cure_req) or mh >= 3 or pile_low):
             return cure_hand[0]
         cure_support = [m for m in legal if M.CURE_SUPPORT <= m < M.ABILITY]
@@ -188,15 +213,17 @@ class HeuristicAgent:
         # 9. Any other Spell whose effect is worth its cost now.
         best_move, best_gain = None, 0.0
         for i, _sid, sp in spells:
-            first = sp.effect[0]["op"]
-            if first in ("draw", "place_in_support", "destroy_curse") or any(
-                op["op"] == "grant_actions" for op in sp.effect
+            first = sp.effect[0]
+            if (
+                first["op"] == "destroy_curse"
+                or (first["op"] == "place_in_support" and first.get("target", "you") == "you")
+                or any(op["op"] == "grant_actions" for op in sp.effect)
             ):
-                continue
+                continue  # handled above, by their own rules
             for x in (1, 2, 3):
                 if not castable(i, x):
                     break
-                gain = effect_value(sp.effect, x, state, p) - 0.8 * sp.activation_cost * x
+                gain = spell_gain(state, p, _sid, x)
                 if gain > best_gain:
                     best_move, best_gain = M.ACTIVATE + i * 3 + x - 1, gain
         if best_move is not None:

@@ -12,10 +12,12 @@ from bbom_env.engine.ops import lookup
 from bbom_env.engine.payment import _min_sum_at_least
 
 from .heuristic_eval import (
+    CYCLE,
     can_destroy_count,
     card_score,
     curses,
     effect_value,
+    keep_value,
     madness_in,
     spell_value,
     team_elements,
@@ -145,6 +147,14 @@ def answer_choice(state: GameState, f: dict, legal: list[int]) -> int:
     slots = _support_slots(legal)
 
     if name in ("discard", "receive_madness"):
+        if hand and name == "discard":
+            want = wanted(state, p)
+            worst = min(hand, key=lambda c: (keep_value(c, want), c))
+            # Cycling (the rule heuristic_eval values discards with): an optional discard only
+            # of a card worth less than the fresh draw that replaces it at Recuperation.
+            if optional and keep_value(worst, want) >= CYCLE:
+                return M.DECLINE
+            return M.PICK_HAND + worst
         if hand:
             if optional and not any(is_madness(c) for c in hand):
                 return M.DECLINE

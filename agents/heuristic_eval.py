@@ -161,7 +161,7 @@ OP_BASE: dict[str, float] = {
     "grant_actions": 1.3,
     "destroy": 0.4,
     "destroy_curse": 4.0,
-    "neutralize_curse": 1.2,
+    "neutralize_curse": 1.4,
     "cure": 1.3,
     "upgrade": 0.8,
     "refresh_spell": 0.7,
@@ -180,6 +180,32 @@ OP_BASE: dict[str, float] = {
 }
 
 
+# Cycling (section 5.1): a card discarded from hand during one's own turn is replaced by a fresh
+# draw at Recuperation, so discarding a card worth less than CYCLE to keep would be a gain. Measured
+# (500 games, default pack, level 1): every positive threshold lost win rate (the deck empties
+# sooner, and each reshuffle brings a Madness, section 5.2), so no card qualifies: an optional
+# discard is declined and a Breeze-like Spell is valued as its draws.
+CYCLE = 0.0
+PRICE_WANTED, PRICE_SPARE = 0.8, 0.45  # value of one Element paid: needed for Curses / spare
+PRICE_TYPICAL = 0.65  # the same without a state (learning: the average of the two)
+
+
+def element_price(want: list[int], e: int) -> float:
+    return PRICE_WANTED if want[e] > 0 else PRICE_SPARE
+
+
+def keep_value(code: int, want: list[int]) -> float:
+    """What a card in hand is worth keeping, in the units of the prices above. A Madness in hand
+    is kept for the Cure Action (section 4.5: back to the Madness pile for good, which delays the
+    pile running out, section 6); discarding it only delays it to the next reshuffle."""
+    if is_madness(code):
+        return 0.5
+    if code >= NUM_ELEMENT_CODES:
+        return 0.3
+    e, v = divmod(code, 3)
+    return (v + 1) * element_price(want, e)
+
+
 def _amount(op: dict, x: int) -> int:
     base, per_x = op.get("count", (1, 0))
     return min(base + per_x * x, 3) if base < 99 else 3
@@ -193,7 +219,9 @@ def op_value(op: dict, x: int, state: GameState | None = None, p: int = -1) -> f
     target = op.get("target", "you")
     if name == "may":
         return max(0.0, sum(op_value(o, x, state, p) for o in op["ops"]))
-    if name == "gain":
+    if name == "discard" and op.get("optional") and op.get("from", "hand") == "hand":
+        v = 0.15 * n  # declined unless a card is worth cycling (see CYCLE)
+    elif name == "gain":
         v = n * op.get("value", 2) * 0.5
     elif name == "move_marker":
         v = -2.5 * op["steps"]
@@ -237,9 +265,22 @@ def _in_context(state: GameState, p: int, op: dict, n: int, v: float) -> float:
         return OP_BASE["cure"] * min(n, have)
     if name == "destroy_curse":
         return OP_BASE["destroy_curse"] * min(n, sum(1 for c in curses(state, p) if c.face_up))
+    if name == "discard" and op.get("target", "you") in ("you", "each") and op.get("from") == "hand":
+        # Cycling: the n least useful cards; an optional discard skips cards worth keeping
+        # (the same rule as the choice, heuristic_choices.answer_choice).
+        want = wanted(state, p)
+        cards = sorted(keep_value(c, want) for c in range(NUM_CODES) for _ in range(pl.hand[c]))
+        gains = [CYCLE - k for k in cards[:n]]
+        return sum(g for g in gains if g > 0 or not op.get("optional"))
+    if name == "upgrade" and op.get("from") == "hand":
+        # +1 Element on a card kept in the deck for good (section 4.1 effect): worth its price.
+        want = wanted(state, p)
+        ups = sorted(element_price(want, c // 3) for c in range(12) if c % 3 < 2 for _ in range(pl.hand[c]))
+        return sum(ups[-n:]) + 0.1 * min(n, len(ups)) if ups and n > 0 else 0.0
     if name == "neutralize_curse":
         soon = [c for c in curses(state, p) if c.face_up and c.space == state.marker + 1]
-        return 1.5 * min(n, len(soon)) if state.marker <= 4 else -1.0
+        # A Curse the marker enters next that nobody destroyed this turn triggers (3.3.3).
+        return 2.0 * min(n, len(soon)) if state.marker <= 4 else -1.0
     if name == "destroy" and op.get("from") == "hand":
         return 1.5 * min(n, madness_in(pl.hand)) if op.get("filter") != "element" else 0.0
     if name == "grant_actions":
@@ -256,12 +297,30 @@ def effect_value(
     return sum(op_value(op, x, state, p) for op in ops)
 
 
-def spell_value(state: GameState, sid: str) -> float:
-    """Context-free value of a Spell per Element of activation cost, for learning and for
-    choosing which Spell to lose. Higher levels get a small bonus (the book's tip: level 2-3
-    Spells are very powerful)."""
+def spell_gain(state: GameState, p: int, sid: str, x: int) -> float:
+    """What casting Spell ``sid`` at power ``x`` gains now: its effect in context minus the
+    Elements paid (activation cost x X of the Spell's Element, section 4.1). The casting rule;
+    ``spell_value`` is the same sum in a typical context, the learning rule."""
     sp = state.pack.spells[sid]
-    return effect_value(sp.effect, 1) / max(1, sp.activation_cost) + 0.2 * sp.level
+    price = element_price(wanted(state, p), sp.element)
+    return effect_value(sp.effect, x, state, p) - price * sp.activation_cost * x
+
+
+def spell_value(state: GameState, sid: str) -> float:
+    """Typical gain of casting a Spell per Element of activation cost (``spell_gain`` without a
+    state), for learning and for choosing which Spell to lose. Positive only for Spells the team
+    casts in typical situations. Higher levels get a small bonus (the book's tip: level 2-3
+    Spells are very powerful)."""
+    gain = typical_gain(state, sid)
+    sp = state.pack.spells[sid]
+    per = gain / max(1, sp.activation_cost)
+    return per + 0.2 * sp.level if gain > 0 else per
+
+
+def typical_gain(state: GameState, sid: str) -> float:
+    """``spell_gain`` at X = 1 in a typical context: > 0 for a Spell the team will cast."""
+    sp = state.pack.spells[sid]
+    return effect_value(sp.effect, 1) - PRICE_TYPICAL * sp.activation_cost
 
 
 def spell_cast_req(state: GameState, p: int, spell_index: int, x: int) -> tuple[int, ...]:
