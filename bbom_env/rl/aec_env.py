@@ -15,7 +15,7 @@ from pettingzoo.utils import wrappers
 from bbom_env.engine import GameState, new_game
 from bbom_env.engine.decision import pending
 
-from .gym_env import DEFAULT_MAX_STEPS, draw_seed, make_encoder, split_config
+from .gym_env import DEFAULT_MAX_STEPS, draw_seed, make_encoder, render_state, split_config
 from .layout import ActionLayout
 from .rewards import RewardConfig, RewardTracker
 
@@ -182,11 +182,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
     def render(self) -> str | None:
         if self.game is None:
             raise RuntimeError("render() before reset()")
-        if self.render_mode == "ansi":
-            return str(self.game)
-        if self.render_mode == "human":
-            print(str(self.game))
-        return None
+        return render_state(self.game, self.render_mode)
 
     def close(self) -> None:
         pass

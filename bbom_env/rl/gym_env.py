@@ -45,6 +45,15 @@ def make_encoder(config: GameConfig, observe_other_hands: bool) -> ObservationEn
     return ObservationEncoder(config, observe_other_hands=observe_other_hands)
 
 
+def render_state(state: GameState, mode: str | None) -> str | None:
+    """The text of ``str(state)``: returned for "ansi", printed for "human" (both envs)."""
+    if mode == "ansi":
+        return str(state)
+    if mode == "human":
+        print(str(state))
+    return None
+
+
 def draw_seed(rng: np.random.Generator) -> int:
     return int(rng.integers(0, _SEED_HIGH))
 
@@ -217,11 +226,8 @@ class BBoMGymEnv(gym.Env):
     def render(self) -> str | None:
         if self.state is None:
             raise RuntimeError("BBoMGymEnv.render() before reset()")
-        if self.render_mode == "ansi":
-            return str(self.state)
-        if self.render_mode == "human":
-            print(str(self.state))
-            return None
+        if self.render_mode is not None:
+            return render_state(self.state, self.render_mode)
         gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
         return None
 
