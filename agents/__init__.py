@@ -1,6 +1,27 @@
-"""Scripted agents that play through the engine: a random team and a heuristic team."""
+"""Agents that play through the engine (``agent.act(state) -> move id``): a random team, a scripted
+heuristic team and trained policies (``PolicyAgent``, loaded from a model zip saved by train.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
 
 from .heuristic_agent import HeuristicAgent
 from .random_agent import RandomAgent
 
-__all__ = ["HeuristicAgent", "RandomAgent"]
+__all__ = ["HeuristicAgent", "RandomAgent", "SCRIPTED", "make_agent"]
+
+SCRIPTED = {"random": RandomAgent, "heuristic": HeuristicAgent}
+
+
+def make_agent(spec: str, seed: int = 0, deterministic: bool = True) -> Any:
+    """An agent from a team name (``"random"``, ``"heuristic"``) or the path of a trained model
+    (``.zip``). Scripted agents take ``seed``; a policy plays its argmax unless ``deterministic`` is
+    False (then ``seed`` seeds its sampling). Raises ValueError naming the accepted forms."""
+    if spec in SCRIPTED:
+        return SCRIPTED[spec](seed)
+    if spec.endswith(".zip") or Path(spec).is_file():
+        from .policy_agent import PolicyAgent  # torch and sb3 only when a policy is asked for
+
+        return PolicyAgent.load(spec, deterministic=deterministic, seed=seed)
+    raise ValueError(f"unknown agent {spec!r}: use one of {sorted(SCRIPTED)} or the path of a model .zip")

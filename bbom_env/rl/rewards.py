@@ -27,6 +27,7 @@ anneal them to 0; all default to 0.0 so the default reward is exactly ``state.re
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +65,8 @@ class RewardConfig:
             v = getattr(self, f.name)
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 raise TypeError(f"RewardConfig.{f.name}={v!r} must be a number")
+            if not math.isfinite(v):
+                raise ValueError(f"RewardConfig.{f.name}={v!r} must be a finite number")
             object.__setattr__(self, f.name, float(v))
 
     @classmethod
