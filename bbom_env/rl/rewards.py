@@ -19,9 +19,17 @@ spell_learned       ``spells_learned``        the Learn-a-Spell Action
 elimination         ``eliminations``          a player is eliminated (section 5.4); negative
 ==================  ========================  ===============================================
 
-Shaping terms are not potential-based: a large weight can change which policy is optimal (e.g.
+These event terms are not potential-based: a large weight can change which policy is optimal (e.g.
 ``madness_cured`` rewards receiving Madness in order to cure it). Keep them small next to ``win`` and
 anneal them to 0; all default to 0.0 so the default reward is exactly ``state.returns()``.
+
+*Potential-based* shaping (Ng, Harada and Russell 1999) is the safe alternative: with a potential
+``phi(s) = sum(weight * stat)`` over the ``potential_*`` fields (statistics as above), each step pays
+``gamma * phi(s') - phi(s)``, and ``phi`` is 0 once the game is over. Over an episode these terms
+add up to ``-phi(s_0) = 0`` (undiscounted), so they change no policy's value ordering: they only move
+credit earlier (a Curse destroyed pays at once, and the end of the game takes it back). ``gamma``
+must be the learner's discount (train.py sets it). They cannot pay for stalling: with ``gamma < 1``
+holding a potential costs ``(1 - gamma) * phi`` per step.
 """
 
 from __future__ import annotations
@@ -44,6 +52,9 @@ STAT_OF: dict[str, str] = {
     "elimination": "eliminations",
 }
 
+# Statistics a potential may weigh (``potential_<name>`` fields of RewardConfig).
+POTENTIAL_FIELDS = ("curse_destroyed", "monster_defeated", "madness_received")
+
 
 @dataclass(frozen=True)
 class RewardConfig:
@@ -59,6 +70,10 @@ class RewardConfig:
     madness_cured: float = 0.0
     spell_learned: float = 0.0
     elimination: float = 0.0
+    potential_curse_destroyed: float = 0.0
+    potential_monster_defeated: float = 0.0
+    potential_madness_received: float = 0.0
+    gamma: float = 1.0
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -68,6 +83,8 @@ class RewardConfig:
             if not math.isfinite(v):
                 raise ValueError(f"RewardConfig.{f.name}={v!r} must be a finite number")
             object.__setattr__(self, f.name, float(v))
+        if not 0.0 < self.gamma <= 1.0:
+            raise ValueError(f"RewardConfig.gamma={self.gamma!r} must be in (0, 1]")
 
     @classmethod
     def coerce(cls, value: RewardConfig | dict[str, Any] | None) -> RewardConfig:
@@ -89,6 +106,15 @@ class RewardConfig:
         """(engine stat key, weight) of the non-zero shaping terms."""
         return tuple((STAT_OF[k], getattr(self, k)) for k in STAT_OF if getattr(self, k) != 0.0)
 
+    @property
+    def potential(self) -> tuple[tuple[str, float], ...]:
+        """(engine stat key, weight) of the non-zero potential terms."""
+        return tuple(
+            (STAT_OF[k], getattr(self, "potential_" + k))
+            for k in POTENTIAL_FIELDS
+            if getattr(self, "potential_" + k) != 0.0
+        )
+
     def to_dict(self) -> dict[str, float]:
         return dataclasses.asdict(self)
 
@@ -102,11 +128,22 @@ class RewardTracker:
         self._terms = self.config.shaping
         self._last: list[int] = [0] * len(self._terms)
         self._paid_outcome = False
+        self._potential = self.config.potential
+        self._gamma = self.config.gamma
+        self._phi = 0.0
+
+    def phi(self, state: GameState) -> float:
+        """The shaping potential of ``state`` (0 once the game is over, so it telescopes away)."""
+        if state.over or not self._potential:
+            return 0.0
+        stats = state.stats
+        return sum(w * stats.get(k, 0) for k, w in self._potential)
 
     def reset(self, state: GameState) -> None:
         # Events that happened during setup (the opening draw) are not rewarded.
         self._last = [state.stats.get(k, 0) for k, _ in self._terms]
         self._paid_outcome = state.over
+        self._phi = self.phi(state)
 
     def step(self, state: GameState) -> float:
         r = 0.0
@@ -117,6 +154,10 @@ class RewardTracker:
                 if now != self._last[i]:
                     r += weight * (now - self._last[i])
                     self._last[i] = now
+        if self._potential:
+            phi = self.phi(state)
+            r += self._gamma * phi - self._phi
+            self._phi = phi
         if state.over and not self._paid_outcome:
             self._paid_outcome = True
             r += self.config.win if state.outcome == "win" else self.config.loss

@@ -1,0 +1,154 @@
+"""Evaluation inside a training run: the periodic evaluation of the live model (metrics.csv, best
+model) and the final table of the run (results.json / results.md).
+
+Games are played through the engine, not the Gymnasium env: the same deals for every team (game i
+uses ``GameConfig(seed=base + i)``; a scripted team is seeded with the same number), so the
+comparisons are paired. A game that reaches ``env.max_steps`` decisions is cut off, counted as not
+won and reported in ``truncated`` (a policy may loop inside the Action phase; the env truncates
+there too).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+from bbom_env.engine import GameConfig, new_game
+
+from .evaluate import wilson
+
+METRIC_FIELDS = [
+    "timesteps",
+    "wall_s",
+    "eval_games",
+    "eval_win_rate",
+    "eval_win_lo",
+    "eval_win_hi",
+    "eval_monsters",
+    "eval_curses",
+    "eval_madness",
+    "eval_decisions",
+    "train_episodes",
+    "train_ep_return",
+    "train_ep_len",
+    "train_win_rate",
+]
+
+
+def play_games(make_agent: Any, game: dict, games: int, seed: int, max_decisions: int) -> dict[str, Any]:
+    """Play ``games`` games with ``make_agent(game_seed)`` deciding for every seat; summary figures."""
+    wins = monsters = curses = madness = decisions = truncated = 0
+    for i in range(games):
+        state = new_game(GameConfig(**game, seed=seed + i))
+        agent = make_agent(seed + i)
+        n = 0
+        while not state.is_terminal() and n < max_decisions:
+            state.apply_action(agent.act(state))
+            n += 1
+        win = state.outcome == "win"
+        wins += win
+        truncated += not state.is_terminal()
+        # Monsters defeated: the Bonus rounds, plus the final Monster on a win (agents.evaluate).
+        monsters += state.stats.get("monsters_defeated", 0) + int(win)
+        curses += state.stats.get("curses_destroyed", 0)
+        madness += state.stats.get("madness_received", 0)
+        decisions += n
+    g = max(1, games)
+    lo, hi = wilson(wins, games)
+    return {
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / g,
+        "win_lo": lo,
+        "win_hi": hi,
+        "monsters": monsters / g,
+        "curses": curses / g,
+        "madness": madness / g,
+        "decisions": decisions / g,
+        "truncated": truncated,
+    }
+
+
+def evaluate_model(model: Any, cfg: Any, games: int, seed: int) -> dict[str, Any]:
+    """The periodic evaluation of the live model: the ``eval_*`` fields of a metrics.csv row."""
+    from .policy_agent import PolicyAgent
+
+    agent = PolicyAgent(
+        model, deterministic=cfg.evaluation.deterministic, observe_other_hands=cfg.env.observe_other_hands
+    )
+    was_training = model.policy.training
+    res = play_games(lambda _s: agent, cfg.env.game, games, seed, cfg.env.max_steps)
+    model.policy.set_training_mode(was_training)
+    return {
+        "eval_games": games,
+        "eval_win_rate": round(res["win_rate"], 4),
+        "eval_win_lo": round(res["win_lo"], 4),
+        "eval_win_hi": round(res["win_hi"], 4),
+        "eval_monsters": round(res["monsters"], 3),
+        "eval_curses": round(res["curses"], 2),
+        "eval_madness": round(res["madness"], 2),
+        "eval_decisions": round(res["decisions"], 1),
+    }
+
+
+def final_table(run: Any) -> dict[str, Any]:
+    """random, heuristic, the clone (imitation.zip), the best and the last model on the same deals;
+    written to results.json and results.md in the run directory."""
+    from . import SCRIPTED
+    from .policy_agent import PolicyAgent
+
+    cfg = run.cfg
+    ev = cfg.evaluation
+    teams: list[tuple[str, Any]] = [(name, SCRIPTED[name]) for name in ("random", "heuristic")]
+    for label, fname in (("imitation", "imitation.zip"), ("ppo best", "best_model.zip"), ("ppo last", "model.zip")):
+        path = run.dir / fname
+        if path.is_file():
+            agent = PolicyAgent.load(path, deterministic=ev.deterministic)
+            teams.append((label, lambda _s, a=agent: a))
+    rows = []
+    for label, make in teams:
+        t0 = time.perf_counter()
+        res = play_games(make, cfg.env.game, ev.final_games, ev.final_seed, cfg.env.max_steps)
+        res = {"team": label, **res, "seconds": round(time.perf_counter() - t0, 1)}
+        rows.append(res)
+        run.log(
+            f"final {label:10s}: {100 * res['win_rate']:5.1f}% wins ({100 * res['win_lo']:.1f}-"
+            f"{100 * res['win_hi']:.1f}), monsters {res['monsters']:.2f}, curses {res['curses']:.1f}"
+        )
+    imitation = run.dir / "imitation.json"
+    results = {
+        "game": cfg.env.game,
+        "games": ev.final_games,
+        "first_seed": ev.final_seed,
+        "ppo_timesteps": run.state["timesteps"],
+        "best_timesteps": run.state["best_timesteps"],
+        "train_wall_s": round(run.wall_s, 1),
+        "imitation": json.loads(imitation.read_text(encoding="utf-8")) if imitation.is_file() else None,
+        "teams": rows,
+    }
+    for name, text in (("results.json", json.dumps(results, indent=1)), ("results.md", markdown(results))):
+        tmp = run.dir / (name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, run.dir / name)
+    return results
+
+
+def markdown(results: dict[str, Any]) -> str:
+    g = results["game"]
+    lines = [
+        f"{results['games']} games per team, the same deals (seeds {results['first_seed']}..."
+        f"{results['first_seed'] + results['games'] - 1}); {g}",
+        "",
+        "| team | win rate (95% CI) | Monsters defeated | Curses destroyed | Madness received "
+        "| decisions/game | truncated |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in results["teams"]:
+        lines.append(
+            f"| {r['team']} | {100 * r['win_rate']:.1f}% ({100 * r['win_lo']:.1f}-{100 * r['win_hi']:.1f}) "
+            f"| {r['monsters']:.2f} | {r['curses']:.1f} | {r['madness']:.1f} | {r['decisions']:.0f} "
+            f"| {r['truncated']} |"
+        )
+    return "\n".join(lines) + "\n"
