@@ -24,8 +24,9 @@ DEFAULT_CONFIG = ROOT / "configs" / "default.yaml"
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", type=Path, help=f"YAML config (default: {DEFAULT_CONFIG.relative_to(ROOT)})")
-    ap.add_argument("--run-dir", type=Path,
-                    help="a new directory for the run (default: runs/<config name>_<N>, the first free N)")  # fmt: skip
+    ap.add_argument(
+        "--run-dir", type=Path, help="a new directory for the run (default: runs/<config>_<N>, first free N)"
+    )
     ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                     help="override a config key, e.g. --set ppo.learning_rate=1e-4 (repeatable)")  # fmt: skip
     ap.add_argument("--resume", type=Path, metavar="RUN_DIR", help="continue the run in RUN_DIR")

@@ -85,7 +85,8 @@ class Run:
     def start(cls, cfg: TrainConfig, run_dir: Path, **kw: Any) -> Run:
         if (run_dir / "run_state.json").exists():
             raise FileExistsError(
-                f"{run_dir} already holds a run: continue it with --resume {run_dir}, or pick another --run-dir"
+                f"{run_dir} already holds a run: continue it with --resume {run_dir}, "
+                "or pick another --run-dir"
             )
         run_dir.mkdir(parents=True, exist_ok=True)
         dump(cfg, run_dir / "config.yaml")
@@ -204,7 +205,9 @@ class Run:
             agent = PolicyAgent(model, observe_other_hands=ooh)
             seed = DAGGER_SEED + cfg.seed + r * im.dagger_games
             extra = record(game, im.dagger_games, seed, reward, ooh, actor=agent.act)
-            rounds.append({"round": r + 1, "accuracy_before": acc, "decisions": len(extra), "wins": extra.wins})
+            rounds.append(
+                {"round": r + 1, "accuracy_before": acc, "decisions": len(extra), "wins": extra.wins}
+            )
             self.log(f"DAgger round {r + 1}: the clone won {extra.wins}/{extra.games}; {len(extra)} labels")
             data = Demonstrations.concat([data, extra])
             fit(model.policy, data, im.dagger_epochs, im.batch_size, im.learning_rate, im.value_coef,
@@ -269,7 +272,8 @@ class Run:
         self.save_state()
         self.log(
             f"[{timesteps:>9,} steps | {self.wall_s:6.0f} s] eval {ev.games} games: win "
-            f"{100 * row['eval_win_rate']:.1f}% ({100 * row['eval_win_lo']:.0f}-{100 * row['eval_win_hi']:.0f}), "
+            f"{100 * row['eval_win_rate']:.1f}% "
+            f"({100 * row['eval_win_lo']:.0f}-{100 * row['eval_win_hi']:.0f}), "
             f"curses {row['eval_curses']:.1f}, monsters {row['eval_monsters']:.2f}"
         )
         return row
@@ -326,4 +330,3 @@ def _bar(enabled: bool, total: int, desc: str):
             t.close()
 
     return update
-

@@ -102,7 +102,8 @@ def final_table(run: Any) -> dict[str, Any]:
     cfg = run.cfg
     ev = cfg.evaluation
     teams: list[tuple[str, Any]] = [(name, SCRIPTED[name]) for name in ("random", "heuristic")]
-    for label, fname in (("imitation", "imitation.zip"), ("ppo best", "best_model.zip"), ("ppo last", "model.zip")):
+    models = (("imitation", "imitation.zip"), ("ppo best", "best_model.zip"), ("ppo last", "model.zip"))
+    for label, fname in models:
         path = run.dir / fname
         if path.is_file():
             agent = PolicyAgent.load(path, deterministic=ev.deterministic)
