@@ -1,73 +1,192 @@
-"""The main job until training lands: play seeded games with the random team and summarise.
+"""Play The Big Book of Madness in the terminal, with agents in the other seats, or watch agents play.
 
-python -m bbom_env.play --games 200 --players 2
+  python -m bbom_env.play                                  # you (P0) and a heuristic teammate
+  python -m bbom_env.play --seats human,heuristic,random   # three players, you are P0
+  python -m bbom_env.play --players 3 --human 1 --agents runs/x/model.zip
+  python -m bbom_env.play --watch --agents heuristic --seed 3 --delay 0.5
+
+A seat is "human", "random", "heuristic" or the path of a trained model (.zip saved by train.py).
+Players are numbered from 0 (P0, P1 ...), as on the board. At your decision the legal moves are
+listed by number; answer with the number, the move name or #ID (help lists the commands).
 """
 
 from __future__ import annotations
 
 import argparse
-import random
-import time
+import sys
+from typing import Any
 
 from .engine import GameConfig, new_game
+from .engine.config import MODES, PAYMENTS
+from .engine.constants import MAX_PLAYERS, MIN_PLAYERS
+from .play_session import AgentError, InputFn, Seat, run_session
+
+AGENT_NAMES = ("random", "heuristic")
 
 
-def play_random(config: GameConfig, agent_seed: int) -> tuple[str, str, int, dict]:
-    """One game of uniform random legal play; returns (outcome, reason, decisions, stats)."""
-    rng = random.Random(agent_seed)
-    state = new_game(config)
-    n = 0
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
-        n += 1
-    return state.outcome, state.reason, n, state.stats
+def _non_negative_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"{v} is negative")
+    return v
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--difficulty", type=int, default=1)
-    ap.add_argument("--mode", default="normal")
-    ap.add_argument("--payment", default="auto")
-    ap.add_argument("--pack", default="default")
-    ap.add_argument("--seed", type=int, default=0, help="first game seed; game i uses seed + i")
+def _positive_int(text: str) -> int:
+    v = _non_negative_int(text)
+    if v == 0:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return v
+
+
+def _non_negative_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not v >= 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a finite number >= 0")
+    return v
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line (kept separate so tests and docs can inspect it)."""
+    ap = argparse.ArgumentParser(
+        prog="python -m bbom_env.play",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    who = ap.add_mutually_exclusive_group()
+    who.add_argument(
+        "--seats",
+        metavar="SPEC,SPEC,...",
+        help="one entry per player: human, random, heuristic or a model .zip (sets --players)",
+    )
+    who.add_argument(
+        "--human",
+        metavar="SEAT",
+        type=_non_negative_int,
+        action="append",
+        help="a seat played by a person (repeatable; default: seat 0); the others play --agents",
+    )
+    ap.add_argument("--watch", action="store_true", help="no person: agents play every seat")
+    ap.add_argument(
+        "--agents",
+        default="heuristic",
+        metavar="SPEC",
+        help="agent of the seats not given by --seats: random, heuristic or a model .zip (default heuristic)",
+    )
+    ap.add_argument(
+        "--players",
+        type=int,
+        choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+        help=f"{MIN_PLAYERS}-{MAX_PLAYERS} (default: the length of --seats, else 2)",
+    )
+    ap.add_argument("--level", "--difficulty", dest="level", type=int, choices=(1, 2, 3), default=1)
+    ap.add_argument("--mode", choices=MODES, default="normal")
+    ap.add_argument("--payment", choices=PAYMENTS, default="auto", help="manual: pick each card paid")
+    ap.add_argument("--pack", default="default", help='"default", "test" or a card-pack TOML path')
+    ap.add_argument("--seed", type=_non_negative_int, default=0, help="game seed (agents are seeded from it)")
+    ap.add_argument(
+        "--delay", type=_non_negative_float, default=0.0, help="seconds to pause after each agent move"
+    )
+    ap.add_argument("--step", action="store_true", help="wait for Enter after each agent move")
+    ap.add_argument("--max-steps", type=_positive_int, help="stop after this many decisions")
+    return ap
+
+
+def seat_specs(args: argparse.Namespace, ap: argparse.ArgumentParser) -> list[str]:
+    """One spec per seat from --seats / --human / --watch, or an argparse error (exit 2)."""
+    if args.watch and (args.human or args.agents == "human"):
+        ap.error("--watch has no human seat: give agents (--agents, --seats)")
+    if args.seats is not None:
+        specs = [s.strip() for s in args.seats.split(",")]
+        if any(not s for s in specs):
+            ap.error(f"--seats {args.seats!r} has an empty entry")
+        if args.watch and "human" in specs:
+            ap.error("--watch has no human seat: --seats must name agents only")
+        if args.players is not None and len(specs) != args.players:
+            ap.error(f"--seats names {len(specs)} seats but --players is {args.players}")
+        if not MIN_PLAYERS <= len(specs) <= MAX_PLAYERS:
+            ap.error(f"--seats names {len(specs)} seats; the game takes {MIN_PLAYERS} to {MAX_PLAYERS}")
+        return specs
+    n = args.players or 2
+    humans = set() if args.watch else set(args.human or [0])
+    bad = sorted(h for h in humans if h >= n)
+    if bad:
+        ap.error(f"--human {bad[0]}: seats are numbered 0 to {n - 1} in a {n}-player game")
+    return ["human" if i in humans else args.agents for i in range(n)]
+
+
+def build_seats(specs: list[str], seed: int) -> list[Seat]:
+    """Seats with their agents; one agent per distinct spec (the agents are team agents: one
+    object answers for every seat it plays). ValueError / FileNotFoundError for a bad spec."""
+    agents: dict[str, Any] = {}
+    for spec in specs:
+        if spec != "human" and spec not in agents:
+            from agents import make_agent  # the agents package (and torch for a model) only now
+
+            agents[spec] = make_agent(spec, seed=seed)
+    humans = specs.count("human")
+    seats = []
+    for spec in specs:
+        if spec == "human":
+            seats.append(Seat(spec, None, "you" if humans == 1 else "human"))
+        else:
+            label = spec if spec in AGENT_NAMES else spec.replace("\\", "/").rsplit("/", 1)[-1]
+            seats.append(Seat(spec, agents[spec], label))
+    return seats
+
+
+def _echoing(input_fn: InputFn, out: Any) -> InputFn:
+    """When stdin is a pipe, show what was read, so a transcript reads like a terminal session."""
+
+    def read(prompt: str) -> str:
+        line = input_fn(prompt)
+        out.write(line + "\n")
+        return line
+
+    return read
+
+
+def main(argv: list[str] | None = None, input_fn: InputFn | None = None, out: Any = None) -> int:
+    """Run the command line; returns the exit status (0, 1 when an agent fails, 130 on Ctrl-C)."""
+    ap = build_parser()
     args = ap.parse_args(argv)
-
-    wins = decisions = defeated = madness = 0
-    reasons: dict[str, int] = {}
-    t0 = time.perf_counter()
-    for i in range(args.games):
-        cfg = GameConfig(
-            num_players=args.players,
-            difficulty=args.difficulty,
+    specs = seat_specs(args, ap)
+    out = out or sys.stdout
+    if input_fn is None:
+        input_fn = input if sys.stdin.isatty() else _echoing(input, out)
+    try:
+        config = GameConfig(
+            num_players=len(specs),
+            difficulty=args.level,
             mode=args.mode,
             payment=args.payment,
             pack=args.pack,
-            seed=args.seed + i,
+            seed=args.seed,
         )
-        outcome, reason, n, stats = play_random(cfg, agent_seed=args.seed + i)
-        wins += outcome == "win"
-        decisions += n
-        defeated += stats.get("monsters_defeated", 0)
-        madness += stats.get("madness_received", 0)
-        reasons[reason] = reasons.get(reason, 0) + 1
-    dt = time.perf_counter() - t0
-    g = max(args.games, 1)
-    print(
-        f"random team | pack={args.pack} players={args.players} difficulty={args.difficulty} "
-        f"mode={args.mode} payment={args.payment}"
-    )
-    print(f"games            {args.games}")
-    print(f"win rate         {wins / g:.3f} ({wins} wins)")
-    print(f"decisions/game   {decisions / g:.1f}")
-    print(f"monsters beaten  {defeated / g:.2f} per game")
-    print(f"madness received {madness / g:.1f} per game")
-    print(f"decisions/s      {decisions / dt:,.0f} ({dt:.1f} s)")
-    for reason, k in sorted(reasons.items(), key=lambda kv: -kv[1]):
-        print(f"  {k:5d} x {reason}")
+        seats = build_seats(specs, args.seed)  # unknown spec, missing model file
+        state = new_game(config)  # unknown pack, pack file errors
+    except (ValueError, OSError) as e:
+        ap.error(str(e))
+    try:
+        result = run_session(
+            state, seats, input_fn, out, delay=args.delay, step=args.step, max_steps=args.max_steps
+        )
+    except KeyboardInterrupt:  # during an agent's move or a --delay pause
+        out.write("\ninterrupted\n")
+        return 130
+    except AgentError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 130 if result.status == "interrupted" else 0
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # e.g. piped into head
+        sys.exit(0)
