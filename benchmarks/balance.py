@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import tempfile
 import time
@@ -31,7 +30,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
-from agents.evaluate import GameResult, Summary, _run_one, summarise_results  # noqa: E402
+from agents.evaluate import (  # noqa: E402
+    GameResult,
+    Summary,
+    _run_one,
+    discordant,
+    paired_difference,
+    summarise_results,
+)
 from bbom_env.engine import GameConfig, load_pack  # noqa: E402
 from bbom_env.engine.cards import Pack, Spell  # noqa: E402
 from bbom_env.engine.constants import ELEMENT_NAMES  # noqa: E402
@@ -156,27 +162,6 @@ def write_override(sp: Spell, directory: str | Path) -> Path:
     path = Path(directory) / f"ablate_{sp.id}.toml"
     path.write_text(placeholder_toml(sp))
     return path
-
-
-def discordant(a: list[bool], b: list[bool]) -> tuple[int, int]:
-    """(pairs won only in ``a``, pairs won only in ``b``)."""
-    pairs = list(zip(a, b, strict=True))
-    return sum(x and not y for x, y in pairs), sum(y and not x for x, y in pairs)
-
-
-def paired_difference(a: list[bool], b: list[bool], z: float = 1.96) -> tuple[float, float, float]:
-    """Win rate of ``a`` minus win rate of ``b`` measured on the same seeds (paired), with the
-    Agresti-Min adjusted Wald 95% interval (add 1/2 to each cell of the 2x2 table of outcomes;
-    unlike plain Wald it does not collapse to a point when few pairs disagree)."""
-    if len(a) != len(b):
-        raise ValueError("paired samples must have the same length")
-    n = len(a)
-    only_a, only_b = discordant(a, b)
-    diff = (only_a - only_b) / n if n else 0.0
-    m = n + 2
-    p10, p01 = (only_a + 0.5) / m, (only_b + 0.5) / m
-    half = z * math.sqrt(max(0.0, (p10 + p01 - (p10 - p01) ** 2) / m))
-    return diff, p10 - p01 - half, p10 - p01 + half
 
 
 @dataclass

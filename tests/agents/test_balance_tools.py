@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluate import GameResult, Summary, wilson
+from agents.evaluate import GameResult, Summary, discordant, paired_difference, wilson
 from bbom_env.engine import GameConfig, load_pack, new_game
 from bbom_env.engine.cards import NAMED_PACKS
 from bbom_env.engine.vocab import normalize_effect
@@ -58,6 +58,8 @@ def test_the_placeholder_keeps_every_deal(tmp_path: Path) -> None:
 
 
 def test_paired_interval_on_a_known_example() -> None:
+    # The benchmark's paired interval is agents.evaluate's (one implementation, not a copy).
+    assert bal.paired_difference is paired_difference and bal.discordant is discordant
     # 100 pairs: 15 won only with the card, 5 only with the placeholder, 30 by both.
     a = [True] * 15 + [False] * 5 + [True] * 30 + [False] * 50
     b = [False] * 15 + [True] * 5 + [True] * 30 + [False] * 50

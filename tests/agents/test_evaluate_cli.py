@@ -5,7 +5,6 @@ clean argument errors, and a trained-policy file evaluated through the CLI."""
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 import subprocess
 import sys
@@ -16,6 +15,7 @@ import pytest
 from agents import RandomAgent
 from agents.evaluate import (
     DEFAULT_MAX_DECISIONS,
+    discordant,
     evaluate,
     main,
     paired_difference,
@@ -114,18 +114,33 @@ def test_default_limit_is_the_env_max_steps() -> None:
     assert DEFAULT_MAX_DECISIONS == DEFAULT_MAX_STEPS
 
 
-def test_paired_intervals_match_the_balance_benchmark() -> None:
-    spec = importlib.util.spec_from_file_location("_bench_balance_eval", ROOT / "benchmarks" / "balance.py")
-    bal = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = bal
-    spec.loader.exec_module(bal)
+def test_paired_intervals_on_hand_computed_examples() -> None:
     a = [True, False, True, True, False, False, True, False]
     b = [False, False, True, False, False, True, False, False]
-    assert paired_difference(a, b) == bal.paired_difference(a, b)
-    assert paired_difference(a, b)[0] == pytest.approx(2 / 8)
+    # 8 pairs: 3 won only by a, 1 only by b. Agresti-Min: cells + 1/2, n + 2, so p10 = 3.5 / 10 and
+    # p01 = 1.5 / 10; half width 1.96 * sqrt((0.5 - 0.2 ** 2) / 10) = 1.96 * 0.214476 = 0.420373.
+    assert discordant(a, b) == (3, 1)
+    diff, lo, hi = paired_difference(a, b)
+    assert diff == pytest.approx(2 / 8)
+    assert (lo, hi) == (pytest.approx(0.2 - 0.420373, abs=1e-6), pytest.approx(0.2 + 0.420373, abs=1e-6))
+    with pytest.raises(ValueError):
+        paired_difference([True], [True, False])
+    # differences 2, 3, 1: mean 2, sample sd 1, half width 1.96 / sqrt(3)
     mean, lo, hi = paired_mean_difference([3.0, 5.0, 4.0], [1.0, 2.0, 3.0])
-    assert mean == pytest.approx(2.0) and lo < 2.0 < hi
+    assert mean == pytest.approx(2.0)
+    assert (lo, hi) == (pytest.approx(2 - 1.96 / 3**0.5), pytest.approx(2 + 1.96 / 3**0.5))
     assert paired_mean_difference([1.0, 2.0], [1.0, 2.0]) == (0.0, 0.0, 0.0)
+
+
+def test_report_names_are_importable_from_evaluate() -> None:
+    import agents.evaluate as ev
+    import agents.evaluate_report as rep
+
+    for name in ("GAME_COLUMNS", "team_records", "format_text", "format_markdown", "format_spells"):
+        assert getattr(ev, name) is getattr(rep, name)
+    assert ev.write_outputs is rep.write_outputs
+    with pytest.raises(AttributeError):
+        ev.no_such_name  # noqa: B018
 
 
 @pytest.mark.parametrize(

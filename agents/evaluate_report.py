@@ -1,0 +1,278 @@
+"""Reports and command line of ``python -m agents.evaluate``: the terminal table, evaluation.csv,
+games.csv, evaluation.md and the JSON line, from the games played by :mod:`agents.evaluate`.
+
+The game-playing and summarising API stays in ``agents.evaluate``, which also re-exports this
+module's public names and whose ``main`` delegates here; the CLI's workers still pickle
+``agents.evaluate._run_one``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bbom_env.engine import GameConfig, new_game
+
+from .evaluate import (
+    DEFAULT_MAX_DECISIONS,
+    GameResult,
+    Summary,
+    _agent,
+    _init_worker,
+    check_team,
+    paired_difference,
+    paired_mean_difference,
+    play_games,
+    summarise_results,
+)
+
+# -- reports ---------------------------------------------------------------------------------------
+
+# (report column, GameResult / Summary attribute)
+_PER_GAME = (("seed", "seed"), ("win", "win"), ("truncated", "truncated"), ("monsters", "monsters_defeated"))
+_PER_GAME += (("curses", "curses_destroyed"), ("madness", "madness_received"), ("decisions", "decisions"))
+_PER_GAME += (("turns", "turns"), ("reason", "reason"))
+_MEANS = (("monsters", "monsters_defeated"), ("curses", "curses_destroyed"), ("madness", "madness_received"))
+_MEANS += (("decisions", "decisions"), ("turns", "turns"))
+GAME_COLUMNS = ("team", *(col for col, _ in _PER_GAME))
+
+
+def team_records(summaries: list[Summary], results: list[list[GameResult]]) -> list[dict[str, Any]]:
+    """One flat record per team (the CSV rows and the JSON ``teams``); from the second team on, the
+    paired differences against the first team on the same deals (None for the first)."""
+    first = results[0]
+    records = []
+    for k, (s, res) in enumerate(zip(summaries, results, strict=True)):
+        rec: dict[str, Any] = {"team": s.team, "games": s.games, "wins": s.wins, "win_rate": s.win_rate}
+        rec.update(win_lo=s.win_ci[0], win_hi=s.win_ci[1])
+        rec.update((key, getattr(s, attr)) for key, attr in _MEANS)
+        rec["truncated"] = s.truncated
+        diff: tuple[Any, ...] = (None,) * 7
+        if k > 0:
+            win = paired_difference([r.win for r in res], [r.win for r in first])
+            cur = paired_mean_difference(
+                [r.curses_destroyed for r in res], [r.curses_destroyed for r in first]
+            )
+            diff = (summaries[0].team, *win, *cur)
+        keys = "vs win_diff win_diff_lo win_diff_hi curses_diff curses_diff_lo curses_diff_hi".split()
+        rec.update(zip(keys, diff, strict=True))
+        records.append(rec)
+    return records
+
+
+def _describe(cfg: dict[str, Any]) -> str:
+    seeds = f"seeds {cfg['seed']}..{cfg['seed'] + cfg['games'] - 1}"
+    return (
+        f"{cfg['num_players']} players, level {cfg['difficulty']}, mode {cfg['mode']}, payment "
+        f"{cfg['payment']}, pack {cfg['pack']}; {cfg['games']} games ({seeds}), the same deals for every "
+        f"team; policies {'argmax' if cfg['deterministic'] else 'sampled'}; games cut off after "
+        f"{cfg['max_decisions']} decisions count as not won (truncated)"
+    )
+
+
+_HEAD = "team|games|win rate [95% CI]|monsters|curses|madness|decisions|turns|truncated".split("|")
+
+
+def _cells(rec: dict[str, Any]) -> list[str]:
+    return [
+        rec["team"],
+        str(rec["games"]),
+        f"{100 * rec['win_rate']:.1f}% [{100 * rec['win_lo']:.1f}, {100 * rec['win_hi']:.1f}]",
+        f"{rec['monsters']:.2f}",
+        f"{rec['curses']:.2f}",
+        f"{rec['madness']:.2f}",
+        f"{rec['decisions']:.1f}",
+        f"{rec['turns']:.1f}",
+        str(rec["truncated"]),
+    ]
+
+
+def _diff_line(rec: dict[str, Any]) -> tuple[str, str]:
+    return (
+        f"{100 * rec['win_diff']:+.1f} pp [{100 * rec['win_diff_lo']:+.1f}, {100 * rec['win_diff_hi']:+.1f}]",
+        f"{rec['curses_diff']:+.2f} [{rec['curses_diff_lo']:+.2f}, {rec['curses_diff_hi']:+.2f}]",
+    )
+
+
+def format_text(records: list[dict[str, Any]]) -> str:
+    """The terminal table, then the paired differences against the first team."""
+    rows = [list(_HEAD)] + [_cells(r) for r in records]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(_HEAD))]
+    lines = [
+        "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        )
+        for row in rows
+    ]
+    if len(records) > 1:
+        lines.append(
+            f"paired vs {records[0]['team']} (same deals): win rate (Agresti-Min 95%), curses (normal 95%)"
+        )
+        name_w = max(len(r["team"]) for r in records[1:])
+        for r in records[1:]:
+            win, cur = _diff_line(r)
+            lines.append(f"  {r['team'].ljust(name_w)}  win {win}  curses {cur}")
+    return "\n".join(lines)
+
+
+def format_markdown(records: list[dict[str, Any]], cfg: dict[str, Any]) -> str:
+    """evaluation.md: the configuration, the table and the paired differences."""
+    out = ["# Evaluation", "", _describe(cfg) + ".", ""]
+    out.append("| " + " | ".join(_HEAD) + " |")
+    out.append("|" + "|".join(["---"] + ["---:"] * (len(_HEAD) - 1)) + "|")
+    out += ["| " + " | ".join(_cells(r)) + " |" for r in records]
+    if len(records) > 1:
+        out += [
+            "",
+            f"Paired differences against **{records[0]['team']}** on the same deals (win rate: "
+            "Agresti-Min 95% interval; Curses destroyed per game: normal 95% interval).",
+            "",
+        ]
+        out += ["| team | win rate difference | Curses destroyed difference |", "|---|---:|---:|"]
+        out += ["| " + " | ".join((r["team"], *_diff_line(r))) + " |" for r in records[1:]]
+    return "\n".join(out) + "\n"
+
+
+def format_spells(s: Summary) -> str:
+    """Per Library Spell: games learned (win rate then), games dealt but not learned (win rate then),
+    games learned and cast at least once, activations."""
+    lines = [f"{s.team}: spell  learned (win%)  not learned (win%)  learned+cast  activations"]
+    for sid, (n_l, w_l, n_n, w_n) in sorted(s.spells.items(), key=lambda kv: -kv[1][0]):
+        _, cast, acts = s.casts.get(sid, (0, 0, 0))
+        pl = f"{100 * w_l / n_l:5.1f}" if n_l else "    -"
+        pn = f"{100 * w_n / n_n:5.1f}" if n_n else "    -"
+        lines.append(f"  {sid:32s} {n_l:5d} ({pl})  {n_n:5d} ({pn})  {cast:5d}  {acts:6d}")
+    return "\n".join(lines)
+
+
+def write_outputs(
+    out: Path, records: list[dict[str, Any]], results: list[list[GameResult]], cfg: dict
+) -> None:
+    """evaluation.csv (a row per team, with the configuration), games.csv (a row per game and
+    team) and evaluation.md under ``out``."""
+    import csv
+
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "evaluation.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=list(dict.fromkeys([*records[0], *cfg])))
+        w.writeheader()
+        w.writerows({k: "" if v is None else v for k, v in {**r, **cfg}.items()} for r in records)
+    with open(out / "games.csv", "w", newline="", encoding="utf-8") as f:
+        w2 = csv.writer(f)
+        w2.writerow(GAME_COLUMNS)
+        for rec, res in zip(records, results, strict=True):
+            for r in res:
+                values = (getattr(r, attr) for _, attr in _PER_GAME)
+                w2.writerow([rec["team"], *(int(v) if isinstance(v, bool) else v for v in values)])
+    (out / "evaluation.md").write_text(format_markdown(records, cfg), encoding="utf-8")
+
+
+# -- command line ----------------------------------------------------------------------------------
+
+
+def _int_in(lo: int, hi: int | None = None) -> Callable[[str], int]:
+    import argparse
+
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if v < lo or (hi is not None and v > hi):
+            want = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
+            raise argparse.ArgumentTypeError(f"{v} is out of range (an integer {want})")
+        return v
+
+    return parse
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Evaluate teams on the same seeded deals: win rate (95% Wilson interval), Monsters defeated,
+    Curses destroyed, Madness received, game length, truncations, and paired differences against
+    the first team. Writes evaluation.csv, games.csv and evaluation.md to --out."""
+    import argparse
+    import json
+    import sys
+    import time
+
+    from bbom_env.engine.config import MODES, PAYMENTS
+
+    ap = argparse.ArgumentParser(prog="python -m agents.evaluate", description=main.__doc__)
+    ap.add_argument(
+        "--policy",
+        "--team",
+        dest="policies",
+        action="append",
+        metavar="PATH|random|heuristic",
+        help="a team: random, heuristic or a MaskablePPO .zip; repeat to compare (default: "
+        "random and heuristic; differences are against the first)",
+    )
+    ap.add_argument("--players", type=_int_in(2, 5), default=2)
+    ap.add_argument("--level", type=_int_in(1, 3), default=1, help="difficulty 1-3")
+    ap.add_argument("--mode", choices=MODES, default="normal")
+    ap.add_argument("--payment", choices=PAYMENTS, default="auto")
+    ap.add_argument("--pack", default="default", help='"default", "test" or a pack TOML path')
+    ap.add_argument("--games", type=_int_in(1), default=200)
+    ap.add_argument("--seed", type=_int_in(0), default=0, help="game i uses seed SEED+i")
+    ap.add_argument("--workers", type=_int_in(1), default=1, help="processes (results do not depend on it)")
+    ap.add_argument(
+        "--max-decisions",
+        type=_int_in(1),
+        default=DEFAULT_MAX_DECISIONS,
+        help="cut a game off after this many decisions: not won, counted as truncated",
+    )
+    ap.add_argument("--stochastic", action="store_true", help="policies sample moves instead of argmax")
+    ap.add_argument("--out", default="runs/eval", help="directory for the CSV and markdown reports")
+    ap.add_argument("--json", action="store_true", help="print the summary as one JSON line, last")
+    ap.add_argument("--spells", action="store_true", help="per Library Spell: learned, cast, win rates")
+    ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    a = ap.parse_args(argv)
+
+    teams = a.policies or ["random", "heuristic"]
+    _init_worker()  # one torch thread here too
+    config = dict(num_players=a.players, difficulty=a.level, mode=a.mode, payment=a.payment, pack=a.pack)
+    deterministic = not a.stochastic
+    try:
+        new_game(GameConfig(**config, seed=a.seed))  # a bad pack fails here, not in a worker
+    except (ValueError, OSError) as e:
+        ap.error(str(e))
+    for team in teams:
+        try:
+            check_team(team)
+        except ValueError as e:
+            ap.error(str(e))
+        try:  # a corrupt or foreign zip raises anything: report it, no traceback
+            agent = _agent(team, a.seed, deterministic)  # loads (and caches) a policy once, here
+            if hasattr(agent, "_views"):
+                agent._views(GameConfig(**config))  # observation size vs the pack: a clear error
+        except Exception as e:
+            ap.error(f"policy {team!r}: {e}")
+
+    progress = None
+    if not a.quiet and sys.stderr.isatty():
+        try:
+            from tqdm import tqdm
+
+            progress = lambda it: tqdm(it, total=len(teams) * a.games, desc="games", leave=False)  # noqa: E731
+        except ImportError:
+            pass
+    t0 = time.perf_counter()
+    results = play_games(teams, a.games, a.seed, a.workers, progress, deterministic, a.max_decisions, config)
+    wall = time.perf_counter() - t0
+    summaries = [summarise_results(t, config, res) for t, res in zip(teams, results, strict=True)]
+    records = team_records(summaries, results)
+    cfg = {**config, "games": a.games, "seed": a.seed, "deterministic": deterministic}
+    cfg["max_decisions"] = a.max_decisions
+
+    print(_describe(cfg))
+    print(format_text(records))
+    if a.spells:
+        for s in summaries:
+            print(format_spells(s))
+    out = Path(a.out)
+    write_outputs(out, records, results, cfg)
+    print(f"wrote {out / 'evaluation.csv'}, {out / 'games.csv'}, {out / 'evaluation.md'} ({wall:.1f} s)")
+    if a.json:
+        print(json.dumps({"config": cfg, "teams": records, "wall_s": round(wall, 3), "out": str(out)}))
+    return 0
