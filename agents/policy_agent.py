@@ -100,10 +100,14 @@ class PolicyAgent:
         mask = np.zeros(lay.n, dtype=bool)
         mask[legal] = True
         torch = self._torch
+        policy = self.policy
         with torch.no_grad():
+            # The actor alone (no value head, no distribution object): the same logits as
+            # policy.get_distribution, at about half the cost per decision.
             obs_t = torch.as_tensor(obs, dtype=torch.float32).unsqueeze(0)
-            dist = self.policy.get_distribution(obs_t, action_masks=mask[None, :])
-            logits = dist.distribution.logits[0]
+            features = policy.extract_features(obs_t, policy.pi_features_extractor)
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))[0]
+            logits = logits.masked_fill(torch.as_tensor(~mask), float("-inf"))
             if self.deterministic:
                 a = int(torch.argmax(logits))
             else:

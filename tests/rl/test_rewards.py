@@ -110,3 +110,49 @@ def test_each_term_reads_its_own_statistic(field: str) -> None:
     state.stat(STAT_OF[field], 2)
     assert tracker.step(state) == 1.0
     assert tracker.step(state) == 0.0
+
+
+def test_potential_terms_telescope_to_nothing_over_a_game() -> None:
+    """Undiscounted potential-based shaping sums to -phi(s_0) = 0 over any game (phi is 0 at the
+    end), while paying along the way when Curses fall."""
+    cfg = RewardConfig(potential_curse_destroyed=0.5, potential_monster_defeated=2.0, loss=0.0)
+    for seed in range(4):
+        state, rewards, start = play(RewardTracker(cfg), seed)
+        assert state.over
+        phi0 = 0.5 * start.get("curses_destroyed", 0) + 2.0 * start.get("monsters_defeated", 0)
+        assert sum(rewards) == pytest.approx(-phi0 + (cfg.win if state.outcome == "win" else 0.0))
+        if state.stats.get("curses_destroyed", 0) > start.get("curses_destroyed", 0):
+            assert max(rewards[:-1]) == pytest.approx(0.5)  # a Curse destroyed pays at once
+
+
+def test_discounted_potential_matches_its_formula() -> None:
+    """With gamma < 1 each step pays gamma * phi(s') - phi(s), recomputed here from the stats."""
+    gamma = 0.9
+    cfg = RewardConfig(potential_curse_destroyed=1.0, potential_madness_received=-0.25, gamma=gamma)
+    tracker = RewardTracker(cfg)
+    state = new_game(GameConfig(pack="test", seed=3))
+    tracker.reset(state)
+    rng = random.Random(3)
+
+    def phi(s: GameState) -> float:
+        stats = s.stats
+        return 0.0 if s.over else stats.get("curses_destroyed", 0) - 0.25 * stats.get("madness_received", 0)
+
+    before = phi(state)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+        outcome = (cfg.win if state.outcome == "win" else cfg.loss) if state.over else 0.0
+        assert tracker.step(state) == pytest.approx(gamma * phi(state) - before + outcome)
+        before = phi(state)
+
+
+@pytest.mark.parametrize("gamma", [0.0, -0.5, 1.5, float("nan")])
+def test_gamma_out_of_range_is_refused(gamma: float) -> None:
+    with pytest.raises(ValueError, match="gamma"):
+        RewardConfig(gamma=gamma)
+
+
+@pytest.mark.parametrize("field", ["win", "potential_curse_destroyed", "madness_received"])
+def test_non_finite_weights_are_refused(field: str) -> None:
+    with pytest.raises(ValueError, match=f"RewardConfig.{field}=inf must be a finite number"):
+        RewardConfig(**{field: float("inf")})
