@@ -38,7 +38,8 @@ METRIC_FIELDS = [
 
 
 def play_games(make_agent: Any, game: dict, games: int, seed: int, max_decisions: int) -> dict[str, Any]:
-    """Play ``games`` games with ``make_agent(game_seed)`` deciding for every seat; summary figures."""
+    """Play ``games`` games with ``make_agent(game_seed)`` deciding for every seat; summary figures.
+    In-process, for a live model (agents.evaluate plays saved models in worker processes)."""
     wins = monsters = curses = madness = decisions = truncated = 0
     for i in range(games):
         state = new_game(GameConfig(**game, seed=seed + i))
@@ -93,30 +94,51 @@ def evaluate_model(model: Any, cfg: Any, games: int, seed: int) -> dict[str, Any
     }
 
 
-def final_table(run: Any) -> dict[str, Any]:
-    """random, heuristic, the clone (imitation.zip), the best and the last model on the same deals;
-    written to results.json and results.md in the run directory."""
-    from . import SCRIPTED
-    from .policy_agent import PolicyAgent
+def final_table(run: Any, workers: int = 2) -> dict[str, Any]:
+    """random, heuristic, the clone (imitation.zip), the best and the last model on the same deals
+    (``agents.evaluate.play_games``, ``workers`` processes), each with its paired difference in win
+    rate against the heuristic team; written to results.json and results.md in the run directory."""
+    from .evaluate import paired_difference
+    from .evaluate import play_games as play_teams
 
     cfg = run.cfg
     ev = cfg.evaluation
-    teams: list[tuple[str, Any]] = [(name, SCRIPTED[name]) for name in ("random", "heuristic")]
-    models = (("imitation", "imitation.zip"), ("ppo best", "best_model.zip"), ("ppo last", "model.zip"))
-    for label, fname in models:
-        path = run.dir / fname
-        if path.is_file():
-            agent = PolicyAgent.load(path, deterministic=ev.deterministic)
-            teams.append((label, lambda _s, a=agent: a))
+    labels = {"random": "random", "heuristic": "heuristic"}
+    models = (("imitation.zip", "imitation"), ("best_model.zip", "ppo best"), ("model.zip", "ppo last"))
+    for fname, label in models:
+        if (run.dir / fname).is_file():
+            labels[str(run.dir / fname)] = label
+    t0 = time.perf_counter()
+    per_team = play_teams(
+        list(labels), ev.final_games, base_seed=ev.final_seed, workers=workers,
+        deterministic=ev.deterministic, max_decisions=cfg.env.max_steps, config=dict(cfg.env.game),
+    )  # fmt: skip
+    heuristic = [r.win for r in per_team[1]]
     rows = []
-    for label, make in teams:
-        t0 = time.perf_counter()
-        res = play_games(make, cfg.env.game, ev.final_games, ev.final_seed, cfg.env.max_steps)
-        res = {"team": label, **res, "seconds": round(time.perf_counter() - t0, 1)}
-        rows.append(res)
+    for (spec, label), results in zip(labels.items(), per_team, strict=True):
+        n = len(results)
+        wins = sum(r.win for r in results)
+        lo, hi = wilson(wins, n)
+        diff, dlo, dhi = paired_difference([r.win for r in results], heuristic)
+        row = {
+            "team": label,
+            "model": spec if spec.endswith(".zip") else None,
+            "games": n,
+            "wins": wins,
+            "win_rate": wins / max(1, n),
+            "win_lo": lo,
+            "win_hi": hi,
+            "vs_heuristic": [diff, dlo, dhi],
+            "monsters": sum(r.monsters_defeated for r in results) / max(1, n),
+            "curses": sum(r.curses_destroyed for r in results) / max(1, n),
+            "madness": sum(r.madness_received for r in results) / max(1, n),
+            "decisions": sum(r.decisions for r in results) / max(1, n),
+            "truncated": sum(getattr(r, "truncated", False) for r in results),
+        }
+        rows.append(row)
         run.log(
-            f"final {label:10s}: {100 * res['win_rate']:5.1f}% wins ({100 * res['win_lo']:.1f}-"
-            f"{100 * res['win_hi']:.1f}), monsters {res['monsters']:.2f}, curses {res['curses']:.1f}"
+            f"final {label:10s}: {100 * row['win_rate']:5.1f}% wins ({100 * lo:.1f}-{100 * hi:.1f}), "
+            f"monsters {row['monsters']:.2f}, curses {row['curses']:.1f}"
         )
     imitation = run.dir / "imitation.json"
     results = {
@@ -126,6 +148,7 @@ def final_table(run: Any) -> dict[str, Any]:
         "ppo_timesteps": run.state["timesteps"],
         "best_timesteps": run.state["best_timesteps"],
         "train_wall_s": round(run.wall_s, 1),
+        "final_eval_s": round(time.perf_counter() - t0, 1),
         "imitation": json.loads(imitation.read_text(encoding="utf-8")) if imitation.is_file() else None,
         "teams": rows,
     }
@@ -138,18 +161,21 @@ def final_table(run: Any) -> dict[str, Any]:
 
 def markdown(results: dict[str, Any]) -> str:
     g = results["game"]
+    desc = ", ".join(f"{k}={v}" for k, v in g.items())
     lines = [
-        f"{results['games']} games per team, the same deals (seeds {results['first_seed']}..."
-        f"{results['first_seed'] + results['games'] - 1}); {g}",
+        f"{results['games']} games per team on the same deals (seeds {results['first_seed']}.."
+        f"{results['first_seed'] + results['games'] - 1}; {desc}); argmax play for trained teams.",
         "",
-        "| team | win rate (95% CI) | Monsters defeated | Curses destroyed | Madness received "
-        "| decisions/game | truncated |",
-        "|---|---|---|---|---|---|---|",
+        "| team | win rate (95% CI) | vs heuristic, paired (95% CI) | Monsters defeated "
+        "| Curses destroyed | Madness received | decisions/game | truncated |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in results["teams"]:
+        d, lo, hi = r["vs_heuristic"]
+        vs = "" if r["team"] == "heuristic" else f"{100 * d:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
         lines.append(
             f"| {r['team']} | {100 * r['win_rate']:.1f}% ({100 * r['win_lo']:.1f}-{100 * r['win_hi']:.1f}) "
-            f"| {r['monsters']:.2f} | {r['curses']:.1f} | {r['madness']:.1f} | {r['decisions']:.0f} "
+            f"| {vs} | {r['monsters']:.2f} | {r['curses']:.1f} | {r['madness']:.1f} | {r['decisions']:.0f} "
             f"| {r['truncated']} |"
         )
     return "\n".join(lines) + "\n"
