@@ -16,7 +16,7 @@ from .moves import decode, move_to_string, num_moves
 from .resolver import IllegalActionError
 from .serialize import from_json, replay, to_json
 from .setup import new_game
-from .state import GameState
+from .state import GameState, MoveTypeError, SaveError
 
 __all__ = [
     "ConfigError",
@@ -24,8 +24,10 @@ __all__ = [
     "GameConfig",
     "GameState",
     "IllegalActionError",
+    "MoveTypeError",
     "Pack",
     "PackError",
+    "SaveError",
     "decode",
     "describe",
     "from_json",

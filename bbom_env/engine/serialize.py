@@ -1,22 +1,34 @@
-"""JSON save/load of a full state (design decision 3), and replay from config + moves."""
+"""JSON save/load of a full state (design decision 3), and replay from config + moves.
+
+A save names its card pack by the config (path and overrides) and records the sha256 of every
+pack file (``pack_sha256``), so that loading it against an edited pack is refused. ``from_json``
+trusts nothing: ``save_check`` validates the structure, the ids and the invariants, and every
+refusal is a ``SaveError`` naming the field path.
+"""
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
 from typing import Any
 
-from .cards import load_pack
 from .config import GameConfig
-from .state import GameState, PlayerState
+from .pack_hash import pack_sha256
+from .resolver import IllegalActionError
+from .state import GameState, PlayerState, SaveError
 
-FORMAT = "bbom-state/1"
+FORMAT = "bbom-state/2"
+# Saves of version 1 (before the pack hash) still load; they cannot tell an edited pack.
+OLD_FORMATS = ("bbom-state/1",)
 # GameState fields that are plain JSON data as they are (saved and restored unchanged).
 _PLAIN_FIELDS = (
     "active", "turn", "round", "marker", "phase", "grimoire", "library", "curse_piles", "supply",
     "reserve1", "tokens", "madness_pile", "destroyed", "box", "box_spells", "over", "outcome",
     "reason", "stats", "history", "movers",
 )  # fmt: skip
+_V1_KEYS = frozenset(("format", "config", "rng", "players", "track", "stack", "log") + _PLAIN_FIELDS)
+SAVE_KEYS = _V1_KEYS | {"pack_sha256"}
 
 
 def _tuplify(x: Any) -> Any:
@@ -24,10 +36,16 @@ def _tuplify(x: Any) -> Any:
 
 
 def to_dict(state: GameState) -> dict[str, Any]:
-    """A JSON-ready dict of everything in the state (the pack is named by the config)."""
+    """A JSON-ready dict of everything in the state (the pack is named by the config and
+    fingerprinted by ``pack_sha256``)."""
     version, internal, gauss = state.rng.getstate()
+    try:
+        hashes = pack_sha256(state.config.pack, state.config.pack_overrides)
+    except OSError as exc:
+        raise SaveError(f"cannot save the state: its card pack file cannot be read: {exc}") from None
     return {
         "format": FORMAT,
+        "pack_sha256": hashes,
         "config": state.config.to_dict(),
         "rng": [version, list(internal), gauss],
         "players": [
@@ -60,11 +78,14 @@ def to_json(state: GameState) -> str:
     return json.dumps(to_dict(state), separators=(",", ":"))
 
 
-def from_dict(data: dict[str, Any]) -> GameState:
-    if data.get("format") != FORMAT:
-        raise ValueError(f"not a saved bbom state (format {data.get('format')!r}, expected {FORMAT!r})")
-    config = GameConfig.from_dict(data["config"])
-    pack = load_pack(config.pack, config.pack_overrides)
+def from_dict(data: Any) -> GameState:
+    """The state of a parsed save; ``SaveError`` (naming the field) when the save is not valid."""
+    from .save_check import check_save, check_state
+
+    fmt = data.get("format") if isinstance(data, dict) else None
+    if fmt != FORMAT and fmt not in OLD_FORMATS:
+        raise SaveError(f"not a saved bbom state (format {fmt!r}, expected {FORMAT!r})")
+    config, pack = check_save(data, SAVE_KEYS if fmt == FORMAT else _V1_KEYS, hashed=fmt == FORMAT)
     rng = random.Random()
     version, internal, gauss = data["rng"]
     rng.setstate((version, tuple(internal), gauss))
@@ -81,25 +102,38 @@ def from_dict(data: dict[str, Any]) -> GameState:
         setattr(state, k, data[k])
     state.track = [[[c[0], c[1], tuple(c[2]), c[3]] for c in slot] for slot in data["track"]]
     state.stack = [{k: _tuplify(v) for k, v in f.items()} for f in data["stack"]]
-    state.log = [tuple(_tuplify(v) for v in e) for e in data["log"]]
-    from .resolver import LEGAL
-
-    if state.stack and state.stack[-1].get("w") is not None:
-        state.legal_cache = LEGAL[state.stack[-1]["k"]](state, state.stack[-1])
-    else:
-        state.legal_cache = []
+    state.log = [tuple([_tuplify(v) if type(v) is list else v for v in e]) for e in data["log"]]
+    check_state(state)  # the invariants; this also computes the legal moves of the decision
     return state
 
 
-def from_json(text: str) -> GameState:
-    return from_dict(json.loads(text))
+def from_json(text: str | bytes) -> GameState:
+    """Load a save made by ``to_json``. Raises ``SaveError`` (a ValueError) naming the field path
+    for anything that is not a valid save, or when its card pack has changed since."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise SaveError(f"from_json expects the text of a save (str or bytes), got {type(text).__name__}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError and bad UTF-8 are ValueErrors
+        raise SaveError(f"not a saved bbom state: not valid JSON ({exc})") from None
+    return from_dict(data)
 
 
-def replay(config: GameConfig, actions: list[int]) -> GameState:
-    """The state reached by applying ``actions`` to a new game of ``config`` (its seed included)."""
+def replay(config: GameConfig, actions: Iterable[int]) -> GameState:
+    """The state reached by applying ``actions`` to a new game of ``config`` (its seed included).
+
+    A bad move raises the error ``apply_action`` raises (``IllegalActionError``, or
+    ``MoveTypeError`` for a non-integer), its message prefixed with its index in ``actions``."""
     from .setup import new_game
 
+    if not isinstance(config, GameConfig):
+        raise TypeError(f"replay: config must be a GameConfig, got {type(config).__name__}")
+    if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):
+        raise TypeError(f"replay: actions must be a sequence of move ids, got {type(actions).__name__}")
     state = new_game(config)
-    for a in actions:
-        state.apply_action(a)
+    for i, a in enumerate(actions):
+        try:
+            state.apply_action(a)
+        except IllegalActionError as exc:
+            raise type(exc)(f"replay: actions[{i}]: {exc}") from None
     return state

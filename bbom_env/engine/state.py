@@ -11,6 +11,7 @@ is the ordered list of slot contents.
 
 from __future__ import annotations
 
+import numbers
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,18 @@ from typing import Any
 from .cards import Pack
 from .config import GameConfig
 from .constants import NUM_CODES, Phase
+from .pack_hash import pack_mismatch, pack_sha256
+from .resolver import ANSWER, LEGAL, IllegalActionError, run
+
+
+class MoveTypeError(IllegalActionError, TypeError):
+    """A move that is not an integer (a float, a str, None, a bool ...): both an
+    ``IllegalActionError`` (so callers that catch illegal moves catch it) and a ``TypeError``."""
+
+
+class SaveError(ValueError):
+    """A save (JSON text or pickle) that cannot be loaded: malformed, inconsistent, or made with a
+    card pack that has changed since. The message names the field path and what is wrong."""
 
 
 @dataclass
@@ -138,15 +151,28 @@ class GameState:
     def __getstate__(self) -> dict:
         d = self.__dict__.copy()
         d["legal_cache"] = None
+        # The pack pickles by reference (its path): record what the files held, so that unpickling
+        # against an edited pack is refused instead of silently playing other cards.
+        try:
+            d["pack_sha256"] = pack_sha256(self.config.pack, self.config.pack_overrides)
+        except OSError as exc:
+            raise SaveError(f"cannot pickle the state: its card pack file cannot be read: {exc}") from None
         return d
+
+    def __setstate__(self, d: dict) -> None:
+        recorded = d.pop("pack_sha256", None)  # absent in pickles made before the hash existed
+        if recorded is not None:
+            config = d["config"]
+            why = pack_mismatch(config.pack, config.pack_overrides, recorded)
+            if why is not None:
+                raise SaveError(f"cannot unpickle the state: {why}")
+        self.__dict__.update(d)
 
     # -- public API (the logic lives in resolver / decision / serialize) ----------------------
 
     def legal_actions(self) -> list[int]:
         """Sorted legal move ids of the current decider; [] once the game is over."""
         if self.legal_cache is None:
-            from .resolver import LEGAL
-
             f = self.stack[-1] if self.stack else None
             self.legal_cache = LEGAL[f["k"]](self, f) if f and f.get("w") is not None else []
         return self.legal_cache
@@ -159,22 +185,21 @@ class GameState:
         return -1 if w is None else w
 
     def apply_action(self, action: int) -> None:
-        """Apply the decider's move; an illegal one raises and leaves the state unchanged."""
-        from .resolver import ANSWER, IllegalActionError, run
+        """Apply the decider's move; an illegal one raises and leaves the state unchanged.
 
+        A move is an int (a numpy integer is accepted and stored as an int); anything else raises
+        ``MoveTypeError``, a move outside the legal list ``IllegalActionError``."""
+        if type(action) is not int:  # the hot path pays this one test; normalising is the slow path
+            action = self._as_move(action)
         legal = self.legal_actions()
         if action not in legal:
-            from .decision import describe
             from .moves import move_to_string
 
             try:
-                name = move_to_string(int(action))
-            except (ValueError, TypeError):
+                name = move_to_string(action)
+            except ValueError:
                 name = "outside the layout"
-            raise IllegalActionError(
-                f"illegal action {action!r} ({name}); pending decision: {describe(self)}; "
-                f"legal: {[move_to_string(a) for a in legal]}"
-            )
+            raise IllegalActionError(self._illegal_message(action, name, legal))
         f = self.stack[-1]
         self.movers.append(f["w"])
         f["w"] = None
@@ -182,6 +207,27 @@ class GameState:
         self.legal_cache = None
         ANSWER[f["k"]](self, f, action)
         run(self)
+
+    def _as_move(self, action: Any) -> int:
+        # numbers.Integral covers numpy integers (registered there) and IntEnums; bool is an int
+        # subclass but True is no move id, and a float (289.0 == 289) must not pass `in legal`.
+        if isinstance(action, numbers.Integral) and not isinstance(action, bool):
+            return int(action)
+        kind = type(action).__name__
+        raise MoveTypeError(self._illegal_message(action, f"not a move id: moves are ints, got {kind}"))
+
+    def _illegal_message(self, action: Any, why: str, legal: list[int] | None = None) -> str:
+        from .decision import describe
+        from .moves import move_to_string
+
+        text = repr(action)
+        if len(text) > 80:
+            text = text[:77] + "..."
+        legal = self.legal_actions() if legal is None else legal
+        return (
+            f"illegal action {text} ({why}); pending decision: {describe(self)}; "
+            f"legal: {[move_to_string(a) for a in legal]}"
+        )
 
     def is_terminal(self) -> bool:
         return self.over

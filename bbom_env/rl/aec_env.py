@@ -12,25 +12,52 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from bbom_env.engine import GameState, new_game
-from bbom_env.engine.decision import pending
+from bbom_env.engine import GameState, IllegalActionError, new_game
+from bbom_env.engine.decision import describe, pending
 
-from .gym_env import DEFAULT_MAX_STEPS, draw_seed, make_encoder, render_state, split_config
+from .gym_env import DEFAULT_MAX_STEPS, as_action, draw_seed, make_encoder, render_state, split_config
 from .layout import ActionLayout
 from .rewards import RewardConfig, RewardTracker
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC env with PettingZoo's standard wrappers: ``AssertOutOfBoundsWrapper`` (an action
-    outside ``Discrete(n)`` fails an assertion before reaching the engine) and
-    ``OrderEnforcingWrapper`` (clear errors for step/observe before reset). No
+    """The AEC env wrapped in ``CheckedEnv``: PettingZoo's ``OrderEnforcingWrapper`` (clear errors
+    for step/observe before reset) that also refuses an action outside ``Discrete(n)`` with
+    ``ActionOutOfSpaceError`` before it reaches the engine (what PettingZoo's
+    ``AssertOutOfBoundsWrapper`` did with an ``assert``, which ``python -O`` removes). No
     ``TerminateIllegalWrapper``: an in-range illegal action raises the engine's
     ``IllegalActionError`` (design: bugs surface at once); add that wrapper yourself for unmasked
     baselines."""
-    e: AECEnv = raw_env(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    return CheckedEnv(raw_env(**kwargs))
+
+
+class ActionOutOfSpaceError(IllegalActionError, AssertionError):
+    """An action outside the action space given to ``env()``: an ``IllegalActionError`` (a
+    ValueError naming the action, the agent and the pending decision) that is also an
+    AssertionError, the class PettingZoo's ``AssertOutOfBoundsWrapper`` raised (code catching that
+    keeps working)."""
+
+
+class CheckedEnv(wrappers.OrderEnforcingWrapper):
+    """OrderEnforcingWrapper + the action-space check of ``env()``, and a clear ``last()`` once
+    every agent is done (PettingZoo's own raises a KeyError there)."""
+
+    def step(self, action: Any) -> None:
+        base = self.unwrapped
+        if self._has_reset and base.agents:
+            agent = base.agent_selection
+            dead = base.terminations[agent] or base.truncations[agent]
+            if not (dead and action is None) and not base.action_space(agent).contains(action):
+                raise ActionOutOfSpaceError(
+                    f"action {action!r} of {agent} is not in its action space {base.action_space(agent)}"
+                    f"{' (a done agent takes None)' if dead else ''}; pending decision: {describe(base.game)}"
+                )
+        super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self._has_reset:
+            self.unwrapped.check_selection("last()")
+        return super().last(observe)
 
 
 class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
@@ -44,7 +71,8 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
     vector from that agent's seat (docs/observation.md). The mask is the legal-action mask for the
     agent that must act, all zeros for the other live agents (PettingZoo classic convention), and all
     ones for an agent that is terminated or truncated (its only valid action is None; all ones keeps a
-    masked distribution defined, pgx convention, and is what ``api_test`` expects of ``last()``).
+    masked distribution defined, pgx convention, and is what ``api_test`` expects of ``last()``), or
+    already removed from ``agents``. An unknown agent name raises a ValueError listing the agents.
 
     Action space ``Discrete(n)`` (docs/action_layout.md). Rewards: the team reward
     (``RewardConfig``) is given to every live agent on every step; ``last()`` returns the reward
@@ -104,10 +132,27 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
     # -- spaces ---------------------------------------------------------------------------------
 
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self.seat_of(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self.seat_of(agent)]]
+
+    def seat_of(self, agent: Any) -> int:
+        """The engine seat of an agent name; ValueError naming the agents for anything else."""
+        try:
+            return self._seat_of[agent]
+        except (KeyError, TypeError):  # TypeError: an unhashable name such as a list
+            raise ValueError(f"unknown agent {agent!r}; the agents are {self.possible_agents}") from None
+
+    def check_selection(self, call: str) -> None:
+        """RuntimeError unless an agent is selected to act (after reset, before every agent is done)."""
+        if self.game is None:
+            raise RuntimeError(f"{call} before reset(): call reset() first")
+        if self.agent_selection not in self.agents:
+            raise RuntimeError(
+                f"{call} after the episode ended: every agent is done and removed (agents == []); "
+                "call reset()"
+            )
 
     # -- AEC API --------------------------------------------------------------------------------
 
@@ -134,13 +179,16 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
         self._update_infos()
 
     def step(self, action: Any) -> None:
+        self.check_selection("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         game = self.game
         assert game is not None
-        game.apply_action(int(action))  # IllegalActionError (state unchanged) when not legal
+        if type(action) is not int:
+            action = as_action(action)
+        game.apply_action(action)  # IllegalActionError / MoveTypeError (state unchanged) when bad
         self._steps += 1
         r = self._tracker.step(game)
         self._cumulative_rewards[agent] = 0.0
@@ -162,11 +210,17 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
         if self.render_mode == "human":
             self.render()
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self.check_selection("last()")
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.seat_of(agent)
         game = self.game
-        assert game is not None
-        seat = self._seat_of[agent]
-        if self.terminations.get(agent) or self.truncations.get(agent):
+        if game is None:
+            raise RuntimeError("observe() before reset(): call reset() first")
+        if agent not in self.agents or self.terminations[agent] or self.truncations[agent]:
+            # Done (terminated, truncated, or already removed after its dead step): all ones.
             mask = np.ones(self.layout.n, dtype=np.int8)
         elif agent == self.agent_selection and game.current_player() == seat:
             mask = self.layout.mask(game)
@@ -176,7 +230,8 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
 
     def state(self) -> np.ndarray:
         game = self.game
-        assert game is not None
+        if game is None:
+            raise RuntimeError("state() before reset(): call reset() first")
         return np.concatenate([self.encoder.encode(game, s) for s in range(len(game.players))])
 
     def render(self) -> str | None:

@@ -58,6 +58,16 @@ def draw_seed(rng: np.random.Generator) -> int:
     return int(rng.integers(0, _SEED_HIGH))
 
 
+def as_action(action: Any) -> Any:
+    """An int for an integer numpy array of shape () (what SB3's ``predict`` returns for one env);
+    anything else unchanged: the engine accepts ints and numpy integers and refuses the rest
+    (floats, strs, bools ...) with ``MoveTypeError`` naming the value and the pending decision.
+    Never ``int(action)``: that would turn 0.9 or "0" into a move."""
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        return int(action)
+    return action
+
+
 class BBoMGymEnv(gym.Env):
     """The Big Book of Madness as a single-agent, turn-based Gymnasium environment.
 
@@ -83,9 +93,12 @@ class BBoMGymEnv(gym.Env):
     masked distribution built from a final observation stays defined; no action is taken there.
 
     An illegal action raises ``bbom_env.engine.IllegalActionError`` (a ``ValueError`` naming the
-    action, the pending decision and the legal actions) and leaves the game unchanged. For unmasked
-    baselines wrap the env in ``bbom_env.rl.wrappers.IllegalActionPenalty`` (a penalty reward and,
-    by default, the end of the episode). ``gymnasium.utils.env_checker.check_env`` steps with random
+    action, the pending decision and the legal actions) and leaves the game unchanged. An action is
+    an int, a numpy integer or an integer numpy array of shape (); anything else (a float, a str,
+    a bool ...) raises ``bbom_env.engine.MoveTypeError`` (an ``IllegalActionError`` and a
+    ``TypeError``), also leaving the game unchanged. For unmasked baselines wrap the env in
+    ``bbom_env.rl.wrappers.IllegalActionPenalty`` (a penalty reward and, by default, the end of the
+    episode). ``gymnasium.utils.env_checker.check_env`` steps with random
     unmasked actions, so run it on that wrapper (see tests/rl/test_gym_env.py).
 
     ## Observation Space
@@ -202,8 +215,10 @@ class BBoMGymEnv(gym.Env):
             raise RuntimeError("BBoMGymEnv.step() before reset(): call reset() first")
         if state.over or (self.max_steps is not None and self._steps >= self.max_steps):
             raise RuntimeError("BBoMGymEnv.step() after the episode ended: call reset()")
+        if type(action) is not int:
+            action = as_action(action)
         seat = state.current_player()
-        state.apply_action(int(action))  # IllegalActionError (state unchanged) when not legal
+        state.apply_action(action)  # IllegalActionError / MoveTypeError (state unchanged) when bad
         self._steps += 1
         reward = self._tracker.step(state)
         terminated = state.over

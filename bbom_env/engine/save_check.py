@@ -1,0 +1,500 @@
+"""Validation of a parsed save (``from_json``) before it becomes a ``GameState``.
+
+A save is untrusted text: it may be hand-edited, truncated, from another version, or made with a
+pack that has changed. ``check_save`` checks the structure (every field, its type and range), the
+ids against the pack (cards, Spells, Curses, pages, effect paths, modifiers), the seats against the
+player count and the frames of the decision stack against what the engine builds; ``check_state``
+then runs the engine invariants (card, Curse, token and Spell conservation; a live decider with
+legal moves). Every refusal is a ``SaveError`` whose message starts with the field path, e.g.
+``players[1].deck[3]: unknown card code 999``. What a game never reads back (the event log's data,
+the progress counters' names) is checked for type only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from typing import Any
+
+from .cards import CURSE_TYPES, Pack, PackError, load_pack
+from .config import ConfigError, GameConfig
+from .constants import (
+    MADNESS,
+    MAX_POWER,
+    MAX_SPELLS,
+    MAX_STACK,
+    MAX_SUPPORT_SLOTS,
+    NUM_CODES,
+    NUM_ELEMENT_CODES,
+    NUM_TRACK_SLOTS,
+    ROUNDS,
+    Phase,
+)
+from .moves import NUM_BASE_MOVES
+from .pack_hash import pack_mismatch
+from .state import GameState, SaveError
+
+CONFIG_FIELDS = frozenset(f.name for f in dataclasses.fields(GameConfig))
+PLAYER_FIELDS = frozenset(
+    ("magician", "deck", "hand", "discard", "support", "spells")
+    + ("eliminated", "ability_used", "ability_lost", "mods")
+)
+DURATIONS = ("until_next_monster", "this_turn")
+OUTCOMES = ("", "win", "loss")
+ACTS = ("activate", "learn", "acquire", "destroy", "cure")
+
+# Frame kind -> {key: kind of value}; see _frame_value. Keys in _OPTIONAL may be absent.
+_EFFECT = {"src": "effect", "part": "effect", "path": "effect", "c": "seat", "X": "power"}
+FRAMES: dict[str, dict[str, str]] = {
+    **{k: {} for k in ("conc", "monster", "release", "endround", "cleartrack", "expire", "newmonster")},
+    **{k: {} for k in ("place", "endturn", "advance")},
+    "menu": {"p": "seat", "n": "grant", "w": "wait"},
+    "recup": {"p": "seat", "w": "wait"},
+    "reward": {"p": "seat", "w": "wait"},
+    "learn": {"p": "seat", "e": "element", "w": "wait"},
+    "pay": {"p": "seat", "req": "req", "picks": "picks", "act": "act", "what": "str", "w": "wait"},
+    "activate": {"p": "seat", "s": "spell", "X": "power"},
+    "exhaust": {"p": "seat", "s": "spell"},
+    "acquire": {"p": "seat", "e": "element", "v": "value"},
+    "destroy": {"p": "seat", "cid": "curse"},
+    "cure": {"p": "seat", "q": "target", "code": "madness", "slot": "slot"},
+    "seq": {**_EFFECT, "i": "count"},
+    "tgt": {**_EFFECT, "w": "wait"},
+    "op": {**_EFFECT, "p": "seat", "n": "count", "w": "wait", "stage": "stage"},
+}
+_OPTIONAL = {"tgt": frozenset({"w"}), "cure": frozenset({"slot"})}
+
+
+def _name(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _int(v: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
+    if type(v) is not int:  # bool is not an int here, nor is 3.0
+        raise SaveError(f"{where}: expected an int, got {_name(v)}")
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        if hi is None and lo == 0:
+            raise SaveError(f"{where}: a count cannot be negative, got {v}")
+        span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise SaveError(f"{where}: {v} is out of range ({span})")
+    return v
+
+
+def _seat(v: Any, where: str, n: int, lo: int = 0) -> int:
+    if type(v) is not int:
+        raise SaveError(f"{where}: expected a seat (an int), got {_name(v)}")
+    if not lo <= v < n:
+        raise SaveError(f"{where}: seat {v} does not exist ({n} players: seats 0..{n - 1})")
+    return v
+
+
+def _bool(v: Any, where: str) -> bool:
+    if type(v) is not bool:
+        raise SaveError(f"{where}: expected true or false, got {_name(v)}")
+    return v
+
+
+def _str(v: Any, where: str, allowed: tuple[str, ...] | None = None) -> str:
+    if type(v) is not str:
+        raise SaveError(f"{where}: expected a string, got {_name(v)}")
+    if allowed is not None and v not in allowed:
+        raise SaveError(f"{where}: {v!r} is not one of {list(allowed)}")
+    return v
+
+
+def _list(v: Any, where: str, length: int | None = None, most: int | None = None) -> list | tuple:
+    # Lists arrive as lists from JSON, as tuples inside frames (from_dict tuplifies those).
+    if type(v) not in (list, tuple):
+        raise SaveError(f"{where}: expected a list, got {_name(v)}")
+    if length is not None and len(v) != length:
+        raise SaveError(f"{where}: expected {length} items, got {len(v)}")
+    if most is not None and len(v) > most:
+        raise SaveError(f"{where}: at most {most} items, got {len(v)}")
+    return v
+
+
+def _dict(v: Any, where: str, keys: set[str] | frozenset[str], optional: frozenset = frozenset()) -> dict:
+    if type(v) is not dict:
+        raise SaveError(f"{where}: expected an object, got {_name(v)}")
+    missing = sorted(keys - optional - set(v))
+    if missing:
+        raise SaveError(f"{where}: missing field(s) {missing}")
+    extra = sorted(map(str, set(v) - keys))
+    if extra:
+        raise SaveError(f"{where}: unknown field(s) {extra}; known: {sorted(keys)}")
+    return v
+
+
+def _code(v: Any, where: str) -> int:
+    # Base game: Element cards and Madness. Dark Matter and Phobias (codes 13+) come with the Vth
+    # Element modules, which GameConfig refuses for now.
+    if type(v) is not int or not 0 <= v <= MADNESS:
+        raise SaveError(f"{where}: unknown card code {_name(v)} (card codes are 0..{MADNESS})")
+    return v
+
+
+def _counts(v: Any, where: str) -> None:
+    for i, n in enumerate(_list(v, where, NUM_CODES)):
+        _int(n, f"{where}[{i}]", 0)
+
+
+def _id(v: Any, table: dict, where: str, what: str) -> str:
+    if type(v) is not str or v not in table:
+        raise SaveError(f"{where}: unknown {what} id {_name(v)} (not in the pack)")
+    return v
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfig, Pack]:
+    """Check everything a save holds; return its config and (freshly checked) pack."""
+    _dict(data, "save", keys)
+    config = _config(data["config"])
+    if hashed:
+        recorded = _list(data["pack_sha256"], "pack_sha256")
+        for i, h in enumerate(recorded):
+            _str(h, f"pack_sha256[{i}]")
+        why = pack_mismatch(config.pack, config.pack_overrides, list(recorded))
+        if why is not None:
+            raise SaveError(f"pack_sha256: {why}")
+    try:
+        pack = load_pack(config.pack, config.pack_overrides)
+    except (PackError, OSError) as exc:
+        raise SaveError(f"config.pack: the save's card pack cannot be loaded: {exc}") from None
+    _rng(data["rng"])
+    n = config.num_players
+    players = _list(data["players"], "players", n)
+    known = _modifiers(pack)
+    for i, d in enumerate(players):
+        _player(d, f"players[{i}]", pack, known)
+    _magicians(config, players)
+    _progress(data, n)
+    _board(data, pack, n)
+    _zones(data)
+    stack = _list(data["stack"], "stack")
+    for i, f in enumerate(stack):
+        _frame(f, f"stack[{i}]", pack, data, top=i == len(stack) - 1)
+    return config, pack
+
+
+def _config(d: Any) -> GameConfig:
+    _dict(d, "config", CONFIG_FIELDS)  # all of them: a missing field must not fall back to a default
+    for i, o in enumerate(_list(d["pack_overrides"], "config.pack_overrides")):
+        _str(o, f"config.pack_overrides[{i}]")
+    _list(d["modules"], "config.modules")  # GameConfig takes any empty container there
+    try:
+        return GameConfig.from_dict(d)
+    except (ConfigError, TypeError) as exc:
+        raise SaveError(f"config: {exc}") from None
+
+
+def _rng(v: Any) -> None:
+    version, internal, gauss = _list(v, "rng", 3)
+    _int(version, "rng[0]", random.Random.VERSION, random.Random.VERSION)
+    words = _list(internal, "rng[1]", 625)  # Mersenne Twister: 624 words and a position
+    for i, w in enumerate(words):
+        if type(w) is not int or not 0 <= w < 2**32:  # inline: 625 words per load
+            _int(w, f"rng[1][{i}]", 0, 2**32 - 1)
+    if gauss is not None and type(gauss) is not float:
+        raise SaveError(f"rng[2]: expected null or a float, got {_name(gauss)}")
+    try:
+        random.Random().setstate((version, tuple(words), gauss))
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise SaveError(f"rng: not a state of Python's random.Random: {exc}") from None
+
+
+def _player(d: Any, where: str, pack: Pack, known: set[tuple[str, str, str]]) -> None:
+    _dict(d, where, PLAYER_FIELDS)
+    _id(d["magician"], pack.magicians, f"{where}.magician", "Magician")
+    for i, c in enumerate(_list(d["deck"], f"{where}.deck")):
+        _code(c, f"{where}.deck[{i}]")
+    _counts(d["hand"], f"{where}.hand")
+    _counts(d["discard"], f"{where}.discard")
+    for i, c in enumerate(_list(d["support"], f"{where}.support", most=MAX_SUPPORT_SLOTS)):
+        _code(c, f"{where}.support[{i}]")
+    for i, sp in enumerate(_list(d["spells"], f"{where}.spells", most=MAX_SPELLS)):
+        w = f"{where}.spells[{i}]"
+        sid, exhausted, neutralized = _list(sp, w, 3)
+        _id(sid, pack.spells, f"{w}[0]", "Spell")
+        _bool(exhausted, f"{w}[1]")
+        _str(neutralized, f"{w}[2]", ("",) + DURATIONS)
+    for key in ("eliminated", "ability_used", "ability_lost"):
+        _bool(d[key], f"{where}.{key}")
+    for i, m in enumerate(_list(d["mods"], f"{where}.mods")):
+        w = f"{where}.mods[{i}]"
+        mod, duration, src = _list(m, w, 3)
+        if type(mod) is not dict:
+            raise SaveError(f"{w}[0]: expected an object (a modifier), got {_name(mod)}")
+        _str(duration, f"{w}[1]", DURATIONS)
+        _str(src, f"{w}[2]")
+        if (src, json.dumps(mod, sort_keys=True), duration) not in known:
+            raise SaveError(f"{w}: no card effect of {src!r} gives the modifier {_name(mod)} ({duration})")
+
+
+def _modifiers(pack: Pack) -> set[tuple[str, str, str]]:
+    """(source card, modifier as canonical JSON, duration) of every "modifier" op of the pack."""
+    out: set[tuple[str, str, str]] = set()
+
+    def walk(src: str, ops: Any) -> None:
+        for op in ops:
+            if op.get("op") == "modifier":
+                out.add((src, json.dumps(op["mod"], sort_keys=True), op["duration"]))
+            if "ops" in op:
+                walk(src, op["ops"])
+
+    for (src, _part), ops in pack.effects.items():
+        walk(src, ops)
+    return out
+
+
+def _magicians(config: GameConfig, players: list | tuple) -> None:
+    mags = [p["magician"] for p in players]
+    if len(set(mags)) != len(mags):
+        raise SaveError(f"players: a Magician sits at two seats: {mags}")
+    if config.magicians != "random" and tuple(mags) != config.magicians:
+        raise SaveError(f"players: Magicians {mags} are not config.magicians {list(config.magicians)}")
+
+
+def _board(data: dict, pack: Pack, n: int) -> None:
+    grimoire = _list(data["grimoire"], "grimoire", ROUNDS + 1)
+    kinds = ["cover"] + ["inside"] * (ROUNDS - 1) + ["end"]
+    for i, (pid, kind) in enumerate(zip(grimoire, kinds, strict=True)):
+        _id(pid, pack.pages, f"grimoire[{i}]", "Grimoire page")
+        if pack.pages[pid].kind != kind:
+            raise SaveError(f"grimoire[{i}]: page {pid!r} is a {pack.pages[pid].kind} page, expected {kind}")
+    for e, pile in enumerate(_list(data["library"], "library", 4)):
+        for i, sid in enumerate(_list(pile, f"library[{e}]")):
+            _id(sid, pack.spells, f"library[{e}][{i}]", "Spell")
+            if pack.spells[sid].basic or pack.spells[sid].element != e:
+                raise SaveError(f"library[{e}][{i}]: {sid!r} is not a Library Spell of Element {e}")
+    for i, sid in enumerate(_list(data["box_spells"], "box_spells")):
+        _id(sid, pack.spells, f"box_spells[{i}]", "Spell")
+    piles = _dict(data["curse_piles"], "curse_piles", set(CURSE_TYPES) | {"out"}, optional=frozenset({"out"}))
+    for t, pile in piles.items():
+        for i, cid in enumerate(_list(pile, f"curse_piles.{t}")):
+            _id(cid, pack.curses, f"curse_piles.{t}[{i}]", "Curse")
+            if t != "out" and pack.curses[cid].type != t:
+                raise SaveError(f"curse_piles.{t}[{i}]: {cid!r} is a {pack.curses[cid].type} Curse")
+    turn = _int(data["turn"], "turn", 0)
+    for s, slot in enumerate(_list(data["track"], "track", NUM_TRACK_SLOTS)):
+        for j, curse in enumerate(_list(slot, f"track[{s}]", most=MAX_STACK)):
+            w = f"track[{s}][{j}]"
+            cid, neutralized, tokens, madness = _list(curse, w, 4)
+            _id(cid, pack.curses, f"{w}[0]", "Curse")
+            _int(neutralized, f"{w}[1]", -1, turn)  # -1 face up, else the turn it was neutralized
+            for e, t in enumerate(_list(tokens, f"{w}[2]", 4)):
+                _int(t, f"{w}[2][{e}]", 0)
+            _int(madness, f"{w}[3]", 0)
+    _seat(data["active"], "active", n)
+    rnd = _int(data["round"], "round", 0, ROUNDS)
+    marker = _int(data["marker"], "marker", 0, 5)
+    # In a running game marker 0 (the Invocation space) is held only before the first Monster phase
+    # and between the end of a round and its New Monster; elsewhere the next advance finds no space.
+    pending_page = any(type(f) is dict and f.get("k") == "newmonster" for f in _list(data["stack"], "stack"))
+    if not data["over"] and ((rnd == 0 and marker != 0) or (rnd > 0 and marker == 0 and not pending_page)):
+        raise SaveError(f"marker: {marker} does not fit round {rnd} (marker 0 only before a New Monster)")
+    _int(data["phase"], "phase", min(Phase), max(Phase))
+
+
+def _zones(data: dict) -> None:
+    supply = _list(data["supply"], "supply", 4)
+    for e, pile in enumerate(supply):
+        for v, c in enumerate(_list(pile, f"supply[{e}]", 2)):
+            _int(c, f"supply[{e}][{v}]", 0)
+    for key in ("reserve1", "tokens"):
+        for e, c in enumerate(_list(data[key], key, 4)):
+            _int(c, f"{key}[{e}]", 0)
+    for i, c in enumerate(_list(data["madness_pile"], "madness_pile")):
+        if _code(c, f"madness_pile[{i}]") != MADNESS:
+            raise SaveError(f"madness_pile[{i}]: card code {c} is not Madness ({MADNESS})")
+    _counts(data["destroyed"], "destroyed")
+    _counts(data["box"], "box")
+
+
+def _progress(data: dict, n: int) -> None:
+    over = _bool(data["over"], "over")
+    outcome = _str(data["outcome"], "outcome", OUTCOMES)
+    if over != (outcome != ""):
+        raise SaveError(f"outcome: {outcome!r} does not fit over={over}")
+    _str(data["reason"], "reason")
+    stats = data["stats"]
+    _dict(stats, "stats", set(stats) if type(stats) is dict else set())  # open set of counter names
+    for k, v in stats.items():
+        _int(v, f"stats.{k}", 0)
+    history = _list(data["history"], "history")
+    movers = _list(data["movers"], "movers", len(history))
+    # The long lists (hundreds of moves, thousands of events) test inline and explain only a failure.
+    for i, (m, p) in enumerate(zip(history, movers, strict=True)):
+        if type(m) is not int or not 0 <= m < NUM_BASE_MOVES or type(p) is not int or not 0 <= p < n:
+            _int(m, f"history[{i}]", 0, NUM_BASE_MOVES - 1)
+            _seat(p, f"movers[{i}]", n)
+    for i, e in enumerate(_list(data["log"], "log")):
+        if type(e) is list and len(e) >= 2 and type(e[0]) is int and e[0] >= 0 and type(e[1]) is str:
+            continue
+        entry = _list(e, f"log[{i}]")
+        if len(entry) < 2:
+            raise SaveError(f"log[{i}]: expected [turn, kind, data...], got {_name(entry)}")
+        _int(entry[0], f"log[{i}][0]", 0)
+        _str(entry[1], f"log[{i}][1]")
+
+
+# -- the decision stack --------------------------------------------------------------------------
+
+
+def _frame(f: Any, where: str, pack: Pack, data: dict, top: bool) -> None:
+    if type(f) is not dict:
+        raise SaveError(f"{where}: expected an object, got {_name(f)}")
+    kind = f.get("k")
+    if type(kind) is not str or kind not in FRAMES:
+        raise SaveError(f"{where}.k: unknown frame kind {_name(kind)}; known: {sorted(FRAMES)}")
+    schema = FRAMES[kind]
+    _dict(f, where, set(schema) | {"k"}, _OPTIONAL.get(kind, frozenset()))
+    players = data["players"]
+    n = len(players)
+    for key, value_kind in schema.items():
+        if key in f:
+            _frame_value(f[key], value_kind, f"{where}.{key}", pack, n)
+    _card_there(f, where, data)
+    if "src" in f:
+        _effect(f, where, pack)
+    w = f.get("w")
+    if w is not None:
+        if not top:
+            raise SaveError(f"{where}.w: only the top frame of the stack waits for a decision")
+        if w not in (f.get("p"), f.get("c")):
+            raise SaveError(f"{where}.w: seat {w} is not the frame's player")
+        if players[w]["eliminated"]:
+            raise SaveError(f"{where}.w: player {w} is eliminated and cannot decide")
+    if kind == "pay":
+        _picks_held(f, where, players)
+
+
+# Value kinds of frame fields that are plain int ranges (None: no upper bound).
+_RANGES: dict[str, tuple[int, int | None]] = {
+    "grant": (-1, None),  # -1: the turn's own Action phase, else granted Actions left
+    "count": (0, None),
+    "element": (0, 3),
+    "value": (2, 3),
+    "power": (1, MAX_POWER),
+    "stage": (0, 1),
+    "slot": (0, MAX_SUPPORT_SLOTS - 1),
+}
+
+
+def _frame_value(v: Any, kind: str, where: str, pack: Pack, n: int) -> None:
+    if kind in _RANGES:
+        _int(v, where, *_RANGES[kind])
+    elif kind == "seat":
+        _seat(v, where, n)
+    elif kind == "wait":
+        if v is not None:
+            _seat(v, where, n)
+    elif kind == "target":
+        _seat(v, where, n, -1)  # -1: the curer's own hand
+    elif kind == "madness":
+        if _code(v, where) != MADNESS:
+            raise SaveError(f"{where}: card code {v} is not a Madness card")
+    elif kind == "spell":
+        _id(v, pack.spells, where, "Spell")
+    elif kind == "curse":
+        _id(v, pack.curses, where, "Curse")
+    elif kind == "act":
+        _str(v, where, ACTS)
+    elif kind == "str":
+        _str(v, where)
+    elif kind == "req":
+        for i, r in enumerate(_list(v, where, 5)):
+            _int(r, f"{where}[{i}]", 0)
+    elif kind == "picks":
+        for i, s in enumerate(_list(v, where)):
+            w = f"{where}[{i}]"
+            if type(s) in (list, tuple) and s[:1] in (("h",), ["h"]):
+                _int(_list(s, w, 2)[1], f"{w}[1]", 0, NUM_ELEMENT_CODES - 1)
+            elif type(s) in (list, tuple) and s[:1] in (("s",), ["s"]):
+                _seat(_list(s, w, 3)[1], f"{w}[1]", n)
+                _int(s[2], f"{w}[2]", 0, MAX_SUPPORT_SLOTS - 1)
+            else:
+                raise SaveError(f"{w}: expected ['h', card code] or ['s', seat, slot], got {_name(s)}")
+    # "effect" (src / part / path) is checked as a whole by _effect
+
+
+def _effect(f: dict, where: str, pack: Pack) -> None:
+    """src / part / path name an op list (seq) or an op (tgt, op) of the pack; counts fit it."""
+    key = (_str(f["src"], f"{where}.src"), _str(f["part"], f"{where}.part"))
+    if key not in pack.effects:
+        raise SaveError(f"{where}: no effect {f['part']!r} of card {_name(f['src'])} in the pack")
+    path = _list(f["path"], f"{where}.path")
+    ops: Any = pack.effects[key]
+    op: dict | None = None
+    for depth, idx in enumerate(path):
+        if op is not None:
+            if "ops" not in op:
+                raise SaveError(f"{where}.path[{depth}]: op {op.get('op')!r} has no nested ops")
+            ops = op["ops"]
+        _int(idx, f"{where}.path[{depth}]", 0, len(ops) - 1)
+        op = ops[idx]
+    if f["k"] == "seq":
+        if op is not None:
+            if "ops" not in op:
+                raise SaveError(f"{where}.path: op {op.get('op')!r} has no nested ops")
+            ops = op["ops"]
+        _int(f["i"], f"{where}.i", 0, len(ops))
+        return
+    if op is None:
+        raise SaveError(f"{where}.path: a {f['k']} frame names one op; the path is empty")
+    if f["k"] == "op":
+        from .ops import OPS
+
+        if op["op"] not in OPS:
+            raise SaveError(f"{where}.path: op {op['op']!r} is not one the engine runs")
+        base, per_x = op.get("count", (1, 0))
+        _int(f["n"], f"{where}.n", 0, max(0, base + per_x * f["X"]))
+
+
+def _card_there(f: dict, where: str, data: dict) -> None:
+    """The card an Action frame takes is still there (its payment comes first and never takes it)."""
+    kind = f["k"]
+    if kind == "cure":
+        if (f["q"] >= 0) != ("slot" in f):
+            raise SaveError(f"{where}: a cure frame has a slot exactly when it cures a support card")
+        held = data["players"][f["p"]]["hand"][f["code"]] if f["q"] < 0 else None
+        if held == 0 or (held is None and f["code"] not in data["players"][f["q"]]["support"]):
+            raise SaveError(f"{where}: the Madness card to cure ({f['code']}) is not where the frame says")
+    elif kind == "learn" and not data["library"][f["e"]]:
+        raise SaveError(f"{where}.e: the Library pile of Element {f['e']} is empty")
+    elif kind == "acquire" and data["supply"][f["e"]][f["v"] - 2] < 1:
+        raise SaveError(f"{where}: no card of Element {f['e']} and value {f['v']} is left in the supply")
+
+
+def _picks_held(f: dict, where: str, players: list | tuple) -> None:
+    """Cards picked for a payment are still where they were picked (the payment is not made yet)."""
+    hand = players[f["p"]]["hand"]
+    used = [0] * NUM_CODES
+    slots = set()
+    for i, s in enumerate(f["picks"]):
+        if s[0] == "h":
+            used[s[1]] += 1
+            if used[s[1]] > hand[s[1]]:
+                raise SaveError(f"{where}.picks[{i}]: the payer's hand holds no more card {s[1]}")
+        else:
+            support = players[s[1]]["support"]
+            if s[2] >= len(support) or (s[1], s[2]) in slots or support[s[2]] >= NUM_ELEMENT_CODES:
+                raise SaveError(f"{where}.picks[{i}]: slot {s[2]} of player {s[1]} holds no card to pay with")
+            slots.add((s[1], s[2]))
+
+
+def check_state(state: GameState) -> None:
+    """The engine invariants of a state built from a checked save (SaveError when one fails)."""
+    from .invariants import check_invariants
+
+    try:
+        check_invariants(state)
+    except AssertionError as exc:
+        raise SaveError(f"inconsistent save: {exc}") from None
+    # A fact the structure check missed makes a rule handler fail while evaluating the pending
+    # decision; that is still a bad save, never a crash of the loader.
+    except (LookupError, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
+        raise SaveError(f"inconsistent save: the pending decision cannot be evaluated ({exc!r})") from None
