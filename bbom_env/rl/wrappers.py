@@ -15,11 +15,15 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from .gym_env import as_action
+
 
 class IllegalActionPenalty(gym.Wrapper, gym.utils.RecordConstructorArgs):
     """Illegal action -> ``penalty`` reward, ``info["illegal_action"] = True`` and (with ``terminate``)
     ``terminated=True`` with the unchanged observation; the game is not advanced. A legal action is
-    passed through unchanged (``info["illegal_action"] = False``).
+    passed through unchanged (``info["illegal_action"] = False``). A value that is not an integer
+    move id (a float, a string, None, a bool) raises ``TypeError``: it is a bug in the caller, not a
+    choice to penalise.
 
     Args:
         env: a ``BBoMGymEnv`` (or a wrapper of one) exposing ``action_masks()``.
@@ -55,10 +59,13 @@ class IllegalActionPenalty(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     def step(self, action: Any):
         mask = self.env.get_wrapper_attr("action_masks")()
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            a = -1
+        a = as_action(action)
+        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+            # Not a move at all (0.9, "0", None): a bug in the caller, not an illegal choice to
+            # penalise, and never rounded into a move (int(0.9) would play move 0).
+            raise TypeError(f"IllegalActionPenalty.step({action!r}): actions are integer ids, "
+                            f"got {type(action).__name__}")  # fmt: skip
+        a = int(a)
         if 0 <= a < len(mask) and mask[a] and not self._done:
             obs, reward, terminated, truncated, info = self.env.step(a)
             self._last_obs = obs

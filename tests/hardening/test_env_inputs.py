@@ -194,3 +194,19 @@ def test_eliminated_agent_is_done_then_removed_and_observable(wrapped: bool) -> 
         warnings.simplefilter("error")
         obs, _, term, trunc, _ = env.last()  # the live decider
     assert not term and not trunc and obs["action_mask"].any() and not obs["action_mask"].all()
+
+
+@pytest.mark.parametrize("bad", [0.9, "0", None, True, 1.0])
+def test_penalty_wrapper_refuses_non_integers(bad: object) -> None:
+    """The unmasked-baseline wrapper penalises illegal *moves*, but a value that is no move id is a
+    caller bug: TypeError, and the game does not move (int(0.9) would have played move 0)."""
+    from bbom_env.rl.wrappers import IllegalActionPenalty
+
+    env = IllegalActionPenalty(BBoMGymEnv(pack="test"))
+    env.reset(seed=0)
+    before = env.unwrapped.game.to_json()
+    with pytest.raises(TypeError, match="actions are integer ids"):
+        env.step(bad)
+    assert env.unwrapped.game.to_json() == before
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    env.step(np.int64(legal))  # numpy integers are moves

@@ -228,7 +228,8 @@ def test_penalty_wrapper_can_keep_the_state() -> None:
         if not trunc:
             assert np.array_equal(o["action_mask"], obs["action_mask"])
     env.reset(seed=0)
-    env.step("not an action")  # non-int actions count as illegal too
+    with pytest.raises(TypeError, match="actions are integer ids"):
+        env.step("not an action")  # not a move id at all: a caller bug, never a penalised move
     assert env.unwrapped.state.history == []
 
 
