@@ -7,19 +7,26 @@ python -m bbom_env.cards docs [--out PATH]
 
 Every card carries its provenance (../shared/cards/README.md policy 2): reconstructed cards are not
 the real game's cards and are marked ``*`` wherever they are shown.
+
+Exit status: 0 done; 1 ``validate`` found the pack invalid, or ``show`` found no such card; 2 bad
+input (usage, a pack that cannot be loaded, an unwritable path). Errors are one line on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from .engine.cards import Magician, Pack, Spell, load_pack
+from .engine.cards import NAMED_PACKS, Magician, Pack, Spell, load_pack, resolve_pack_path
+from .engine.config import ConfigError
 from .engine.constants import ELEMENT_NAMES, code_name
+from .engine.pack_checks import read_pack_file
 from .engine.vocab import MOD_SCHEMAS, OP_SCHEMAS, PackError
+
+FULL_PACK_TABLES = ("round_track", "magician", "spell", "curse", "grimoire")
 
 DOCS_PATH = Path(__file__).resolve().parent.parent / "docs" / "cards.md"
 LEVEL_NAMES = {0: "basic", 1: "level 1", 2: "level 2", 3: "level 3"}
@@ -222,8 +229,7 @@ def _round_track_meta(pack: Pack) -> dict:
     pack file that has a [round_track] table, as overrides replace it."""
     meta: dict = {}
     for file in pack.files:
-        with open(file, "rb") as fh:
-            meta = tomllib.load(fh).get("round_track", meta)
+        meta = read_pack_file(Path(file)).get("round_track", meta)  # as the loader read it (a BOM ...)
     return meta
 
 
@@ -280,14 +286,33 @@ def _cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_validate(args: argparse.Namespace) -> int:
+def _override_only(path: str) -> list[str]:
+    """The tables a full pack needs that the file ``path`` lacks ([] for a full pack, or a file that
+    does not load: load_pack then names the error)."""
+    if path in NAMED_PACKS:
+        return []
     try:
-        pack = load_pack(args.path, tuple(args.override))
+        raw = read_pack_file(resolve_pack_path(path))
+    except PackError:
+        return []
+    return [t for t in FULL_PACK_TABLES if t not in raw]
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    base, overrides, note = args.path, tuple(args.override), ""
+    missing = _override_only(args.path) if not overrides else []
+    if missing:
+        # README: `validate my_cards.toml` checks an override pack, which holds only some cards.
+        base, overrides = "default", (args.path,)
+        tables = ", ".join(f"[{t}]" if t == "round_track" else f"[[{t}]]" for t in missing)
+        note = f" (no {tables}: checked as an override pack on top of the default pack)"
+    try:
+        pack = load_pack(base, overrides)
     except PackError as exc:
-        print(f"INVALID: {exc}", file=sys.stderr)
+        print(f"INVALID: {_one_line(exc)}{note}", file=sys.stderr)
         return 1
     n = len(pack.magicians) + len(pack.spells) + len(pack.curses) + len(pack.pages)
-    print(f"OK: {' + '.join(pack.files)}: {n} cards")
+    print(f"OK: {' + '.join(pack.files)}: {n} cards{note}")
     return 0
 
 
@@ -299,26 +324,78 @@ def _cmd_docs(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bbom_env.cards", description=__doc__.splitlines()[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error as one line on stderr (exit 2) instead of the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+_PACK_HELP = f"a named pack ({', '.join(NAMED_PACKS)}) or the path of a .toml pack file"
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = _Parser(prog="python -m bbom_env.cards", description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     p = sub.add_parser("list", help="id, kind, name and provenance of every card")
-    p.add_argument("--pack", default="default")
+    p.add_argument("--pack", default="default", help=_PACK_HELP)
     p.set_defaults(fn=_cmd_list)
     p = sub.add_parser("show", help="one card in full")
     p.add_argument("id")
-    p.add_argument("--pack", default="default")
+    p.add_argument("--pack", default="default", help=_PACK_HELP)
     p.set_defaults(fn=_cmd_show)
-    p = sub.add_parser("validate", help="load a pack (and overrides); report OK or the error")
-    p.add_argument("path", help='a pack file, or "default" / "test"')
+    p = sub.add_parser(
+        "validate",
+        help="load a pack (and overrides); report OK or the error. A file without a full pack's tables "
+        "is checked as an override pack on top of the default pack",
+    )
+    p.add_argument("path", help=_PACK_HELP)
     p.add_argument("--override", action="append", default=[], metavar="PATH")
     p.set_defaults(fn=_cmd_validate)
     p = sub.add_parser("docs", help=f"write the catalogue (default {DOCS_PATH.name})")
-    p.add_argument("--pack", default="default")
+    p.add_argument("--pack", default="default", help=_PACK_HELP)
     p.add_argument("--out", default=str(DOCS_PATH))
     p.set_defaults(fn=_cmd_docs)
-    args = ap.parse_args(argv)
-    return args.fn(args)
+    return ap
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _stdout_gone() -> None:
+    """The reader closed the pipe (``... | head``): send the rest of the output nowhere, so that the
+    interpreter's final flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout is not a file (tests capture it)
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command; never a traceback: errors are one line on stderr (exit status above)."""
+    try:
+        args = _parser().parse_args(argv)  # --help output may meet a closed pipe too
+        status = args.fn(args)
+        sys.stdout.flush()  # inside the try: a closed pipe fails here, not at interpreter exit
+        return status
+    except BrokenPipeError:
+        _stdout_gone()
+        return 0
+    except (PackError, ConfigError) as exc:
+        print(f"error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or _one_line(exc)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug: still one line, never a traceback, as the module promises
+        print(f"internal error: {type(exc).__name__}: {_one_line(exc)} (please report it)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

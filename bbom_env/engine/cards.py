@@ -8,20 +8,38 @@ field. Override packs replace cards by id (and may replace the round track).
 
 from __future__ import annotations
 
-import tomllib
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .constants import ELEMENT_BY_NAME, ELEMENT_NAMES, NUM_ELEMENT_CODES, element_code
-from .vocab import PackError, normalize_effect, normalize_mod, ops_used
+from .constants import ELEMENT_NAMES, MAX_SPELLS
+from .pack_checks import (
+    MAX_COST,
+    MAX_EXTRA_CURSES,
+    MAX_SUPPORT_CAPACITY,
+    MONSTER_SYMBOLS,
+    PROVENANCES,
+    card_id,
+    check_fields,
+    check_pack,
+    choice,
+    element,
+    int_in,
+    opt,
+    provenance,
+    read_pack_file,
+    req,
+    starting_deck,
+)
+from .vocab import PackError, normalize_effect, normalize_mod, ops_used, show
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 NAMED_PACKS = {"default": DATA_DIR / "base_pack.toml", "test": DATA_DIR / "test_pack.toml"}
-PROVENANCES = ("printed", "partial", "reconstructed")
 CURSE_TYPES = ELEMENT_NAMES + ("multi",)
 PAGE_KINDS = ("cover", "inside", "end")
+__all__ = ["PROVENANCES", "PackError"]  # re-exported: their home was this module
 
 
 @dataclass(frozen=True)
@@ -145,93 +163,33 @@ class Pack:
 # Loading
 
 
-def _req(entry: dict, key: str, where: str, kind: type | tuple[type, ...]) -> Any:
-    if key not in entry:
-        raise PackError(f"{where}: missing field '{key}'")
-    value = entry[key]
-    if isinstance(value, bool) and kind is int or not isinstance(value, kind):
-        raise PackError(f"{where}.{key}: expected {getattr(kind, '__name__', kind)}, got {value!r}")
-    return value
-
-
-def _opt(entry: dict, key: str, default: Any, where: str, kind: type) -> Any:
-    if key not in entry:
-        return default
-    return _req(entry, key, where, kind)
-
-
-def _element(entry: dict, key: str, where: str) -> int:
-    name = _req(entry, key, where, str)
-    if name not in ELEMENT_BY_NAME:
-        raise PackError(f"{where}.{key}: {name!r} is not one of {list(ELEMENT_NAMES)}")
-    return int(ELEMENT_BY_NAME[name])
-
-
-def _provenance(entry: dict, where: str) -> tuple[str, str, str]:
-    prov = _req(entry, "provenance", where, str)
-    if prov not in PROVENANCES:
-        raise PackError(f"{where}.provenance: {prov!r} is not one of {list(PROVENANCES)}")
-    source = _opt(entry, "source", "", where, str)
-    if prov in ("printed", "partial") and not source:
-        raise PackError(f"{where}.source: a {prov} card must cite its KNOWN_CARDS.md source")
-    notes = _opt(entry, "notes", "", where, str)
-    if prov == "partial" and not notes:
-        raise PackError(f"{where}.notes: a partial card must say which part is known")
-    return prov, source, notes
-
-
-def _check_fields(entry: dict, allowed: set[str], where: str) -> None:
-    extra = sorted(set(entry) - allowed)
-    if extra:
-        raise PackError(f"{where}: unknown field(s) {extra}; allowed: {sorted(allowed)}")
-
-
 _COMMON = {"id", "name", "provenance", "source", "notes"}
+_MAGICIAN = {
+    "element",
+    "starting_deck",
+    "support_slots",
+    "spell_limit",
+    "ability_text",
+    "ability",
+    "activated",
+}
 
 
 def _magician(e: dict, where: str) -> Magician:
-    _check_fields(
-        e,
-        _COMMON
-        | {
-            "element",
-            "starting_deck",
-            "support_slots",
-            "spell_limit",
-            "ability_text",
-            "ability",
-            "activated",
-        },
-        where,
-    )
-    deck_table = _req(e, "starting_deck", where, dict)
-    deck: list[int] = []
-    for key, n in deck_table.items():
-        el, _, val = key.partition("-")
-        if el not in ELEMENT_BY_NAME or val not in ("1", "2", "3"):
-            raise PackError(f"{where}.starting_deck.{key}: keys are '<element>-<value>', e.g. 'fire-1'")
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise PackError(f"{where}.starting_deck.{key}: expected a count >= 0, got {n!r}")
-        deck += [element_code(ELEMENT_BY_NAME[el], int(val))] * n
-    mods = tuple(
-        normalize_mod(m, f"{where}.ability[{i}]") for i, m in enumerate(_opt(e, "ability", [], where, list))
-    )
-    activated = tuple(normalize_effect(_opt(e, "activated", [], where, list), f"{where}.activated"))
-    prov, source, notes = _provenance(e, where)
-    slots = _opt(e, "support_slots", 3, where, int)
-    limit = _opt(e, "spell_limit", 5, where, int)
-    if not 1 <= slots <= 5:
-        raise PackError(f"{where}.support_slots: expected 1..5, got {slots}")
-    if not 4 <= limit <= 6:
-        raise PackError(f"{where}.spell_limit: expected 4..6, got {limit}")
+    check_fields(e, _COMMON | _MAGICIAN, where)
+    deck = starting_deck(req(e, "starting_deck", where, dict), f"{where}.starting_deck")
+    abilities = opt(e, "ability", [], where, list)
+    mods = tuple(normalize_mod(m, f"{where}.ability[{i}]") for i, m in enumerate(abilities))
+    activated = tuple(normalize_effect(opt(e, "activated", [], where, list), f"{where}.activated"))
+    prov, source, notes = provenance(e, where)
     return Magician(
         id=e["id"],
-        name=_req(e, "name", where, str),
-        element=_element(e, "element", where),
-        starting_deck=tuple(deck),
-        support_slots=slots,
-        spell_limit=limit,
-        ability_text=_opt(e, "ability_text", "", where, str),
+        name=req(e, "name", where, str),
+        element=element(e, "element", where),
+        starting_deck=deck,
+        support_slots=int_in(e, "support_slots", where, 1, MAX_SUPPORT_CAPACITY, 3),
+        spell_limit=int_in(e, "spell_limit", where, 4, MAX_SPELLS, 5),  # 4: the Basic Spells
+        ability_text=opt(e, "ability_text", "", where, str),
         mods=mods,
         activated=activated,
         provenance=prov,
@@ -241,29 +199,28 @@ def _magician(e: dict, where: str) -> Magician:
 
 
 def _spell(e: dict, where: str) -> Spell:
-    _check_fields(
+    check_fields(
         e, _COMMON | {"kind", "element", "level", "activation_cost", "learning_cost", "text", "effect"}, where
     )
-    kind = _req(e, "kind", where, str)
-    if kind not in ("basic", "library"):
-        raise PackError(f"{where}.kind: {kind!r} is not one of ['basic', 'library']")
-    level = _opt(e, "level", 0, where, int)
-    if kind == "library" and level not in (1, 2, 3):
-        raise PackError(f"{where}.level: a library Spell has level 1, 2 or 3, got {level}")
-    cost = _req(e, "activation_cost", where, int)
-    if cost < 1:
-        raise PackError(f"{where}.activation_cost: expected >= 1, got {cost}")
-    prov, source, notes = _provenance(e, where)
+    kind = choice(e, "kind", where, ("basic", "library"))
+    if kind == "library":
+        level = int_in(e, "level", where, 1, 3)
+    else:
+        level = opt(e, "level", 0, where, int)
+        if level != 0:
+            raise PackError(f"{where}.level: a basic Spell has no level (leave it out), got {level}")
+    cost = int_in(e, "activation_cost", where, 1, MAX_COST)
+    prov, source, notes = provenance(e, where)
     return Spell(
         id=e["id"],
-        name=_req(e, "name", where, str),
+        name=req(e, "name", where, str),
         basic=kind == "basic",
-        element=_element(e, "element", where),
-        level=level if kind == "library" else 0,
+        element=element(e, "element", where),
+        level=level,
         activation_cost=cost,
-        learning_cost=_opt(e, "learning_cost", 2, where, int),  # A-13: printed value
-        text=_req(e, "text", where, str),
-        effect=tuple(normalize_effect(_req(e, "effect", where, list), f"{where}.effect")),
+        learning_cost=int_in(e, "learning_cost", where, 0, MAX_COST, 2),  # A-13: printed value
+        text=req(e, "text", where, str),
+        effect=tuple(normalize_effect(req(e, "effect", where, list), f"{where}.effect")),
         provenance=prov,
         source=source,
         notes=notes,
@@ -271,69 +228,69 @@ def _spell(e: dict, where: str) -> Spell:
 
 
 def _curse(e: dict, where: str) -> Curse:
-    _check_fields(e, _COMMON | {"type", "text", "effect", "cost"}, where)
-    ctype = _req(e, "type", where, str)
-    if ctype not in CURSE_TYPES:
-        raise PackError(f"{where}.type: {ctype!r} is not one of {list(CURSE_TYPES)}")
+    check_fields(e, _COMMON | {"type", "text", "effect", "cost"}, where)
+    ctype = choice(e, "type", where, CURSE_TYPES)
     if "cost" in e:  # card text beats rules (section 8.1)
-        table = _req(e, "cost", where, dict)
+        table = req(e, "cost", where, dict)
         bad = sorted(set(table) - set(ELEMENT_NAMES))
         if bad:
-            raise PackError(f"{where}.cost: unknown Element(s) {bad}")
-        cost = tuple(int(table.get(n, 0)) for n in ELEMENT_NAMES)
+            raise PackError(f"{where}.cost: unknown Element(s) {show(bad)}; Elements: {list(ELEMENT_NAMES)}")
+        cost = tuple(int_in(table, n, f"{where}.cost", 0, MAX_COST, 0) for n in ELEMENT_NAMES)
     elif ctype == "multi":
         cost = (1, 1, 1, 1)  # section 4.4
     else:
         cost = tuple(4 if n == ctype else 0 for n in ELEMENT_NAMES)
-    prov, source, notes = _provenance(e, where)
+    prov, source, notes = provenance(e, where)
     return Curse(
         id=e["id"],
-        name=_req(e, "name", where, str),
+        name=req(e, "name", where, str),
         type=ctype,
         cost=cost,  # type: ignore[arg-type]
-        text=_req(e, "text", where, str),
-        effect=tuple(normalize_effect(_req(e, "effect", where, list), f"{where}.effect", "each")),
+        text=req(e, "text", where, str),
+        effect=tuple(normalize_effect(req(e, "effect", where, list), f"{where}.effect", "each")),
         provenance=prov,
         source=source,
         notes=notes,
     )
 
 
+def _monster(m: dict, mw: str) -> Monster:
+    check_fields(m, {"name", "curse_symbols", "arrival", "text"}, mw)
+    symbols = req(m, "curse_symbols", mw, list)
+    for i, s in enumerate(symbols):
+        if not isinstance(s, str) or s not in ELEMENT_NAMES:
+            raise PackError(f"{mw}.curse_symbols[{i}]: {show(s)} is not one of {list(ELEMENT_NAMES)}")
+    if len(symbols) != MONSTER_SYMBOLS:
+        raise PackError(
+            f"{mw}.curse_symbols: a Monster shows {MONSTER_SYMBOLS} Curse symbols, got {len(symbols)}"
+        )
+    return Monster(
+        name=req(m, "name", mw, str),
+        curse_symbols=tuple(symbols),
+        arrival=tuple(normalize_effect(opt(m, "arrival", [], mw, list), f"{mw}.arrival", "each")),
+        text=opt(m, "text", "", mw, str),
+    )
+
+
 def _page(e: dict, where: str) -> GrimoirePage:
-    _check_fields(e, _COMMON | {"kind", "monster", "bonus", "failure", "bonus_text", "failure_text"}, where)
-    kind = _req(e, "kind", where, str)
-    if kind not in PAGE_KINDS:
-        raise PackError(f"{where}.kind: {kind!r} is not one of {list(PAGE_KINDS)}")
+    check_fields(e, _COMMON | {"kind", "monster", "bonus", "failure", "bonus_text", "failure_text"}, where)
+    kind = choice(e, "kind", where, PAGE_KINDS)
     monster = None
     if kind in ("cover", "inside"):
-        m = _req(e, "monster", where, dict)
-        mw = f"{where}.monster"
-        _check_fields(m, {"name", "curse_symbols", "arrival", "text"}, mw)
-        symbols = _req(m, "curse_symbols", mw, list)
-        for i, s in enumerate(symbols):
-            if s not in ELEMENT_NAMES:
-                raise PackError(f"{mw}.curse_symbols[{i}]: {s!r} is not one of {list(ELEMENT_NAMES)}")
-        if len(symbols) != 3:
-            raise PackError(f"{mw}.curse_symbols: a Monster shows 3 Curse symbols, got {len(symbols)}")
-        monster = Monster(
-            name=_req(m, "name", mw, str),
-            curse_symbols=tuple(symbols),
-            arrival=tuple(normalize_effect(_opt(m, "arrival", [], mw, list), f"{mw}.arrival", "each")),
-            text=_opt(m, "text", "", mw, str),
-        )
+        monster = _monster(req(e, "monster", where, dict), f"{where}.monster")
     elif "monster" in e:
         raise PackError(f"{where}.monster: the End page has no Monster on its back")
     if kind == "cover" and ("bonus" in e or "failure" in e):
         raise PackError(f"{where}: a Cover page has no Bonus/Failure side")
-    prov, source, notes = _provenance(e, where)
+    prov, source, notes = provenance(e, where)
     return GrimoirePage(
         id=e["id"],
         kind=kind,
         monster=monster,
-        bonus=tuple(normalize_effect(_opt(e, "bonus", [], where, list), f"{where}.bonus", "each")),
-        failure=tuple(normalize_effect(_opt(e, "failure", [], where, list), f"{where}.failure", "each")),
-        bonus_text=_opt(e, "bonus_text", "", where, str),
-        failure_text=_opt(e, "failure_text", "", where, str),
+        bonus=tuple(normalize_effect(opt(e, "bonus", [], where, list), f"{where}.bonus", "each")),
+        failure=tuple(normalize_effect(opt(e, "failure", [], where, list), f"{where}.failure", "each")),
+        bonus_text=opt(e, "bonus_text", "", where, str),
+        failure_text=opt(e, "failure_text", "", where, str),
         provenance=prov,
         source=source,
         notes=notes,
@@ -343,57 +300,74 @@ def _page(e: dict, where: str) -> GrimoirePage:
 _SECTIONS = {"magician": _magician, "spell": _spell, "curse": _curse, "grimoire": _page}
 
 
-def _read(path: Path) -> dict:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise PackError(f"{path}: card pack file not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise PackError(f"{path}: not valid TOML: {exc}") from None
+def _meta(raw: dict, path: Path) -> dict:
+    """The optional [pack] table: id, name (strings) and version."""
+    meta = raw.get("pack", {})
+    where = f"{path}: pack"
+    if not isinstance(meta, dict):
+        raise PackError(f"{where}: [pack] must be a table (id, name, version), got {show(meta)}")
+    check_fields(meta, {"id", "name", "version"}, where)
+    opt(meta, "id", "", where, str)
+    opt(meta, "name", "", where, str)
+    opt(meta, "version", "", where, (int, str))
+    return meta
 
 
-def _entries(raw: dict, path: Path) -> tuple[dict[str, dict[str, Any]], Any]:
+def _entries(raw: dict, path: Path) -> dict[str, dict[str, Any]]:
     unknown = sorted(set(raw) - set(_SECTIONS) - {"pack", "round_track"})
     if unknown:
         raise PackError(
-            f"{path}: unknown section(s) {unknown}; known: pack, round_track, {sorted(_SECTIONS)}"
+            f"{path}: unknown section(s) {show(unknown)}; known: pack, round_track, {sorted(_SECTIONS)}"
         )
     out: dict[str, dict[str, Any]] = {s: {} for s in _SECTIONS}
+    seen: dict[str, str] = {}  # id -> section: effects are looked up by card id alone
     for section, parse in _SECTIONS.items():
         items = raw.get(section, [])
         if not isinstance(items, list):
-            raise PackError(f"{path}: [{section}] must be an array of tables ([[{section}]])")
+            raise PackError(
+                f"{path}: [{section}] must be an array of tables ([[{section}]]), got {show(items)}"
+            )
         for i, entry in enumerate(items):
-            where = f"{path}: {section}[{i}]"
-            cid = entry.get("id") if isinstance(entry, dict) else None
-            if not isinstance(cid, str) or not cid.replace("_", "").isalnum() or cid != cid.lower():
-                raise PackError(f"{where}.id: ids are snake_case strings, got {cid!r}")
+            cid = card_id(entry, f"{path}: {section}[{i}]")
             where = f"{path}: {section} '{cid}'"
-            if cid in out[section]:
-                raise PackError(f"{where}.id: duplicate id")
+            if cid in seen:
+                if seen[cid] == section:
+                    raise PackError(f"{where}.id: duplicate id")
+                raise PackError(
+                    f"{where}.id: id already used by {seen[cid]} '{cid}' (ids are unique across all kinds)"
+                )
+            seen[cid] = section
             out[section][cid] = parse(entry, where)
-    return out, raw.get("round_track")
+    return out
 
 
 def _round_track(rt: Any, path: Path) -> tuple[tuple[tuple[int, ...], ...], str]:
     where = f"{path}: round_track"
-    if not isinstance(rt, dict):
+    if rt is None:
         raise PackError(f"{where}: missing [round_track] table (A-06: the engine never guesses it)")
-    _check_fields(rt, {"levels", "provenance", "source", "notes"}, where)
-    levels = _req(rt, "levels", where, list)
+    if not isinstance(rt, dict):
+        raise PackError(f"{where}: [round_track] must be a table, got {show(rt)}")
+    check_fields(rt, {"levels", "provenance", "source", "notes"}, where)
+    levels = req(rt, "levels", where, list)
     if len(levels) != 3 or any(not isinstance(r, list) or len(r) != 6 for r in levels):
         raise PackError(f"{where}.levels: expected 3 rows (levels 1-3) of 6 rounds")
+    allowed = ", ".join(str(k) for k in range(MAX_EXTRA_CURSES)) + f" or {MAX_EXTRA_CURSES}"
     for li, row in enumerate(levels):
         for ri, v in enumerate(row):
-            if isinstance(v, bool) or v not in (0, 1, 2):
-                raise PackError(f"{where}.levels[{li}][{ri}]: expected 0, 1 or 2, got {v!r}")
-    prov, _, _ = _provenance(rt, where)
+            # With the Monster's 3 symbols, the Multi-Element Curses must fit the track's 5 slots.
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_EXTRA_CURSES:
+                raise PackError(f"{where}.levels[{li}][{ri}]: expected {allowed}, got {show(v)}")
+    prov, _, _ = provenance(rt, where)
     return tuple(tuple(r) for r in levels), prov
 
 
 def load_pack(path: str | Path, overrides: tuple[str | Path, ...] = ()) -> Pack:
     """Load a pack file (or a named pack) and apply override packs (replace cards by id)."""
+    if isinstance(overrides, (str, os.PathLike)):  # one path, not its characters
+        overrides = (overrides,)
+    for p in (path, *overrides):
+        if not isinstance(p, (str, os.PathLike)):
+            raise PackError(f"{show(p)}: a card pack is a name ({', '.join(NAMED_PACKS)}) or a file path")
     return _load_cached(str(path), tuple(str(o) for o in overrides))
 
 
@@ -401,26 +375,38 @@ def resolve_pack_path(name: str) -> Path:
     return NAMED_PACKS.get(name, Path(name))
 
 
+_NOT_FOUND = f" (named packs: {', '.join(NAMED_PACKS)}; anything else is the path of a .toml pack file)"
+
+
 @lru_cache(maxsize=32)
 def _load_cached(name: str, overrides: tuple[str, ...]) -> Pack:
     path = resolve_pack_path(name)
-    raw = _read(path)
-    meta = raw.get("pack", {})
-    entries, rt_raw = _entries(raw, path)
-    rt, rt_prov = _round_track(rt_raw, path)
+    raw = read_pack_file(path, _NOT_FOUND)
+    meta = _meta(raw, path)
+    entries = _entries(raw, path)
+    rt, rt_prov = _round_track(raw.get("round_track"), path)
+    origin = {cid: str(path) for cards in entries.values() for cid in cards}
+    kind_of = {cid: section for section, cards in entries.items() for cid in cards}
     files = [str(path)]
     for opath in overrides:
         op = resolve_pack_path(opath)
-        oraw = _read(op)
-        oentries, ort = _entries(oraw, op)
-        for section, cards in oentries.items():
+        oraw = read_pack_file(op, _NOT_FOUND)
+        _meta(oraw, op)
+        for section, cards in _entries(oraw, op).items():
+            for cid in cards:
+                if kind_of.get(cid, section) != section:  # an override replaces a card of its kind
+                    raise PackError(
+                        f"{op}: {section} '{cid}'.id: id already used by {kind_of[cid]} '{cid}' of "
+                        f"{origin[cid]} (ids are unique across all kinds)"
+                    )
+                kind_of[cid], origin[cid] = section, str(op)
             entries[section].update(cards)
-        if ort is not None:
-            rt, rt_prov = _round_track(ort, op)
+        if "round_track" in oraw:
+            rt, rt_prov = _round_track(oraw["round_track"], op)
         files.append(str(op))
     pack = Pack(
-        id=str(meta.get("id", path.stem)),
-        name=str(meta.get("name", path.stem)),
+        id=meta.get("id") or path.stem,
+        name=meta.get("name") or path.stem,
         files=tuple(files),
         round_track=rt,
         round_track_provenance=rt_prov,
@@ -431,7 +417,7 @@ def _load_cached(name: str, overrides: tuple[str, ...]) -> Pack:
         spec=(name, overrides),
     )
     _index_effects(pack)
-    _check_playable(pack, " + ".join(files))
+    check_pack(pack, origin)
     return pack
 
 
@@ -450,25 +436,3 @@ def _index_effects(pack: Pack) -> None:
         for i, mod in enumerate(m.mods):
             if mod["kind"] == "trigger":
                 pack.effects[(m.id, f"trigger{i}")] = tuple(mod["effect"])
-
-
-def _check_playable(pack: Pack, where: str) -> None:
-    """Structural minimum for a game (setup steps 3-8), whatever the pack's size."""
-    kinds = {k: [p for p in pack.pages.values() if p.kind == k] for k in PAGE_KINDS}
-    if not kinds["cover"] or len(kinds["inside"]) < 5 or len(kinds["end"]) != 1:
-        raise PackError(f"{where}: grimoire needs >= 1 cover, >= 5 inside pages and exactly 1 end page")
-    basics = {s.element for s in pack.basic_spells}
-    if len(pack.basic_spells) != 4 or basics != {0, 1, 2, 3}:
-        raise PackError(f"{where}: spell: exactly 4 Basic Spells, one per Element, are required")
-    for e in range(4):
-        for lvl in (1, 2, 3):
-            if not pack.library(e, lvl):
-                raise PackError(f"{where}: spell: no library Spell of {ELEMENT_NAMES[e]} level {lvl}")
-    for t in CURSE_TYPES:
-        if not any(c.type == t for c in pack.curses.values()):
-            raise PackError(f"{where}: curse: no Curse of type {t!r}")
-    if len(pack.magicians) < 5:
-        raise PackError(f"{where}: magician: at least 5 Magicians are needed for 5 players")
-    for m in pack.magicians.values():
-        if len(m.starting_deck) < 1 or any(c >= NUM_ELEMENT_CODES for c in m.starting_deck):
-            raise PackError(f"{where}: magician '{m.id}'.starting_deck: needs Element cards")

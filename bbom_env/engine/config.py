@@ -7,6 +7,7 @@ ambiguity id.
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,8 @@ PAYMENTS = ("auto", "manual")  # design decision 6
 WIN_TIMINGS = ("immediate", "invocation_check")  # A-05
 RELEASES = ("after_next_monster_phase", "start_of_next_turn")  # A-19
 CURSE_DESTINATIONS = ("bottom", "out")  # A-08
+MAX_SEED = 2**64 - 1  # numpy-sized seeds; a save writes the seed as a JSON number
+_PACK = '"default", "test" or a path to a pack file (str)'
 
 
 @dataclass(frozen=True)
@@ -63,20 +66,25 @@ class GameConfig:
     modules: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:
+        # Friendly spellings, normalised before validation: lists for tuples, one path for a tuple
+        # of one, os.PathLike paths for str. Anything else is validated as given.
         if isinstance(self.magicians, list):
             object.__setattr__(self, "magicians", tuple(self.magicians))
-        if isinstance(self.pack_overrides, (list, str)):
-            v = (self.pack_overrides,) if isinstance(self.pack_overrides, str) else self.pack_overrides
-            object.__setattr__(self, "pack_overrides", tuple(v))
+        if isinstance(self.pack, os.PathLike):
+            object.__setattr__(self, "pack", _fspath(self.pack))
+        overrides = self.pack_overrides
+        if isinstance(overrides, (str, os.PathLike)):
+            overrides = (overrides,)
+        if isinstance(overrides, list | tuple):
+            object.__setattr__(self, "pack_overrides", tuple(_fspath(o) for o in overrides))
         if isinstance(self.modules, list):
             object.__setattr__(self, "modules", tuple(self.modules))
         self.validate()
 
     def validate(self) -> None:
         def bad(name: str, allowed: str) -> ConfigError:
-            return ConfigError(
-                f"GameConfig.{name}={getattr(self, name)!r} is not allowed; allowed: {allowed}"
-            )
+            value = _short_repr(getattr(self, name))
+            return ConfigError(f"GameConfig.{name}={value} is not allowed; allowed: {allowed}")
 
         if type(self.num_players) is not int or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
             raise bad("num_players", f"an int from {MIN_PLAYERS} to {MAX_PLAYERS}")
@@ -89,7 +97,8 @@ class GameConfig:
             ("neutralized_curse_release", RELEASES),
             ("destroyed_curse_destination", CURSE_DESTINATIONS),
         ):
-            if getattr(self, name) not in allowed:
+            value = getattr(self, name)
+            if not isinstance(value, str) or value not in allowed:
                 raise bad(name, ", ".join(allowed))
         for name in (
             "arrival_effect_after_placement",
@@ -99,14 +108,21 @@ class GameConfig:
         ):
             if not isinstance(getattr(self, name), bool):
                 raise bad(name, "True or False")
-        if type(self.seed) is not int or self.seed < 0:
-            raise bad("seed", "a non-negative int")
-        if not isinstance(self.pack, str) or not self.pack:
-            raise bad("pack", '"default", "test" or a path to a pack file')
+        if type(self.seed) is not int or not 0 <= self.seed <= MAX_SEED:
+            raise bad("seed", "a non-negative int below 2**64")
+        if not _path_ok(self.pack):
+            raise bad("pack", _PACK)
+        if not isinstance(self.pack_overrides, tuple) or not all(_path_ok(p) for p in self.pack_overrides):
+            raise bad(
+                "pack_overrides", 'a tuple (or list) of override pack paths (str), e.g. ("my_cards.toml",)'
+            )
+        if not isinstance(self.modules, tuple) or not all(isinstance(m, str) for m in self.modules):
+            raise bad("modules", "a tuple of module names (str); () for the base game")
         if self.modules:
             raise bad("modules", "() (the Vth Element modules are not implemented yet)")
         if self.magicians != "random":
-            if not isinstance(self.magicians, tuple) or not all(isinstance(m, str) for m in self.magicians):
+            ok = isinstance(self.magicians, tuple) and all(isinstance(m, str) and m for m in self.magicians)
+            if not ok:
                 raise bad("magicians", '"random" or a list of Magician ids, one per player')
             if len(self.magicians) != self.num_players:
                 raise bad("magicians", f"exactly num_players={self.num_players} Magician ids")
@@ -122,6 +138,7 @@ class GameConfig:
         return "nightmare" in self.mode
 
     def replace(self, **changes: Any) -> GameConfig:
+        _check_names(changes)
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -133,8 +150,35 @@ class GameConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameConfig:
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(f"unknown GameConfig field(s) {unknown}; known: {sorted(known)}")
+        if not isinstance(data, dict):
+            raise ConfigError(f"a GameConfig is read from a dict of its fields, not {type(data).__name__}")
+        _check_names(data)
         return cls(**data)
+
+
+def _check_names(data: dict[str, Any]) -> None:
+    known = {f.name for f in dataclasses.fields(GameConfig)}
+    unknown = sorted(set(data) - known, key=repr)
+    if unknown:
+        raise ConfigError(f"unknown GameConfig field(s) {unknown}; known: {sorted(known)}")
+
+
+def _short_repr(value: Any) -> str:
+    try:
+        text = repr(value)
+    except ValueError:  # an int of more than 4300 digits has no repr
+        return f"<an int of {value.bit_length()} bits>"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _fspath(value: Any) -> Any:
+    """A path object as its str; anything else unchanged (then refused by validate)."""
+    if isinstance(value, os.PathLike):
+        path = os.fspath(value)
+        return path if isinstance(path, str) else value
+    return value
+
+
+def _path_ok(value: Any) -> bool:
+    # Control characters (a NUL byte cannot be opened) are refused by the pack loader too.
+    return isinstance(value, str) and bool(value) and value.isprintable()

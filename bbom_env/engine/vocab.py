@@ -8,9 +8,11 @@ so the interpreter (``ops.py``) never guesses. Validation errors name the file, 
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 
-from .constants import ELEMENT_NAMES
+from .constants import ELEMENT_NAMES, HAND_SIZE, MAX_SPELLS, NUM_TRACK_SLOTS, SPELL_LIMIT, SUPPORT_SLOTS
 
 TARGETS = ("you", "each", "each_other", "a_player", "another_player", "active")
 DURATIONS = ("until_next_monster", "this_turn", "game")
@@ -23,9 +25,36 @@ class PackError(ValueError):
     """A card pack is invalid; the message names the file, the card id and the field."""
 
 
-# Parameter spec: name -> (kind, default). kind is a tuple of allowed strings, or one of
-# "count", "int", "bool", "ops", "mod", "element".
-_T = ("target", TARGETS)
+@dataclass(frozen=True)
+class IntRange:
+    """The kind of an int parameter: every value from ``lo`` to ``hi`` (both included). Every number
+    of the vocabulary is bounded: an unbounded count or step would hang a game or exhaust memory."""
+
+    lo: int
+    hi: int
+
+    def __str__(self) -> str:
+        return f"{self.lo}..{self.hi}"
+
+
+# Counts (docs/card_pack_format.md, "Numbers"): an int 0..MAX_COUNT, or "<k>X" with k 1..MAX_X_FACTOR
+# (X is at most 3, so "<k>X" also stays within MAX_COUNT). "all" is stored as ALL_COUNT.
+MAX_COUNT = 30
+MAX_X_FACTOR = 10
+ALL_COUNT = 99
+_PER_X = re.compile(r"([0-9]*)X")
+# ``may`` inside ``may``: a few levels say everything a card says; deeper nesting is refused before
+# it can exhaust the interpreter's stack.
+MAX_MAY_DEPTH = 3
+# Modifier amounts: a raised Spell limit must fit the action layout's MAX_SPELLS Spell slots; hand
+# sizes stay 1..12 (the observation scales hand sizes by 1/12); costs move by at most 10 Elements.
+SPELL_LIMIT_AMOUNT = IntRange(-(SPELL_LIMIT - 1), MAX_SPELLS - 4)
+SUPPORT_SLOTS_AMOUNT = IntRange(-(SUPPORT_SLOTS + 2), 4)
+HAND_SIZE_AMOUNT = IntRange(1 - HAND_SIZE, HAND_SIZE)
+COST_AMOUNT = IntRange(-10, 10)
+
+# Parameter spec: name -> (kind, default). kind is a tuple of allowed strings, an IntRange, or one
+# of "count", "bool", "ops", "mod".
 OP_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
     "draw": {"target": (TARGETS, "you"), "count": ("count", 1)},
     "discard": {
@@ -83,17 +112,17 @@ OP_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
     "grant_actions": {"target": (TARGETS, "another_player"), "count": ("count", 1)},
     "add_tokens": {
         "curse": (("choose", "slot", "all"), "choose"),
-        "slot": ("int", 0),
+        "slot": (IntRange(0, NUM_TRACK_SLOTS - 1), 0),
         "count": ("count", 1),
         "element": (("random", "curse") + ELEMENT_NAMES, "random"),
     },
     "remove_tokens": {"curse": (("choose", "all"), "choose"), "count": ("count", 1)},
-    "move_marker": {"steps": ("int", -1)},
+    "move_marker": {"steps": (IntRange(-5, 5), -1)},  # the track has 5 spaces after Invocation
     "gain": {
         "target": (TARGETS, "you"),
         "count": ("count", 1),
         "element": (ELEMENT_NAMES + ("choose", "spell"), "choose"),
-        "value": ("int", 2),
+        "value": (IntRange(1, 3), 2),
         "to": (("discard", "hand", "deck_top"), "discard"),
     },
     "madness_under_curses": {},
@@ -109,14 +138,14 @@ OP_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
 }
 
 MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
-    "support_slots": {"amount": ("int", 1)},
-    "spell_limit": {"amount": ("int", 1)},
-    "hand_size": {"amount": ("int", -1)},
+    "support_slots": {"amount": (SUPPORT_SLOTS_AMOUNT, 1)},
+    "spell_limit": {"amount": (SPELL_LIMIT_AMOUNT, 1)},
+    "hand_size": {"amount": (HAND_SIZE_AMOUNT, -1)},
     # Cost change for Actions of the modifier's owner (section 4.10): +n / -n Elements.
     "cost": {
         "action": (ACTIONS, "all"),
         "element": (ELEMENT_NAMES + ("any", "same"), "same"),
-        "amount": ("int", 1),
+        "amount": (COST_AMOUNT, 1),
     },
     "forbid": {"action": (ACTIONS, "all"), "element": (ELEMENT_NAMES + ("any",), "any")},
     "no_support_payment": {},
@@ -124,44 +153,64 @@ MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
 }
 
 
+_COUNT_FORMS = f"an int 0..{MAX_COUNT}, 'X', '<k>X' (k 1..{MAX_X_FACTOR}) or 'all'"
+
+
 def parse_count(value: Any, where: str) -> tuple[int, int]:
-    """A count is an int, "X" or "<k>X" (section 4.1: X multiplies the marked part), or "all"."""
-    if isinstance(value, bool):
-        raise PackError(f"{where}: count must be an int, 'X', '<k>X' or 'all', not {value!r}")
-    if isinstance(value, int):
-        if value < 0:
-            raise PackError(f"{where}: count must be >= 0, not {value}")
+    """A count is an int, "X" or "<k>X" (section 4.1: X multiplies the marked part), or "all".
+
+    Returns (base, per_x): the count is ``base + per_x * X``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not 0 <= value <= MAX_COUNT:
+            raise PackError(f"{where}: count must be {_COUNT_FORMS}, not {value}")
         return (value, 0)
     if isinstance(value, str):
         s = value.strip()
         if s == "all":
-            return (99, 0)
-        if s.endswith("X"):
-            k = s[:-1] or "1"
-            if k.isdigit() and int(k) > 0:
-                return (0, int(k))
-    raise PackError(f"{where}: count must be an int, 'X', '<k>X' or 'all', not {value!r}")
+            return (ALL_COUNT, 0)
+        # ASCII digits only: str.isdigit() accepts "²", which int() refuses.
+        m = _PER_X.fullmatch(s)
+        if m and len(m.group(1)) <= 3 and 1 <= int(m.group(1) or "1") <= MAX_X_FACTOR:
+            return (0, int(m.group(1) or "1"))
+    raise PackError(f"{where}: count must be {_COUNT_FORMS}, not {show(value)}")
 
 
-def _check_param(kind: Any, value: Any, where: str) -> Any:
+def show(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters: an error message stays one short line."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int of more than 4300 digits has no repr
+        return f"<an int of {value.bit_length()} bits>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _type_name(value: Any) -> str:
+    return {dict: "a table", list: "an array", str: "a string", bool: "a boolean", float: "a float"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _check_param(kind: Any, value: Any, where: str, depth: int) -> Any:
     if isinstance(kind, tuple):
-        if value not in kind:
-            raise PackError(f"{where}: {value!r} is not one of {list(kind)}")
+        if not isinstance(value, str) or value not in kind:
+            raise PackError(f"{where}: {show(value)} is not one of {list(kind)}")
+        return value
+    if isinstance(kind, IntRange):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise PackError(f"{where}: expected an int {kind}, got {_type_name(value)} {show(value)}")
+        if not kind.lo <= value <= kind.hi:
+            raise PackError(f"{where}: expected an int {kind}, got {value}")
         return value
     if kind == "count":
         return parse_count(value, where)
-    if kind == "int":
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise PackError(f"{where}: expected an int, got {value!r}")
-        return value
     if kind == "bool":
         if not isinstance(value, bool):
-            raise PackError(f"{where}: expected true/false, got {value!r}")
+            raise PackError(f"{where}: expected true/false, got {show(value)}")
         return value
     if kind == "ops":
-        return normalize_effect(value, where)
+        return normalize_effect(value, where, depth=depth)
     if kind == "mod":
-        return normalize_mod(value, where, allow_trigger=False)
+        return normalize_mod(value, where, allow_trigger=False, depth=depth)
     raise AssertionError(kind)
 
 
@@ -171,43 +220,62 @@ def _normalize(
     schemas: dict[str, dict[str, tuple[Any, Any]]],
     where: str,
     default_target: str = "you",
+    depth: int = 0,
 ) -> dict:
     if not isinstance(table, dict):
-        raise PackError(f"{where}: expected a table with '{key}', got {table!r}")
+        raise PackError(f"{where}: expected a table with '{key}', got {_type_name(table)} {show(table)}")
     name = table.get(key)
-    if name not in schemas:
-        raise PackError(f"{where}.{key}: unknown {key} {name!r}; known: {sorted(schemas)}")
+    if not isinstance(name, str) or name not in schemas:  # a list or table is not hashable
+        raise PackError(f"{where}.{key}: unknown {key} {show(name)}; known: {sorted(schemas)}")
     schema = schemas[name]
     extra = sorted(set(table) - set(schema) - {key})
     if extra:
         raise PackError(f"{where} ({key} {name}): unknown field(s) {extra}; allowed: {sorted(schema)}")
     out: dict[str, Any] = {key: name}
+    inner = depth + 1 if name == "may" else depth  # only "may" nests (a trigger's effect does not)
     for param, (kind, default) in schema.items():
         if param == "target" and default == "you":
             default = default_target
         if param in table:
-            out[param] = _check_param(kind, table[param], f"{where}.{param}")
+            out[param] = _check_param(kind, table[param], f"{where}.{param}", inner)
         elif default is None:
             raise PackError(f"{where} ({key} {name}): missing field '{param}'")
         else:
-            out[param] = _check_param(kind, default, f"{where}.{param}")
+            out[param] = _check_param(kind, default, f"{where}.{param}", inner)
     return out
 
 
-def normalize_effect(ops: Any, where: str, default_target: str = "you") -> list[dict]:
+def normalize_effect(ops: Any, where: str, default_target: str = "you", depth: int = 0) -> list[dict]:
     """Validate an effect (a list of op tables) and fill in defaults.
 
     ``default_target`` is "you" for Spells and abilities and "each" for Curses and Grimoire
-    effects, which affect all players unless they say otherwise (section 3.3.3)."""
+    effects, which affect all players unless they say otherwise (section 3.3.3). ``depth`` counts
+    the ``may`` levels around this effect (at most MAX_MAY_DEPTH)."""
     if not isinstance(ops, list):
-        raise PackError(f"{where}: an effect must be a list of op tables, got {type(ops).__name__}")
-    return [_normalize(op, "op", OP_SCHEMAS, f"{where}[{i}]", default_target) for i, op in enumerate(ops)]
+        got = f"{_type_name(ops)} {show(ops)}"
+        raise PackError(f"{where}: an effect must be an array of op tables, got {got}")
+    if depth > MAX_MAY_DEPTH:
+        raise PackError(f"{where}: 'may' is nested more than {MAX_MAY_DEPTH} levels deep")
+    return [
+        _normalize(op, "op", OP_SCHEMAS, f"{where}[{i}]", default_target, depth) for i, op in enumerate(ops)
+    ]
 
 
-def normalize_mod(mod: Any, where: str, allow_trigger: bool = True) -> dict:
-    out = _normalize(mod, "kind", MOD_SCHEMAS, where)
-    if out["kind"] == "trigger" and not allow_trigger:
+def normalize_mod(mod: Any, where: str, allow_trigger: bool = True, depth: int = 0) -> dict:
+    """Validate a modifier. ``allow_trigger`` is True on Magician sheets (a standing ability) and
+    False for the ``modifier`` op (a temporary modifier)."""
+    out = _normalize(mod, "kind", MOD_SCHEMAS, where, depth=depth)
+    if allow_trigger:
+        return out
+    if out["kind"] == "trigger":
         raise PackError(f"{where}.kind: 'trigger' modifiers belong on Magician sheets only")
+    if out["kind"] in ("spell_limit", "support_slots") and out["amount"] > 0:
+        # The same effect can resolve again before it ends (a refreshed Spell, granted Actions), so
+        # temporary raises stack without bound, past the layout's Spell and support slots.
+        raise PackError(
+            f"{where}.amount: a temporary {out['kind']} modifier cannot raise it (amount {out['amount']}):"
+            f" raises stack past the action layout; write a raise as a Magician ability"
+        )
     return out
 
 

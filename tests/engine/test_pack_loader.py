@@ -124,6 +124,16 @@ CARD_CASES = [
     ),
     ("bad_support_slots", "test_mag_water", set_field("support_slots", "9"), [".support_slots", "9"]),
     (
+        "support_slots_with_ability",
+        "test_mag_water",
+        set_field("support_slots", "4"),
+        [".ability", "support_slots 4", "(+2) is 6"],
+    ),
+    ("negative_learning_cost", "test_fire_1", add_field("learning_cost", "-1"), [".learning_cost", "0..10"]),
+    ("string_curse_cost", "test_curse_fire_a", add_field("cost", '{ fire = "4" }'), [".cost.fire", "'4'"]),
+    ("huge_count", "test_growth", set_field("effect", '[{ op = "draw", count = 31 }]'), ["count", "0..30"]),
+    ("gain_value", "test_growth", set_field("effect", '[{ op = "gain", value = 9 }]'), [".value", "1..3"]),
+    (
         "trigger_as_temporary_mod",
         "test_growth",
         set_field("effect", '[{ op = "modifier", mod = { kind = "trigger", effect = [] } }]'),
@@ -144,6 +154,16 @@ def test_bad_card_names_file_card_and_field(
     assert f"'{card}'" in msg, msg
     for w in words:
         assert w in msg, f"{w!r} missing from {msg!r}"
+
+
+def test_duplicate_id_across_kinds_names_both(tmp_path: Path) -> None:
+    path = _write(tmp_path, edit_card(TEST_PACK, "test_curse_fire_a", set_field("id", '"test_growth"')))
+    with pytest.raises(PackError) as err:
+        load_pack(path)
+    assert str(err.value) == (
+        f"{path}: curse 'test_growth'.id: id already used by spell 'test_growth' "
+        "(ids are unique across all kinds)"
+    )
 
 
 def test_duplicate_id_names_the_id(tmp_path: Path) -> None:
