@@ -192,7 +192,11 @@ auto_op("madness_under_curses", _madness_under_curses)
 
 def _move_marker(state: GameState, f: dict, op: dict) -> None:
     steps = op["steps"]
-    if state.round == 0:
+    # Before the first round, and between two rounds (the marker rests on the Invocation space,
+    # marker 0, while the Bonus/Failure and anything they grant resolve), there is no Curse space
+    # to move along: the move does nothing. A round always plays over its 5 turns (section 3.3);
+    # moving "back" from 0 used to put the marker on space 1, and "forward" crashed in advance.
+    if state.round == 0 or state.marker == 0:
         return
     if steps < 0:  # moving back triggers nothing; the Curses trigger again when re-entered
         state.marker = max(1, state.marker + steps)

@@ -182,7 +182,6 @@ def check_pack(pack: Pack, origin: dict[str, str]) -> None:
     for m in pack.magicians.values():
         _check_magician_layout(m, f"{origin[m.id]}: magician '{m.id}'")
     _check_starting_decks(pack, origin)
-    _check_marker_between_rounds(pack, origin)
 
 
 def _check_magician_layout(m: Any, where: str) -> None:
@@ -218,44 +217,6 @@ def _find(effect: Any, wanted: Any, path: str = "") -> str | None:
             if found:
                 return found
     return None
-
-
-def _forward_marker(op: dict) -> bool:
-    return op["op"] == "move_marker" and op["steps"] > 0
-
-
-def _check_marker_between_rounds(pack: Pack, origin: dict[str, str]) -> None:
-    """Between two rounds the Invocation marker rests on the Invocation space, which has no Curse
-    slots: the engine cannot advance it from there (flow.advance fails on space 1), so no effect
-    that can resolve then may move it forwards. Those effects are the Grimoire's Bonus and Failure,
-    the Magician triggers of events that can happen then, and, when one of these grants Actions,
-    every Spell (cast with a granted Action)."""
-    between = []
-    for p in pack.pages.values():
-        between += [
-            (f"{origin[p.id]}: grimoire '{p.id}'.{part}", getattr(p, part)) for part in ("bonus", "failure")
-        ]
-    for m in pack.magicians.values():
-        for i, mod in enumerate(m.mods):
-            if mod["kind"] == "trigger" and mod["event"] in ("reshuffle", "curse_destroyed"):
-                between.append((f"{origin[m.id]}: magician '{m.id}'.ability[{i}].effect", mod["effect"]))
-    why = "the marker rests on the Invocation space between rounds and cannot advance from there"
-    for where, effect in between:
-        found = _find(effect, _forward_marker)
-        if found:
-            raise PackError(
-                f"{where}{found}.steps: a forward move_marker can resolve at the end of a round: {why}"
-            )
-    granting = next(
-        (w + f for w, e in between if (f := _find(e, lambda op: op["op"] == "grant_actions"))), None
-    )
-    for sp in pack.spells.values() if granting else ():
-        found = _find(sp.effect, _forward_marker)
-        if found:
-            raise PackError(
-                f"{origin[sp.id]}: spell '{sp.id}'.effect{found}.steps: a forward move_marker can resolve at "
-                f"the end of a round (cast with the Actions granted by {granting}): {why}"
-            )
 
 
 def _check_starting_decks(pack: Pack, origin: dict[str, str]) -> None:
