@@ -56,15 +56,15 @@ class ImitationSection:
     """Behaviour cloning of the heuristic team before PPO (agents/imitation.py)."""
 
     enabled: bool = True
-    games: int = 1000  # heuristic games recorded (about 200 decisions each at 2 players)
+    games: int = 1500  # heuristic games recorded (about 200 decisions each at 2 players)
     holdout_games: int = 100  # recorded on other seeds, for the held-out accuracy
-    epochs: int = 6
+    epochs: int = 8
     batch_size: int = 512
     learning_rate: float = 1e-3
     value_coef: float = 0.5  # weight of the value-head fit on the recorded returns
     dagger_rounds: int = 1  # rounds of DAgger: the clone plays, the heuristic labels its states
-    dagger_games: int = 400
-    dagger_epochs: int = 3
+    dagger_games: int = 500
+    dagger_epochs: int = 4
 
 
 @dataclass
@@ -89,7 +89,7 @@ class PPOSection:
 
 @dataclass
 class BudgetSection:
-    timesteps: int = 400_000  # PPO env steps (decisions), after imitation
+    timesteps: int = 300_000  # PPO env steps (decisions), after imitation
     torch_threads: int = 1
     checkpoint_every: int = 50_000  # env steps between checkpoints (resume loses at most this)
     keep_checkpoints: int = 2
