@@ -65,6 +65,7 @@ class Run:
             "timesteps": 0,
             "checkpoint": None,
             "best_win_rate": -1.0,
+            "best_curses": -1.0,
             "best_timesteps": None,
             "wall_s": 0.0,
         }
@@ -265,8 +266,11 @@ class Run:
         row = {"timesteps": timesteps, "wall_s": round(self.wall_s, 1), **row, **(train or {})}
         self._append_metrics(row)
         self.state["last_eval"] = timesteps
-        if row["eval_win_rate"] > self.state["best_win_rate"]:
+        # Best by win rate; equal win rates (0% early on) by Curses destroyed, the first progress.
+        score = (row["eval_win_rate"], row["eval_curses"])
+        if score > (self.state["best_win_rate"], self.state.get("best_curses", -1.0)):
             self.state["best_win_rate"] = row["eval_win_rate"]
+            self.state["best_curses"] = row["eval_curses"]
             self.state["best_timesteps"] = timesteps
             _atomic_save(model, self.dir / "best_model.zip")
         self.save_state()

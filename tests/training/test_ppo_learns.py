@@ -40,3 +40,5 @@ def test_ppo_from_scratch_beats_random_on_curses_destroyed(tmp_path: Path) -> No
     assert teams["random"]["curses"] == rnd["curses"]  # the table's random row is these games
     # Random play destroys about 1 Curse a game; the trained team must clearly do more.
     assert teams["ppo last"]["curses"] > rnd["curses"] + 1.0, (teams["ppo last"], rnd)
+    # With no win yet, the best model is chosen by Curses destroyed: the trained one, not step 0.
+    assert run.state["best_timesteps"] == 40960, run.state
