@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Set up (idempotent) and run the whole test suite, slow sweeps included (about 3 minutes on 2
-# cores). Plain `pytest` skips the tests marked slow (pyproject addopts) for quick iterations.
+# Set up (idempotent) and run the whole test suite, slow sweeps included (about 6.5 minutes on
+# 2 cores). Plain `pytest` skips the tests marked slow (pyproject addopts) for quick iterations.
 # Exit code 5 (no test collected) fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
