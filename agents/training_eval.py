@@ -15,9 +15,9 @@ import os
 import time
 from typing import Any
 
-from bbom_env.engine import GameConfig, new_game
+from bbom_env.engine import GameConfig
 
-from .evaluate import wilson
+from .evaluate import GameResult, play_game, wilson
 
 METRIC_FIELDS = [
     "timesteps",
@@ -37,39 +37,34 @@ METRIC_FIELDS = [
 ]
 
 
-def play_games(make_agent: Any, game: dict, games: int, seed: int, max_decisions: int) -> dict[str, Any]:
-    """Play ``games`` games with ``make_agent(game_seed)`` deciding for every seat; summary figures.
-    In-process, for a live model (agents.evaluate plays saved models in worker processes)."""
-    wins = monsters = curses = madness = decisions = truncated = 0
-    for i in range(games):
-        state = new_game(GameConfig(**game, seed=seed + i))
-        agent = make_agent(seed + i)
-        n = 0
-        while not state.is_terminal() and n < max_decisions:
-            state.apply_action(agent.act(state))
-            n += 1
-        win = state.outcome == "win"
-        wins += win
-        truncated += not state.is_terminal()
-        # Monsters defeated: the Bonus rounds, plus the final Monster on a win (agents.evaluate).
-        monsters += state.stats.get("monsters_defeated", 0) + int(win)
-        curses += state.stats.get("curses_destroyed", 0)
-        madness += state.stats.get("madness_received", 0)
-        decisions += n
-    g = max(1, games)
-    lo, hi = wilson(wins, games)
+def figures(results: list[GameResult]) -> dict[str, Any]:
+    """Summary figures of a team's games (win rate with its Wilson interval, means per game)."""
+    n = len(results)
+    g = max(1, n)
+    wins = sum(r.win for r in results)
+    lo, hi = wilson(wins, n)
     return {
-        "games": games,
+        "games": n,
         "wins": wins,
         "win_rate": wins / g,
         "win_lo": lo,
         "win_hi": hi,
-        "monsters": monsters / g,
-        "curses": curses / g,
-        "madness": madness / g,
-        "decisions": decisions / g,
-        "truncated": truncated,
+        "monsters": sum(r.monsters_defeated for r in results) / g,
+        "curses": sum(r.curses_destroyed for r in results) / g,
+        "madness": sum(r.madness_received for r in results) / g,
+        "decisions": sum(r.decisions for r in results) / g,
+        "truncated": sum(r.truncated for r in results),
     }
+
+
+def play_games(make_agent: Any, game: dict, games: int, seed: int, max_decisions: int) -> dict[str, Any]:
+    """Play ``games`` games with ``make_agent(game_seed)`` deciding for every seat; summary figures.
+    In-process, for a live model (agents.evaluate plays saved models in worker processes)."""
+    results = [
+        play_game(GameConfig(**game, seed=seed + i), make_agent(seed + i), max_decisions, truncate=True)
+        for i in range(games)
+    ]
+    return figures(results)
 
 
 def evaluate_model(model: Any, cfg: Any, games: int, seed: int) -> dict[str, Any]:
@@ -116,25 +111,13 @@ def final_table(run: Any, workers: int = 2) -> dict[str, Any]:
     heuristic = [r.win for r in per_team[1]]
     rows = []
     for (spec, label), results in zip(labels.items(), per_team, strict=True):
-        n = len(results)
-        wins = sum(r.win for r in results)
-        lo, hi = wilson(wins, n)
-        diff, dlo, dhi = paired_difference([r.win for r in results], heuristic)
         row = {
             "team": label,
             "model": spec if spec.endswith(".zip") else None,
-            "games": n,
-            "wins": wins,
-            "win_rate": wins / max(1, n),
-            "win_lo": lo,
-            "win_hi": hi,
-            "vs_heuristic": [diff, dlo, dhi],
-            "monsters": sum(r.monsters_defeated for r in results) / max(1, n),
-            "curses": sum(r.curses_destroyed for r in results) / max(1, n),
-            "madness": sum(r.madness_received for r in results) / max(1, n),
-            "decisions": sum(r.decisions for r in results) / max(1, n),
-            "truncated": sum(getattr(r, "truncated", False) for r in results),
+            **figures(results),
+            "vs_heuristic": list(paired_difference([r.win for r in results], heuristic)),
         }
+        lo, hi = row["win_lo"], row["win_hi"]
         rows.append(row)
         run.log(
             f"final {label:10s}: {100 * row['win_rate']:5.1f}% wins ({100 * lo:.1f}-{100 * hi:.1f}), "
