@@ -103,6 +103,14 @@ def write_pack(doc: dict[str, Any] | str | bytes) -> Path:
     return path
 
 
+def refused(doc: dict[str, Any] | str | bytes) -> tuple[Path, str]:
+    """Write ``doc`` to a new pack file, load it, and return (path, message of the PackError)."""
+    path = write_pack(doc)
+    with pytest.raises(PackError) as err:
+        load_pack(path)
+    return path, str(err.value)
+
+
 def test_writer_round_trips_the_default_pack() -> None:
     """The property tests below mean something only if the writer writes what it is given."""
     assert tomllib.loads(dump_toml(BASE_DOC)) == BASE_DOC
@@ -409,10 +417,7 @@ def _with_effect(section: str, card_id: str, effect: list[dict[str, Any]]) -> di
     ids=lambda v: str(v)[:40],
 )
 def test_out_of_range_op_is_refused(op: dict[str, Any], field: str, words: list[str]) -> None:
-    path = write_pack(_with_effect("spell", "spell_growth", [op]))
-    with pytest.raises(PackError) as err:
-        load_pack(path)
-    msg = str(err.value)
+    path, msg = refused(_with_effect("spell", "spell_growth", [op]))
     assert msg.startswith(f"{path}: spell 'spell_growth'.effect[0].{field}"), msg
     for w in words:
         assert w in msg, msg
@@ -534,10 +539,7 @@ def test_two_spell_limit_abilities_add_up() -> None:
 def test_support_capacity_over_the_layout_is_refused() -> None:
     doc = copy.deepcopy(BASE_DOC)
     _magician(doc, "magician_water_f")["support_slots"] = 4  # its ability adds 2
-    path = write_pack(doc)
-    with pytest.raises(PackError) as err:
-        load_pack(path)
-    msg = str(err.value)
+    path, msg = refused(doc)
     assert msg.startswith(f"{path}: magician 'magician_water_f'.ability: support_slots 4"), msg
     assert f"{MAX_SUPPORT_SLOTS} support slots" in msg
 
@@ -564,10 +566,7 @@ def test_starting_decks_that_cannot_be_dealt_together_are_refused() -> None:
 def test_starting_deck_counts_are_bounded(value: Any, words: list[str]) -> None:
     doc = copy.deepcopy(BASE_DOC)
     _magician(doc, "magician_fire_m")["starting_deck"]["fire-1"] = value
-    path = write_pack(doc)
-    with pytest.raises(PackError) as err:
-        load_pack(path)
-    msg = str(err.value)
+    path, msg = refused(doc)
     assert msg.startswith(f"{path}: magician 'magician_fire_m'.starting_deck.fire-1: expected a count"), msg
     for w in words:
         assert w in msg, msg
@@ -587,10 +586,7 @@ def test_curse_costs_are_ints_in_range(value: Any, words: list[str]) -> None:
     doc = copy.deepcopy(BASE_DOC)
     doc["curse"][0]["cost"] = {"fire": value}
     cid = doc["curse"][0]["id"]
-    path = write_pack(doc)
-    with pytest.raises(PackError) as err:
-        load_pack(path)
-    msg = str(err.value)
+    path, msg = refused(doc)
     assert msg.startswith(f"{path}: curse '{cid}'.cost.fire: expected"), msg
     for w in words:
         assert w in msg, msg
@@ -609,10 +605,7 @@ def test_spell_numbers_are_bounded(field: str, value: Any, words: list[str]) -> 
     doc = copy.deepcopy(BASE_DOC)
     spell = next(s for s in doc["spell"] if s["kind"] == "library")
     spell[field] = value
-    path = write_pack(doc)
-    with pytest.raises(PackError) as err:
-        load_pack(path)
-    msg = str(err.value)
+    path, msg = refused(doc)
     assert msg.startswith(f"{path}: spell '{spell['id']}'.{field}: expected"), msg
     for w in words:
         assert w in msg, msg
@@ -636,10 +629,7 @@ def test_round_track_floats_are_refused() -> None:
 
 @pytest.mark.parametrize("depth", [MAX_MAY_DEPTH + 1, 60])
 def test_may_nesting_is_bounded(depth: int) -> None:
-    path = write_pack(_with_effect("spell", "spell_growth", nested_may(depth)))
-    with pytest.raises(PackError) as err:
-        load_pack(path)
-    msg = str(err.value)
+    path, msg = refused(_with_effect("spell", "spell_growth", nested_may(depth)))
     assert msg.startswith(f"{path}: spell 'spell_growth'.effect[0].ops"), msg
     assert f"nested more than {MAX_MAY_DEPTH} levels" in msg
 
@@ -674,10 +664,7 @@ def test_toml_nested_too_deeply_for_the_parser_is_refused() -> None:
 def test_top_level_keys_of_the_wrong_type(key: str, value: Any, words: list[str]) -> None:
     doc = copy.deepcopy(BASE_DOC)
     doc[key] = value
-    path = write_pack(doc)
-    with pytest.raises(PackError) as err:
-        load_pack(path)
-    msg = str(err.value)
+    path, msg = refused(doc)
     assert msg.startswith(f"{path}: "), msg
     for w in words:
         assert w in msg, msg
