@@ -51,7 +51,13 @@ def _register() -> None:
     except ImportError:
         return
     if GYM_ID not in gymnasium.registry:
-        gymnasium.register(id=GYM_ID, entry_point="bbom_env.rl.gym_env:BBoMGymEnv")
+        gymnasium.register(
+            id=GYM_ID,
+            entry_point="bbom_env.rl.gym_env:BBoMGymEnv",
+            # make_vec(GYM_ID, num_envs=N, vectorization_mode="vector_entry_point"): N games in one
+            # process, batched observations and masks (bbom_env/rl/vector_env.py, docs/scaling.md).
+            vector_entry_point="bbom_env.rl.vector_env:BBoMVectorEnv",
+        )
     try:
         import pettingzoo
     except ImportError:
