@@ -14,6 +14,7 @@ from .engine import GameState, decode, move_to_string, pending
 from .engine.actions import CURE_REQ, curse_req, spell_req
 from .engine.constants import ELEMENT_NAMES, MAX_STACK, MAX_SUPPORT_SLOTS, code_name
 from .engine.hooks import adjust_cost
+from .engine.moves import BLOCKS
 
 if TYPE_CHECKING:
     from .play_session import Seat
@@ -48,7 +49,8 @@ def _gloss(state: GameState, move: int, detail: bool) -> str:
     """What a move's arguments point at now (the spell, Curse, player or card), for people:
     ``ACTIVATE(spell#1 X=1)`` says which slot, this says "Ice". With ``detail``, add the cost and
     the card text (for the list of choices). Empty when there is nothing to add."""
-    name, arg = decode(move)
+    name = decode(move).block
+    arg = move - BLOCKS[name].start  # the flat index inside the block
     p = state.current_player()
     n = len(state.players)
     frame = state.stack[-1] if state.stack else {}

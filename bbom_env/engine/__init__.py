@@ -8,7 +8,7 @@ Typical use::
         state.apply_action(state.legal_actions()[0])
 """
 
-from . import actions, flow, ops, ops_board, ops_cards  # noqa: F401  (register the frame handlers)
+from . import base_module  # noqa: F401  (registers the base game's rules module and its frames)
 from .cards import Pack, PackError, load_pack
 from .config import ConfigError, GameConfig
 from .decision import Decision, describe, pending

@@ -41,7 +41,7 @@ from .constants import (
     ROUNDS,
     code_name,
 )
-from .moves import NUM_BASE_MOVES
+from .moves import num_moves
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -183,8 +183,9 @@ def _check_decision(state: GameState) -> None:
         raise _fail(state, f"decider {who} is not a seat of a player in the game")
     if legal != sorted(set(legal)):
         raise _fail(state, f"legal moves not sorted and unique: {legal}")
-    if legal[0] < 0 or legal[-1] >= NUM_BASE_MOVES:
-        raise _fail(state, f"legal moves outside the layout 0..{NUM_BASE_MOVES - 1}: {legal}")
+    size = num_moves(state.config.modules)
+    if legal[0] < 0 or legal[-1] >= size:
+        raise _fail(state, f"legal moves outside the layout 0..{size - 1}: {legal}")
 
 
 def _check_ranges(state: GameState) -> None:

@@ -1,76 +1,151 @@
 """The flat move layout: every engine move is one integer id (design decision 5).
 
 Ids are built from named, contiguous blocks whose sizes come from the maxima in ``constants``
-(never hand-kept offsets, STYLE.md section 4.2). Arguments are chosen so that an id means the same
-thing from every seat:
+(never hand-kept offsets, STYLE.md section 4.2); each block has a typed argument
+(``move_args``), so an id means the same thing from every seat. ``decode(id)`` gives a ``Move``
+(block name, typed argument).
 
-* players are seat offsets from the decider (0 = the decider, 1 = the next player clockwise ...);
-* hand, discard and payment cards are chosen by card code (equal cards are interchangeable);
-* support cards by (seat offset, slot); Spells by their index in the relevant player's Spell row;
-  Curses by (track slot, stack position from the top).
-
-The base-game blocks come first so their offsets do not move when modules append blocks.
+The base game's blocks come first; a module's blocks (registered with ``register_blocks``) are
+appended after them in module order, so the base offsets never move and every module set has its
+own layout (``layout(modules)``), the same size for 2 to 5 players.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from typing import Any, NamedTuple
 
-from .constants import (
-    ELEMENT_NAMES,
-    MAX_PLAYERS,
-    MAX_SPELLS,
-    MAX_STACK,
-    MAX_SUPPORT_SLOTS,
-    NUM_CODES,
-    NUM_TRACK_SLOTS,
-    code_name,
-)
+from . import move_args as A
 
-# (name, size, argument description). Order is the layout order.
-BASE_BLOCKS: tuple[tuple[str, int, str], ...] = (
-    ("END", 1, "end the Action phase / stop taking granted Actions"),
-    ("ACTIVATE", MAX_SPELLS * 3, "spell index * 3 + (X - 1)"),
-    ("LEARN", 4, "Library pile (Element)"),
-    ("ACQUIRE", 8, "Element * 2 + (value - 2)"),
-    ("DESTROY_CURSE", NUM_TRACK_SLOTS * MAX_STACK, "track slot * MAX_STACK + stack position"),
-    ("CURE_HAND", NUM_CODES, "card code of the Madness in your hand"),
-    ("CURE_SUPPORT", MAX_PLAYERS * MAX_SUPPORT_SLOTS, "seat offset * MAX_SUPPORT_SLOTS + slot"),
-    ("ABILITY", 1, "use your Magician's activated ability"),
-    ("PAY_HAND", NUM_CODES, "card code from your hand"),
-    ("PAY_SUPPORT", MAX_PLAYERS * MAX_SUPPORT_SLOTS, "seat offset * MAX_SUPPORT_SLOTS + slot"),
-    ("PAY_CONFIRM", 1, "confirm the payment"),
-    ("PAY_CANCEL", 1, "cancel the Action"),
-    ("PICK_HAND", NUM_CODES, "card code from your hand"),
-    ("PICK_DISCARD", NUM_CODES, "card code from your discard pile"),
-    ("PICK_SUPPORT", MAX_PLAYERS * MAX_SUPPORT_SLOTS, "seat offset * MAX_SUPPORT_SLOTS + slot"),
-    ("PICK_PLAYER", MAX_PLAYERS, "seat offset"),
-    ("PICK_CURSE", NUM_TRACK_SLOTS * MAX_STACK, "track slot * MAX_STACK + stack position"),
-    ("PICK_SPELL", MAX_SPELLS, "spell index"),
-    ("PICK_ELEMENT", 4, "Element"),
-    ("ACCEPT", 1, "yes (use the optional effect)"),
-    ("DECLINE", 1, "no / stop / skip"),
-)
+BASE = "base"
+NO_ARGS = A.NoArg()
+
+
+@dataclass(frozen=True)
+class BlockSpec:
+    """A block as a module declares it: name, argument kind, what the argument means."""
+
+    name: str
+    kind: A.ArgKind
+    meaning: str
 
 
 @dataclass(frozen=True)
 class Block:
+    """A block placed in a layout: where it starts and which module added it."""
+
     name: str
     start: int
     size: int
     arg: str
+    kind: A.ArgKind
+    module: str
 
 
-def _build(blocks: tuple[tuple[str, int, str], ...]) -> tuple[dict[str, Block], int]:
-    out: dict[str, Block] = {}
-    start = 0
-    for name, size, arg in blocks:
-        out[name] = Block(name, start, size, arg)
-        start += size
-    return out, start
+class Move(NamedTuple):
+    """A decoded move id: the block's name and its typed argument (a ``move_args`` NamedTuple)."""
+
+    block: str
+    args: Any
+
+    def __str__(self) -> str:
+        text = str(self.args)
+        return f"{self.block}({text})" if text else self.block
 
 
-BLOCKS, NUM_BASE_MOVES = _build(BASE_BLOCKS)
+# Order is the layout order.
+BASE_BLOCKS: tuple[BlockSpec, ...] = (
+    BlockSpec("END", A.NO_ARG, "end the Action phase / stop taking granted Actions"),
+    BlockSpec("ACTIVATE", A.SPELL_POWER, "spell index * 3 + (X - 1)"),
+    BlockSpec("LEARN", A.ELEMENT, "Library pile (Element)"),
+    BlockSpec("ACQUIRE", A.ELEMENT_VALUE, "Element * 2 + (value - 2)"),
+    BlockSpec("DESTROY_CURSE", A.CURSE, "track slot * MAX_STACK + stack position"),
+    BlockSpec("CURE_HAND", A.CARD, "card code of the Madness in your hand"),
+    BlockSpec("CURE_SUPPORT", A.SUPPORT, "seat offset * MAX_SUPPORT_SLOTS + slot"),
+    BlockSpec("ABILITY", A.NO_ARG, "use your Magician's activated ability"),
+    BlockSpec("PAY_HAND", A.CARD, "card code from your hand"),
+    BlockSpec("PAY_SUPPORT", A.SUPPORT, "seat offset * MAX_SUPPORT_SLOTS + slot"),
+    BlockSpec("PAY_CONFIRM", A.NO_ARG, "confirm the payment"),
+    BlockSpec("PAY_CANCEL", A.NO_ARG, "cancel the Action"),
+    BlockSpec("PICK_HAND", A.CARD, "card code from your hand"),
+    BlockSpec("PICK_DISCARD", A.CARD, "card code from your discard pile"),
+    BlockSpec("PICK_SUPPORT", A.SUPPORT, "seat offset * MAX_SUPPORT_SLOTS + slot"),
+    BlockSpec("PICK_PLAYER", A.SEAT, "seat offset"),
+    BlockSpec("PICK_CURSE", A.CURSE, "track slot * MAX_STACK + stack position"),
+    BlockSpec("PICK_SPELL", A.SPELL_INDEX, "spell index"),
+    BlockSpec("PICK_ELEMENT", A.ELEMENT, "Element"),
+    BlockSpec("ACCEPT", A.NO_ARG, "yes (use the optional effect)"),
+    BlockSpec("DECLINE", A.NO_ARG, "no / stop / skip"),
+)
+
+# Blocks of each module, in the order modules registered them; the base game's first.
+MODULE_BLOCKS: dict[str, tuple[BlockSpec, ...]] = {BASE: BASE_BLOCKS}
+
+
+def register_blocks(module: str, specs: tuple[BlockSpec, ...]) -> None:
+    """Declare a module's blocks (appended after the base blocks in layouts that include it)."""
+    if module in MODULE_BLOCKS and MODULE_BLOCKS[module] != specs:
+        raise ValueError(f"module {module!r} already registered other blocks")
+    taken = {b.name for m, specs_ in MODULE_BLOCKS.items() if m != module for b in specs_}
+    clash = taken & {b.name for b in specs}
+    if clash:
+        raise ValueError(f"module {module!r}: block names already used: {sorted(clash)}")
+    MODULE_BLOCKS[module] = specs
+    layout.cache_clear()
+
+
+class Layout:
+    """The blocks of one module set, in id order, and the maps between ids and ``Move``s."""
+
+    def __init__(self, modules: tuple[str, ...]) -> None:
+        unknown = [m for m in modules if m not in MODULE_BLOCKS or m == BASE]
+        if unknown:
+            known = sorted(m for m in MODULE_BLOCKS if m != BASE)
+            raise ValueError(f"unknown module(s) {unknown}: registered modules are {known or 'none'}")
+        self.modules = modules
+        blocks: list[Block] = []
+        start = 0
+        for module in (BASE, *modules):
+            for spec in MODULE_BLOCKS[module]:
+                blocks.append(Block(spec.name, start, spec.kind.size, spec.meaning, spec.kind, module))
+                start += spec.kind.size
+        self.blocks: tuple[Block, ...] = tuple(blocks)
+        self.by_name: dict[str, Block] = {b.name: b for b in blocks}
+        self.size = start
+        # Block of every id: decode is a table look-up, not a search.
+        self._block_of: tuple[Block, ...] = tuple(b for b in blocks for _ in range(b.size))
+
+    def decode(self, move: int) -> Move:
+        """The ``Move`` of an id; ValueError when it is outside the layout."""
+        if not 0 <= move < self.size:
+            raise ValueError(f"move id {move} is outside the layout (0..{self.size - 1})")
+        block = self._block_of[move]
+        return Move(block.name, block.kind.from_index(move - block.start))
+
+    def encode(self, block: str, args: Any = NO_ARGS) -> int:
+        """The id of a block and typed argument; ValueError for an unknown block or a bad argument."""
+        b = self.by_name.get(block)
+        if b is None:
+            raise ValueError(f"unknown move block {block!r} in layout {(BASE, *self.modules)}")
+        i = b.kind.to_index(args)
+        if not 0 <= i < b.size or b.kind.from_index(i) != args:
+            raise ValueError(f"{block}: argument {args!r} is outside the block")
+        return b.start + i
+
+    def table(self) -> list[tuple[str, int, int, str]]:
+        """Rows (block, first id, size, argument meaning) for the generated docs."""
+        return [(b.name, b.start, b.size, b.arg) for b in self.blocks]
+
+
+@cache
+def layout(modules: tuple[str, ...] = ()) -> Layout:
+    return Layout(tuple(modules))
+
+
+BASE_LAYOUT = layout(())
+BLOCKS: dict[str, Block] = BASE_LAYOUT.by_name
+NUM_BASE_MOVES = BASE_LAYOUT.size
 
 # Offsets as module constants: the hot paths add an argument to these.
 END = BLOCKS["END"].start
@@ -98,56 +173,32 @@ DECLINE = BLOCKS["DECLINE"].start
 
 def num_moves(modules: tuple[str, ...] = ()) -> int:
     """Size of the flat move space for a module set (base game: no module)."""
-    if modules:
-        raise NotImplementedError("module blocks arrive with the Vth Element issue")
-    return NUM_BASE_MOVES
+    return layout(tuple(modules)).size
 
 
 def support_arg(offset: int, slot: int) -> int:
-    return offset * MAX_SUPPORT_SLOTS + slot
+    return A.SUPPORT.to_index((offset, slot))
 
 
 def curse_arg(slot: int, pos: int) -> int:
-    return slot * MAX_STACK + pos
+    return A.CURSE.to_index((slot, pos))
 
 
-def decode(move: int) -> tuple[str, int]:
-    """(block name, argument) of a move id; ValueError when out of range."""
-    for block in BLOCKS.values():
-        if block.start <= move < block.start + block.size:
-            return block.name, move - block.start
-    raise ValueError(f"move id {move} is outside the layout (0..{NUM_BASE_MOVES - 1})")
+def decode(move: int, modules: tuple[str, ...] = ()) -> Move:
+    """The ``Move`` (block name, typed argument) of an id; ValueError when out of range."""
+    return layout(tuple(modules)).decode(move)
 
 
-def _arg_text(name: str, arg: int) -> str:
-    if name in ("END", "PAY_CONFIRM", "PAY_CANCEL", "ACCEPT", "DECLINE", "ABILITY"):
-        return ""
-    if name == "ACTIVATE":
-        return f"spell#{arg // 3} X={arg % 3 + 1}"
-    if name in ("LEARN", "PICK_ELEMENT"):
-        return ELEMENT_NAMES[arg]
-    if name == "ACQUIRE":
-        return f"{ELEMENT_NAMES[arg // 2]}-{arg % 2 + 2}"
-    if name in ("DESTROY_CURSE", "PICK_CURSE"):
-        return f"slot{arg // MAX_STACK} pos{arg % MAX_STACK}"
-    if name in ("CURE_HAND", "PAY_HAND", "PICK_HAND", "PICK_DISCARD"):
-        return code_name(arg)
-    if name in ("CURE_SUPPORT", "PAY_SUPPORT", "PICK_SUPPORT"):
-        return f"seat+{arg // MAX_SUPPORT_SLOTS} slot{arg % MAX_SUPPORT_SLOTS}"
-    if name == "PICK_PLAYER":
-        return f"seat+{arg}"
-    if name == "PICK_SPELL":
-        return f"spell#{arg}"
-    return str(arg)
+def encode(block: str, args: Any = NO_ARGS, modules: tuple[str, ...] = ()) -> int:
+    """The id of a block and typed argument, e.g. ``encode("ACQUIRE", ElementValue(0, 3))``."""
+    return layout(tuple(modules)).encode(block, args)
 
 
-def move_to_string(move: int) -> str:
+def move_to_string(move: int, modules: tuple[str, ...] = ()) -> str:
     """Seat-independent name of a move id, e.g. ``ACQUIRE(fire-3)``."""
-    name, arg = decode(move)
-    text = _arg_text(name, arg)
-    return f"{name}({text})" if text else name
+    return str(decode(move, modules))
 
 
-def layout_table() -> list[tuple[str, int, int, str]]:
+def layout_table(modules: tuple[str, ...] = ()) -> list[tuple[str, int, int, str]]:
     """Rows (block, first id, size, argument) for the generated docs."""
-    return [(b.name, b.start, b.size, b.arg) for b in BLOCKS.values()]
+    return layout(tuple(modules)).table()

@@ -3,8 +3,8 @@
 The engine already numbers every move with one int id, the same for 2 to 5 players (players are
 seat offsets from the decider, cards are card codes). This class only adds what an RL library
 needs: the size ``n`` of ``Discrete(n)``, a numpy 0/1 mask of the legal ids, names for every id
-and the block table for the docs. Module blocks (Vth Element) will be appended by the engine;
-nothing here hard-codes a block offset.
+and the block table for the docs. A module's blocks are appended by the engine after the base
+blocks (``moves.layout(modules)``); nothing here hard-codes a block offset.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ class ActionLayout:
         self.modules: tuple[str, ...] = tuple(config.modules)
         self.n: int = M.num_moves(self.modules)
         # Names are built once: action_to_string is called by renderers and logs per step.
-        self._names: tuple[str, ...] = tuple(M.move_to_string(a) for a in range(self.n))
+        self._names: tuple[str, ...] = tuple(M.move_to_string(a, self.modules) for a in range(self.n))
         # Block index of every id (used by the observation's last-actions section).
         table = self.table()
         self.block_names: tuple[str, ...] = tuple(row[0] for row in table)
@@ -53,4 +53,4 @@ class ActionLayout:
 
     def table(self) -> list[tuple[str, int, int, str]]:
         """Rows (block, first id, size, argument meaning), in id order."""
-        return M.layout_table()
+        return M.layout_table(self.modules)

@@ -35,13 +35,13 @@ def test_blocks_tile_the_id_range_in_order() -> None:
     nxt = 0
     for name, start, size, arg in lay.table():
         assert start == nxt and size > 0 and arg
-        assert decode(start)[0] == name and decode(start + size - 1) == (name, size - 1)
+        assert decode(start).block == name and decode(start + size - 1).block == name
         nxt = start + size
     assert nxt == lay.n
     # block_of / arg_of agree with the engine's decoder for every id
     for a in range(lay.n):
-        name, arg = decode(a)
-        assert lay.block_names[lay.block_of[a]] == name and lay.arg_of[a] == arg
+        name = decode(a).block
+        assert lay.block_names[lay.block_of[a]] == name and lay.arg_of[a] == a - lay.table()[lay.block_of[a]][1]
 
 
 def test_every_id_has_a_distinct_name() -> None:

@@ -1,0 +1,42 @@
+"""The base game as the first rules module (``rules.Module``): its move blocks, Actions, frame
+kinds, effect ops, decision kinds, modifier kinds, payment Actions, Curse types, card codes and
+statistics. Importing this module registers it; ``rules.ruleset`` does so on first use."""
+
+from __future__ import annotations
+
+from . import actions, flow, menu, ops, ops_board, ops_cards, payment_frame  # noqa: F401  (frames, ops)
+from .cards import CURSE_TYPES
+from .constants import MADNESS, NUM_ELEMENT_CODES
+from .decision import DECISION_KINDS
+from .moves import BASE, BASE_BLOCKS
+from .resolver import RUN
+from .rules import Module, register
+from .vocab import MOD_SCHEMAS
+
+# Progress counters of state.stats (zones.py, actions.py, flow.py keep them).
+STATS: tuple[str, ...] = (
+    "curses_destroyed",
+    "eliminations",
+    "madness_cured",
+    "madness_received",
+    "monsters_defeated",
+    "monsters_failed",
+    "spells_activated",
+    "spells_learned",
+)
+
+BASE_MODULE = Module(
+    name=BASE,
+    blocks=BASE_BLOCKS,
+    actions=actions.BASE_ACTIONS,
+    frames=tuple(RUN),
+    ops=tuple(ops.OPS),
+    decision_kinds=DECISION_KINDS,
+    modifier_kinds=tuple(MOD_SCHEMAS),
+    pay_actions=actions.PAY_ACTIONS,
+    curse_types=CURSE_TYPES,
+    card_codes=(*range(NUM_ELEMENT_CODES), MADNESS),
+    stats=STATS,
+    doc="The Big Book of Madness, base game (RULES.md sections 1-8).",
+)
+register(BASE_MODULE)

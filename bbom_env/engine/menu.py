@@ -1,0 +1,107 @@
+"""The Action menu (RULES.md section 3.4, DP-03): END plus every registered Action the decider can
+take now. The menu names no Action: it loops over ``ruleset(config.modules).actions`` and hands a
+chosen id to the Action that owns its block (``rules.MenuAction``).
+
+A menu frame is ``{"k": "menu", "p": seat, "n": grants, "w": decider}``: ``n`` is -1 on the
+Active Player's own Action phase (unlimited Actions), else the number of granted Actions left
+(section 4.12).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import hooks
+from . import moves as M
+from .payment import available_values, can_cover
+from .resolver import done, frame
+from .rules import ruleset
+
+if TYPE_CHECKING:
+    from .state import GameState, PlayerState
+
+Req = tuple[int, ...]
+
+
+def req_of(e: int, n: int) -> Req:
+    """A cost of n Elements of Element e: (fire, water, earth, air, any)."""
+    r = [0, 0, 0, 0, 0]
+    r[e] = n
+    return tuple(r)
+
+
+def fits(tot: list[int], counts: list[list[int]], req: Req) -> bool:
+    """Fast affordability: single-Element costs compare sums; the rest use the exact check."""
+    if req[4] == 0:
+        return tot[0] >= req[0] and tot[1] >= req[1] and tot[2] >= req[2] and tot[3] >= req[3]
+    if req[0] == req[1] == req[2] == req[3] == 0:
+        return tot[0] + tot[1] + tot[2] + tot[3] >= req[4]
+    return can_cover(counts, req)
+
+
+class MenuView:
+    """What every Action's ``legal`` needs, computed once per menu query (never kept between
+    queries: modifiers are read fresh, STYLE.md practice 10). A player without "forbid" / "cost"
+    modifiers skips those hooks (the hot path of random play)."""
+
+    __slots__ = ("frame", "p", "player", "counts", "tot", "_forbid", "_cost")
+
+    def __init__(self, state: GameState, f: dict) -> None:
+        self.frame = f
+        self.p: int = f["p"]
+        self.player: PlayerState = state.players[self.p]
+        self.counts = available_values(state, self.p)
+        self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in self.counts]
+        kinds = {m["kind"] for m in hooks.player_mods(state, self.p)}
+        self._forbid = "forbid" in kinds
+        self._cost = "cost" in kinds
+
+    def forbidden(self, state: GameState, action: str, element: int | None) -> bool:
+        return self._forbid and hooks.forbidden(state, self.p, action, element)
+
+    def cost(self, state: GameState, action: str, element: int | None, req: Req) -> Req:
+        """The cost after the player's "cost" modifiers (section 4.10)."""
+        return hooks.adjust_cost(state, self.p, action, element, req) if self._cost else req
+
+    def can_pay(self, req: Req) -> bool:
+        return fits(self.tot, self.counts, req)
+
+    def can_pay_single(self, state: GameState, action: str, element: int, n: int) -> bool:
+        """Whether n Elements of one Element (before modifiers) can be paid for this Action."""
+        if self._cost:
+            return self.can_pay(hooks.adjust_cost(state, self.p, action, element, req_of(element, n)))
+        return self.tot[element] >= n  # what can_pay says of an unmodified one-Element cost
+
+
+def menu_legal(state: GameState, f: dict) -> list[int]:
+    """DP-03: END plus every Action whose target exists and whose cost can be paid."""
+    view = MenuView(state, f)
+    out = [M.END]
+    for action in ruleset(state.config.modules).actions:
+        out.extend(action.legal(state, view))
+    out.sort()
+    return out
+
+
+def run_menu(state: GameState, f: dict) -> None:
+    if f["n"] == 0 or state.players[f["p"]].eliminated:
+        done(state, f)  # granted Actions used up, or A-73
+        return
+    f["w"] = f["p"]
+
+
+def answer_menu(state: GameState, f: dict, move: int) -> None:
+    if move == M.END:
+        done(state, f)
+        return
+    if f["n"] > 0:
+        f["n"] -= 1
+    modules = state.config.modules
+    mv = M.decode(move, modules)
+    action = ruleset(modules).action_of_block.get(mv.block)
+    if action is None:
+        raise AssertionError(f"menu: no registered Action owns move block {mv.block} ({mv})")
+    action.choose(state, f, mv)
+
+
+frame("menu", run_menu, menu_legal, answer_menu)

@@ -1,0 +1,145 @@
+"""The payment frame (RULES.md sections 4.0 and 10.4): paying the cost of an Action.
+
+``payment="auto"`` pays with the canonical least-waste payment (``payment.auto_payment``);
+``"manual"`` asks for each card (PAY_HAND / PAY_SUPPORT), then PAY_CONFIRM, or PAY_CANCEL, which
+returns to the menu with nothing spent. A pay frame is ``{"k": "pay", "p": payer, "req": cost,
+"picks": sources picked so far, "act": the Action, "what": its target}``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import moves as M
+from .constants import MAX_SUPPORT_SLOTS, NUM_CODES, NUM_ELEMENT_CODES
+from .payment import (
+    auto_payment,
+    completable_pick,
+    covers,
+    irreducible,
+    source_code,
+    usable_support,
+)
+from .resolver import done, frame
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+def pay_frame(p: int, req: tuple[int, ...], action: str, what: str) -> dict:
+    """A frame that makes player p pay ``req`` for ``action`` (on ``what``) before it resolves."""
+    return {"k": "pay", "p": p, "req": req, "picks": (), "act": action, "what": what, "w": None}
+
+
+def _discard_sources(state: GameState, p: int, sources: list) -> None:
+    """Paid cards go to their owners' discard piles (section 4.0); support slots close up."""
+    pl = state.players[p]
+    taken: dict[int, list[int]] = {}
+    for src in sources:
+        if src[0] == "h":
+            pl.hand[src[1]] -= 1
+            pl.discard[src[1]] += 1
+        else:
+            taken.setdefault(src[1], []).append(src[2])
+    for q, slots in taken.items():
+        owner = state.players[q]
+        for s in sorted(slots, reverse=True):
+            owner.discard[owner.support.pop(s)] += 1
+
+
+def run_pay(state: GameState, f: dict) -> None:
+    p = f["p"]
+    if state.config.payment == "auto" or not any(f["req"]):
+        sources = auto_payment(state, p, f["req"])
+        codes = tuple(source_code(state, s) for s in sources)
+        _discard_sources(state, p, sources)
+        state.event("pay", p, f["act"], f["what"], codes)
+        done(state, f)
+        return
+    f["w"] = p
+
+
+def _picked_codes(state: GameState, f: dict) -> list[int]:
+    return [source_code(state, s) for s in f["picks"]]
+
+
+def legal_pay(state: GameState, f: dict) -> list[int]:
+    """DP-P1..P3, P6: a card is offered if its Element still has an uncovered need (or the
+    ``any`` part is uncovered) and, with irreducible payments, the payment it makes is not
+    reducible (A-18)."""
+    p, req = f["p"], f["req"]
+    picked = _picked_codes(state, f)
+    out = [M.PAY_CANCEL]
+    if covers(picked, req):
+        out.append(M.PAY_CONFIRM)
+        if state.config.irreducible_payments:
+            out.sort()
+            return out
+    hand = state.players[p].hand
+    used_hand = [0] * NUM_CODES
+    used_slots = set()
+    for s in f["picks"]:
+        if s[0] == "h":
+            used_hand[s[1]] += 1
+        else:
+            used_slots.add((s[1], s[2]))
+    n = len(state.players)
+    # What is still available to pick: (move, code) pairs, and counts by code.
+    offers = [(M.PAY_HAND + c, c) for c in range(NUM_ELEMENT_CODES) if hand[c] > used_hand[c]]
+    pool = [hand[c] - used_hand[c] if c < NUM_ELEMENT_CODES else 0 for c in range(NUM_CODES)]
+    for q, s, code in usable_support(state, p):
+        if (q, s) not in used_slots and s < MAX_SUPPORT_SLOTS:
+            offers.append((M.PAY_SUPPORT + ((q - p) % n) * MAX_SUPPORT_SLOTS + s, code))
+            pool[code] += 1
+    have = [0, 0, 0, 0]
+    for c in picked:
+        have[c // 3] += c % 3 + 1
+    need_any = req[4] > 0 and not covers(picked, req)
+    irreducible_only = state.config.irreducible_payments
+    verdict: dict[int, bool] = {}  # equal codes get equal answers
+
+    def useful(code: int) -> bool:
+        if code in verdict:
+            return verdict[code]
+        e = code // 3
+        ok = have[e] < req[e] or need_any
+        if ok and irreducible_only:
+            exact = completable_pick(picked, pool, req, code)
+            if exact is None:  # mixed cost: at least no reducible payment is ever confirmed
+                trial = picked + [code]
+                ok = not covers(trial, req) or irreducible(trial, req)
+            else:
+                ok = exact
+        verdict[code] = ok
+        return ok
+
+    out += [m for m, code in offers if useful(code)]
+    out.sort()
+    return out
+
+
+def answer_pay(state: GameState, f: dict, move: int) -> None:
+    p = f["p"]
+    if move == M.PAY_CANCEL:
+        # Nothing was spent: drop the pay frame and the Action's frames, back to the menu.
+        while state.stack and state.stack[-1]["k"] != "menu":
+            state.stack.pop()
+        menu = state.stack[-1] if state.stack else None
+        if menu is not None and menu["n"] >= 0:
+            menu["n"] += 1  # a granted Action (4.12) cancelled is not used up: give it back
+        state.event("cancel", p, f["act"])
+        return
+    if move == M.PAY_CONFIRM:
+        codes = tuple(_picked_codes(state, f))
+        _discard_sources(state, p, list(f["picks"]))
+        state.event("pay", p, f["act"], f["what"], codes)
+        done(state, f)
+        return
+    if move < M.PAY_SUPPORT:
+        f["picks"] = f["picks"] + (("h", move - M.PAY_HAND),)
+    else:
+        off, s = divmod(move - M.PAY_SUPPORT, MAX_SUPPORT_SLOTS)
+        f["picks"] = f["picks"] + (("s", (p + off) % len(state.players), s),)
+
+
+frame("pay", run_pay, legal_pay, answer_pay)
