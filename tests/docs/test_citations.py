@@ -1,0 +1,195 @@
+"""The docs stand on their own: every rules citation in the repository resolves to an anchor of
+docs/rules.md, and every repository file the README and docs name exists.
+
+Citations recognised (docs/rules.md, "How it is cited"): "RULES.md section 4.2" or "docs/rules.md
+section 4.2" (also "sections 4.10-4.12", "sections 7, 8 and 10.5", "RULES.md 1.4"), "§5.1", a bare
+"section 3.3.5" (code comments cite the rules that way) unless another document is named just before
+it ("STYLE.md section ..."), and the ids DP-.., A-.. and V-.. (ranges such as "A-52..A-56" and
+"DP-P1..P6" are expanded).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "docs" / "rules.md"
+SCANNED = (".py", ".md", ".toml", ".yaml", ".yml")
+SKIPPED_DIRS = (".venv/", "runs/")
+
+NUM = r"\d+(?:\.\d+)*"
+NUM_LIST = rf"{NUM}(?:\s*(?:,|and|-|–|to)\s*{NUM})*"
+# "RULES.md 1.4" (no "section"); "§5.1"; "section 4.2" / "sections 7, 8 and 10.5", bare or after
+# "RULES.md" / "docs/rules.md".
+RULES_NUMBER = re.compile(rf"(?:RULES|rules)\.md\s+({NUM_LIST})")
+SIGN_SECTION = re.compile(rf"§\s*({NUM_LIST})")
+BARE_SECTION = re.compile(rf"\b[Ss]ections?\s+({NUM_LIST})")
+# A document named right before a bare "section N" (another file's sections, not the rules').
+OTHER_DOC = re.compile(r"(?:[\w./-]+\.md|\b[A-Z][A-Z_]{2,})'?s?\s*$")
+RULES_DOC = re.compile(r"(?:RULES|rules)\.md'?s?\s*$")
+
+# "DP-P1..P6" is a range, "DP-E09/E10" two ids; "DP-E01 / DP-29" is two matches.
+DP_ID = re.compile(r"\bDP-([PE]?)(\d+)(?:\s*(\.\.|…|to|/)\s*(?:DP-)?\1(\d+)\b)?")
+A_ID = re.compile(r"\bA-(\d{2})\b(?:\s*(?:\.\.|…|to)\s*A-(\d{2})\b)?")
+V_ID = re.compile(r"\bV-(\d{2})\b(?:\s*(?:\.\.|…|to)\s*V-(\d{2})\b)?")
+
+PATH_PREFIXES = ("docs", "bbom_env", "configs", "examples", "agents", "benchmarks", "scripts", "tests")
+REPO_PATH = re.compile(rf"(?<![\w/.-])((?:{'|'.join(PATH_PREFIXES)})/[\w./-]*)")
+
+
+def anchors() -> set[str]:
+    return set(re.findall(r'<a id="([^"]+)"></a>', RULES.read_text(encoding="utf-8")))
+
+
+def tracked_files() -> list[Path]:
+    """The repository's text sources, as git lists them (untracked scratch files are not cited)."""
+    try:
+        out = subprocess.run(
+            ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True, timeout=60
+        ).stdout.splitlines()
+    except (OSError, subprocess.SubprocessError):  # no git (an exported tree): walk the files
+        out = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file()]
+    names = [n for n in out if n.endswith(SCANNED) and not n.startswith(SKIPPED_DIRS)]
+    names.append("docs/rules.md")  # checked even before it is committed
+    return [ROOT / n for n in sorted(set(names)) if (ROOT / n).is_file()]
+
+
+def _numbers(num_list: str) -> list[str]:
+    """'4.10-4.12' -> both ends; '7, 8 and 10.5' -> each number."""
+    return re.findall(NUM, num_list)
+
+
+def _expand(prefix: str, lo: str, hi: str | None, width: int) -> list[str]:
+    if hi is None:
+        return [f"{prefix}{lo}"]
+    a, b = int(lo), int(hi)
+    if not a <= b <= a + 100:  # not a range ("DP-15-16" reversed or absurd): check both ends only
+        return [f"{prefix}{lo}", f"{prefix}{hi}"]
+    return [f"{prefix}{i:0{width}d}" for i in range(a, b + 1)]
+
+
+def citations(text: str) -> Iterator[tuple[int, str, str]]:
+    """(line number, the citation as written, the anchor it needs)."""
+    for lineno, line in enumerate(text.splitlines(), 1):
+        for m in RULES_NUMBER.finditer(line):
+            for n in _numbers(m.group(1)):
+                yield lineno, m.group(0), f"s{n}"
+        for m in SIGN_SECTION.finditer(line):
+            for n in _numbers(m.group(1)):
+                yield lineno, m.group(0), f"s{n}"
+        for m in BARE_SECTION.finditer(line):
+            before = line[: m.start()]
+            if RULES_DOC.search(before) or not OTHER_DOC.search(before):
+                for n in _numbers(m.group(1)):
+                    yield lineno, m.group(0), f"s{n}"
+        for m in DP_ID.finditer(line):
+            kind, lo, sep, hi = m.groups()
+            width = 1 if kind == "P" else 2
+            if sep == "/":
+                idents = [f"DP-{kind}{lo}", f"DP-{kind}{hi}"]
+            else:
+                idents = _expand(f"DP-{kind}", lo, hi, width)
+            for ident in idents:
+                yield lineno, m.group(0), ident
+        for pattern, prefix in ((A_ID, "A-"), (V_ID, "V-")):
+            for m in pattern.finditer(line):
+                for ident in _expand(prefix, m.group(1), m.group(2), 2):
+                    yield lineno, m.group(0), ident
+
+
+def test_rules_reference_has_every_section_and_id() -> None:
+    """The anchors the rest relies on: sections 0-12, every DP, A and V id of the specification."""
+    have = anchors()
+    want = {f"s{n}" for n in range(13)}
+    want |= {f"DP-{i:02d}" for i in range(1, 38)} | {f"DP-P{i}" for i in range(1, 8)}
+    want |= {f"DP-E{i:02d}" for i in range(1, 17)}
+    want |= {f"A-{i:02d}" for i in range(1, 80)} | {f"V-{i:02d}" for i in range(1, 42)}
+    missing = sorted(want - have)
+    assert not missing, f"docs/rules.md lacks the anchors {missing}"
+
+
+def test_every_citation_resolves() -> None:
+    have = anchors()
+    files = tracked_files()
+    assert len(files) > 50, f"only {len(files)} files found under {ROOT}"
+    found = 0
+    bad = []
+    for path in files:
+        for lineno, cited, anchor in citations(path.read_text(encoding="utf-8", errors="replace")):
+            found += 1
+            if anchor not in have:
+                bad.append(f"{path.relative_to(ROOT)}:{lineno}: {cited!r} needs #{anchor}")
+    assert found > 300, f"only {found} citations found: is the scan broken?"
+    assert not bad, f"{len(bad)} citation(s) do not resolve in docs/rules.md:\n" + "\n".join(bad)
+
+
+def test_the_scan_reads_every_citation_form() -> None:
+    """The scan itself: each spelling the repository uses yields the anchors it should."""
+
+    def got(text: str) -> list[str]:
+        return [a for _, _, a in citations(text)]
+
+    assert got("RULES.md sections 4.10-4.12, 8 and 10.5") == ["s4.10", "s4.12", "s8", "s10.5"]
+    assert got("see docs/rules.md section 3.3.5.") == ["s3.3.5"]
+    assert got("(RULES.md 1.4) and §5.1") == ["s1.4", "s5.1"]
+    assert got("a comment (section 2.1, steps 1-12)") == ["s2.1"]
+    assert got("STYLE.md section 4.2 and KNOWN_CARDS section 0") == []
+    assert got("design/RL_ANCHORS.md section 12") == []
+    assert got("A-27, A-52..A-56") == ["A-27", "A-52", "A-53", "A-54", "A-55", "A-56"]
+    assert got("DP-P1..P3 and DP-E09/E10, DP-36") == ["DP-P1", "DP-P2", "DP-P3", "DP-E09", "DP-E10", "DP-36"]
+    assert got("V-09; SHA-256; A-1; XA-01") == ["V-09"]
+
+
+def test_files_named_in_the_docs_exist() -> None:
+    docs = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    bad = []
+    checked = 0
+    for doc in docs:
+        for lineno, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            for m in REPO_PATH.finditer(line):
+                name = m.group(1).rstrip(".,:;")
+                if any(ch in name for ch in "*<>"):
+                    continue  # a pattern, not a file
+                checked += 1
+                if not (ROOT / name).exists():
+                    bad.append(f"{doc.relative_to(ROOT)}:{lineno}: {name}")
+    assert checked > 30, f"only {checked} paths found: is the scan broken?"
+    assert not bad, f"{len(bad)} file(s) named in the docs do not exist:\n" + "\n".join(bad)
+
+
+# `module.name` in docs/rules.md names engine code (`flow.run_place`, `state.reserve1`): the engine is
+# refactored under the docs, so each name is checked to exist.
+CODE_REF = re.compile(r"`([A-Za-z_]+)\.([A-Za-z_]\w*)(?:\([^`]*\))?`")
+
+
+def _engine_has(module: str, name: str) -> bool | None:
+    """True / False for a name the engine should have; None for a reference that is not code."""
+    import dataclasses
+    import importlib
+
+    from bbom_env.engine.state import GameState
+
+    if module in ("state", "GameState"):
+        fields = {f.name for f in dataclasses.fields(GameState)}
+        return name in fields or hasattr(GameState, name)
+    if not (ROOT / "bbom_env" / "engine" / f"{module}.py").is_file() or name == "py":
+        return None
+    return hasattr(importlib.import_module(f"bbom_env.engine.{module}"), name)
+
+
+def test_engine_names_in_the_rules_reference_exist() -> None:
+    bad = []
+    checked = 0
+    for lineno, line in enumerate(RULES.read_text(encoding="utf-8").splitlines(), 1):
+        for m in CODE_REF.finditer(line):
+            ok = _engine_has(m.group(1), m.group(2))
+            if ok is None:
+                continue
+            checked += 1
+            if not ok:
+                bad.append(f"docs/rules.md:{lineno}: {m.group(0)}")
+    assert checked > 30, f"only {checked} engine names found: is the scan broken?"
+    assert not bad, f"{len(bad)} engine name(s) in docs/rules.md do not exist:\n" + "\n".join(bad)
