@@ -6,7 +6,8 @@ python -m bbom_env.cards validate PATH [--override PATH ...]
 python -m bbom_env.cards docs [--out PATH]
 
 Every card carries its provenance (../shared/cards/README.md policy 2): reconstructed cards are not
-the real game's cards and are marked ``*`` wherever they are shown.
+the real game's cards and are marked ``*`` wherever they are shown; partial cards, only partly the
+real card, are marked ``~`` and say which part is known.
 
 Exit status: 0 done; 1 ``validate`` found the pack invalid, or ``show`` found no such card; 2 bad
 input (usage, a pack that cannot be loaded, an unwritable path). Errors are one line on stderr.
@@ -23,7 +24,7 @@ from typing import Any, NoReturn
 from .engine.cards import NAMED_PACKS, Magician, Pack, Spell, load_pack, resolve_pack_path
 from .engine.config import ConfigError
 from .engine.constants import ELEMENT_NAMES, code_name
-from .engine.pack_checks import read_pack_file
+from .engine.pack_checks import marked, read_pack_file
 from .engine.vocab import MOD_SCHEMAS, OP_SCHEMAS, PackError
 
 FULL_PACK_TABLES = ("round_track", "magician", "spell", "curse", "grimoire")
@@ -84,8 +85,8 @@ def effect_text(ops: tuple[dict, ...] | list[dict]) -> str:
 
 
 def mark(name: str, provenance: str) -> str:
-    """Reconstructed cards are marked ``*`` (README policy 2)."""
-    return f"{name}*" if provenance == "reconstructed" else name
+    """Reconstructed cards are marked ``*``, partial ones ``~`` (README policy 2)."""
+    return marked(name, provenance)
 
 
 def deck_text(deck: tuple[int, ...]) -> str:
@@ -111,6 +112,8 @@ def rows(pack: Pack) -> list[tuple[str, str, str, str]]:
 
 def _common(obj: Any) -> list[str]:
     lines = [f"- provenance: {obj.provenance}"]
+    if obj.known:
+        lines.append(f"- known: {obj.known}")
     if obj.source:
         lines.append(f"- source: {obj.source}")
     if obj.notes:
@@ -185,7 +188,8 @@ of Madness are not publicly available. Every card says where it comes from:
 
 - **printed**: the effect is the real card's, as public sources give it (`source` cites
   ../shared/cards/KNOWN_CARDS.md);
-- **partial**: part of the card is known (`notes` say which part); the rest is completed;
+- **partial** (name marked `~`): part of the card is known (`known` says which part, `notes` give
+  the details); the rest is completed, and may include the name;
 - **reconstructed** (name marked `*`): the real card is unknown; this card was designed to fill its
   place, following the game's structure and themes. Names of reconstructed cards are the project's
   own.
@@ -237,13 +241,19 @@ def render_docs(pack: Pack) -> str:
     """The whole of docs/cards.md for a pack (deterministic: pack order)."""
     file = Path(pack.files[0]).name
     out = _HEADER.format(name=pack.name, file=f"bbom_env/data/{file}").splitlines() + _counts_table(pack)
+    if {s.learning_cost for s in pack.spells.values() if not s.basic} == {2}:
+        out += [
+            "",
+            "Learning a Library Spell costs 2 Elements of its Element, whatever its level: the only rule",
+            "text (RULES.md section 4.2) says 2, and no printed learning cost is known (A-13).",
+        ]
     out += ["", "## Round track", "", "Multi-Element Curses added when each round's Monster arrives.", ""]
     out += ["| level | R1 | R2 | R3 | R4 | R5 | R6 |", "|---|---|---|---|---|---|---|"]
     for lvl, row in enumerate(pack.round_track, 1):
         out.append(f"| {lvl} | " + " | ".join(str(v) for v in row) + " |")
     out += ["", f"- provenance: {pack.round_track_provenance}"]
     rt = _round_track_meta(pack)
-    out += [f"- {k}: {rt[k]}" for k in ("source", "notes") if rt.get(k)] + [""]
+    out += [f"- {k}: {rt[k]}" for k in ("known", "source", "notes") if rt.get(k)] + [""]
     out += _section(pack, "Magicians", list(pack.magicians))
     out += _section(pack, "Basic Spells", [s.id for s in pack.spells.values() if s.basic])
     for e, el in enumerate(ELEMENT_NAMES):
@@ -268,7 +278,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
     w = [max(len(r[i]) for r in table) for i in range(3)]
     for cid, kind, name, prov in table:
         print(f"{cid:<{w[0]}}  {kind:<{w[1]}}  {mark(name, prov):<{w[2] + 1}}  {prov}")
-    print(f"{len(table)} cards in pack {pack.id!r} (* = reconstructed, not the real card)")
+    legend = "* = reconstructed, not the real card; ~ = partial, `show ID` says which part is known"
+    print(f"{len(table)} cards in pack {pack.id!r} ({legend})")
     return 0
 
 

@@ -42,7 +42,8 @@ Answer with one of:
                   or the card a move names (Ashes), when only one move names it. Case does not matter.
   #ID             a move id of the env's action space, e.g. #0 for END
 Commands: moves (list the moves again), board (show the board), card NAME (a card's text),
-          help, quit (or Ctrl-D / Ctrl-C)."""
+          help, quit (or Ctrl-D / Ctrl-C).
+Card names marked * are reconstructed (not the real card); ~ partly known (card NAME says which)."""
 
 
 class AgentError(RuntimeError):
@@ -76,7 +77,7 @@ class SessionResult:
 
 
 def _norm(text: str) -> str:
-    return "".join(text.split()).upper().rstrip("*")
+    return "".join(text.split()).upper().rstrip("*~")  # a card name may be typed with its mark
 
 
 def parse_choice(state: GameState, text: str, legal: list[int]) -> tuple[str, Any]:

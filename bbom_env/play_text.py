@@ -19,6 +19,8 @@ from .engine.moves import BLOCKS
 if TYPE_CHECKING:
     from .play_session import Seat
 
+MARKS_LEGEND = "marks: * reconstructed card (not the real one), ~ partly known (card NAME says which part)"
+
 # A sentence per decision kind, where the kind's name alone does not say what to do.
 KIND_HINTS = {
     "action": "choose an Action, or END to end your Action phase",
@@ -33,7 +35,8 @@ KIND_HINTS = {
 
 
 def card_label(state: GameState, card_id: str) -> str:
-    """A card's name, marked ``*`` when reconstructed (never passed off as the real card)."""
+    """A card's name, marked ``*`` when reconstructed and ``~`` when partial (only partly the real
+    card): never passed off as the real card."""
     pack = state.pack
     card = pack.spells.get(card_id) or pack.curses.get(card_id) or pack.magicians.get(card_id)
     card = card or pack.pages.get(card_id)
@@ -214,18 +217,20 @@ def event_lines(state: GameState, start: int) -> list[str]:
 
 
 def board_text(state: GameState, seats: list[Seat]) -> str:
-    """The engine's rendering (card names, reconstructed ones marked ``*``) with who plays which
-    seat; its closing "decision:" line is left to the decision header."""
+    """The engine's rendering (card names, reconstructed ones marked ``*``, partial ones ``~``) with
+    who plays which seat and what the marks mean; its closing "decision:" line is left to the
+    decision header."""
     lines = str(state).splitlines()
     if lines and lines[-1].startswith("decision:"):
         lines.pop()
     lines.append("seats: " + ", ".join(f"P{i} {s.label}" for i, s in enumerate(seats)))
+    lines.append(MARKS_LEGEND)
     return "\n".join(lines)
 
 
 def find_cards(state: GameState, query: str) -> list[str]:
-    """Card ids whose id or name (without the ``*`` mark) is ``query``, case-insensitively."""
-    q = query.strip().rstrip("*").lower()
+    """Card ids whose id or name (without a ``*``/``~`` mark) is ``query``, case-insensitively."""
+    q = query.strip().rstrip("*~").lower()
     pack = state.pack
     ids = [*pack.magicians, *pack.spells, *pack.curses, *pack.pages]
     return [cid for cid in ids if q in (cid.lower(), pack.card_name(cid).lower())]

@@ -82,7 +82,7 @@ def test_scripted_human_session_through_a_subprocess() -> None:
         "move id 9999 is outside the action space",
         "'#x' is not a move id",
         "card NAME:",
-        "Combustion  [spell_combustion]",
+        "Combustion~  [spell_combustion]",  # ~: a partial card (only partly the real one)
         "Commands: moves",
     ):
         assert message in out, message

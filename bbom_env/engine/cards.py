@@ -56,6 +56,7 @@ class Magician:
     provenance: str
     source: str = ""
     notes: str = ""
+    known: str = ""  # partial cards: which part is the real card's
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ class Spell:
     provenance: str
     source: str = ""
     notes: str = ""
+    known: str = ""  # partial cards: which part is the real card's
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,7 @@ class Curse:
     provenance: str
     source: str = ""
     notes: str = ""
+    known: str = ""  # partial cards: which part is the real card's
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,8 @@ class GrimoirePage:
     provenance: str
     source: str = ""
     notes: str = ""
+    known: str = ""  # partial cards: which part is the real card's
+    name: str = ""  # the End page's name (a page with a Monster is named by it)
 
 
 @dataclass(frozen=True)
@@ -155,7 +160,7 @@ class Pack:
                 return table[card_id].name
         if card_id in self.pages:
             page = self.pages[card_id]
-            return page.monster.name if page.monster else page.id
+            return page.monster.name if page.monster else page.name or page.id
         return card_id
 
 
@@ -163,7 +168,7 @@ class Pack:
 # Loading
 
 
-_COMMON = {"id", "name", "provenance", "source", "notes"}
+_COMMON = {"id", "name", "provenance", "source", "notes", "known"}
 _MAGICIAN = {
     "element",
     "starting_deck",
@@ -181,7 +186,7 @@ def _magician(e: dict, where: str) -> Magician:
     abilities = opt(e, "ability", [], where, list)
     mods = tuple(normalize_mod(m, f"{where}.ability[{i}]") for i, m in enumerate(abilities))
     activated = tuple(normalize_effect(opt(e, "activated", [], where, list), f"{where}.activated"))
-    prov, source, notes = provenance(e, where)
+    prov, source, notes, known = provenance(e, where)
     return Magician(
         id=e["id"],
         name=req(e, "name", where, str),
@@ -195,6 +200,7 @@ def _magician(e: dict, where: str) -> Magician:
         provenance=prov,
         source=source,
         notes=notes,
+        known=known,
     )
 
 
@@ -210,7 +216,7 @@ def _spell(e: dict, where: str) -> Spell:
         if level != 0:
             raise PackError(f"{where}.level: a basic Spell has no level (leave it out), got {level}")
     cost = int_in(e, "activation_cost", where, 1, MAX_COST)
-    prov, source, notes = provenance(e, where)
+    prov, source, notes, known = provenance(e, where)
     return Spell(
         id=e["id"],
         name=req(e, "name", where, str),
@@ -224,6 +230,7 @@ def _spell(e: dict, where: str) -> Spell:
         provenance=prov,
         source=source,
         notes=notes,
+        known=known,
     )
 
 
@@ -240,7 +247,7 @@ def _curse(e: dict, where: str) -> Curse:
         cost = (1, 1, 1, 1)  # section 4.4
     else:
         cost = tuple(4 if n == ctype else 0 for n in ELEMENT_NAMES)
-    prov, source, notes = provenance(e, where)
+    prov, source, notes, known = provenance(e, where)
     return Curse(
         id=e["id"],
         name=req(e, "name", where, str),
@@ -251,6 +258,7 @@ def _curse(e: dict, where: str) -> Curse:
         provenance=prov,
         source=source,
         notes=notes,
+        known=known,
     )
 
 
@@ -282,7 +290,9 @@ def _page(e: dict, where: str) -> GrimoirePage:
         raise PackError(f"{where}.monster: the End page has no Monster on its back")
     if kind == "cover" and ("bonus" in e or "failure" in e):
         raise PackError(f"{where}: a Cover page has no Bonus/Failure side")
-    prov, source, notes = provenance(e, where)
+    if monster is not None and "name" in e:
+        raise PackError(f"{where}.name: a page with a Monster is named by its monster.name")
+    prov, source, notes, known = provenance(e, where)
     return GrimoirePage(
         id=e["id"],
         kind=kind,
@@ -291,9 +301,11 @@ def _page(e: dict, where: str) -> GrimoirePage:
         failure=tuple(normalize_effect(opt(e, "failure", [], where, list), f"{where}.failure", "each")),
         bonus_text=opt(e, "bonus_text", "", where, str),
         failure_text=opt(e, "failure_text", "", where, str),
+        name=opt(e, "name", "", where, str),
         provenance=prov,
         source=source,
         notes=notes,
+        known=known,
     )
 
 
@@ -347,7 +359,7 @@ def _round_track(rt: Any, path: Path) -> tuple[tuple[tuple[int, ...], ...], str]
         raise PackError(f"{where}: missing [round_track] table (A-06: the engine never guesses it)")
     if not isinstance(rt, dict):
         raise PackError(f"{where}: [round_track] must be a table, got {show(rt)}")
-    check_fields(rt, {"levels", "provenance", "source", "notes"}, where)
+    check_fields(rt, {"levels", "provenance", "source", "notes", "known"}, where)
     levels = req(rt, "levels", where, list)
     if len(levels) != 3 or any(not isinstance(r, list) or len(r) != 6 for r in levels):
         raise PackError(f"{where}.levels: expected 3 rows (levels 1-3) of 6 rounds")
@@ -357,7 +369,7 @@ def _round_track(rt: Any, path: Path) -> tuple[tuple[tuple[int, ...], ...], str]
             # With the Monster's 3 symbols, the Multi-Element Curses must fit the track's 5 slots.
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_EXTRA_CURSES:
                 raise PackError(f"{where}.levels[{li}][{ri}]: expected {allowed}, got {show(v)}")
-    prov, _, _ = provenance(rt, where)
+    prov, _, _, _ = provenance(rt, where)
     return tuple(tuple(r) for r in levels), prov
 
 

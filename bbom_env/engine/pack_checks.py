@@ -35,6 +35,10 @@ if TYPE_CHECKING:
 MAX_PACK_BYTES = 4 * 1024 * 1024
 ID_PATTERN = re.compile(r"[a-z0-9_]{1,64}")
 PROVENANCES = ("printed", "partial", "reconstructed")
+# The mark after a card's name wherever it is shown (renders, the play UI, the catalogue): a
+# reconstructed card is not the real one, a partial card is only partly the real one
+# (../shared/cards/README.md policy 2: nothing invented is presented as the real card).
+PROVENANCE_MARKS = {"printed": "", "partial": "~", "reconstructed": "*"}
 # Elements one Action or Curse may cost (per X for a Spell): far above any printed card.
 MAX_COST = 10
 MONSTER_SYMBOLS = 3  # Curse symbols on a Monster (section 3.3.5)
@@ -127,15 +131,26 @@ def element(entry: dict, key: str, where: str) -> int:
     return int(ELEMENT_BY_NAME[choice(entry, key, where, ELEMENT_NAMES)])
 
 
-def provenance(entry: dict, where: str) -> tuple[str, str, str]:
+def marked(name: str, prov: str) -> str:
+    """A card's name with its provenance mark (``*`` reconstructed, ``~`` partial)."""
+    return name + PROVENANCE_MARKS.get(prov, "")
+
+
+def provenance(entry: dict, where: str) -> tuple[str, str, str, str]:
+    """(provenance, source, notes, known) of a card or the round track. A partial card says in
+    ``known`` which part is the real card's (shown next to its ``~`` mark); no other card has one."""
     prov = choice(entry, "provenance", where, PROVENANCES)
     source = opt(entry, "source", "", where, str)
     if prov in ("printed", "partial") and not source:
         raise PackError(f"{where}.source: a {prov} card must cite its KNOWN_CARDS.md source")
     notes = opt(entry, "notes", "", where, str)
-    if prov == "partial" and not notes:
-        raise PackError(f"{where}.notes: a partial card must say which part is known")
-    return prov, source, notes
+    known = opt(entry, "known", "", where, str)
+    if prov == "partial" and not known.strip():
+        raise PackError(f"{where}.known: a partial card must say which part is known (the rest is completed)")
+    if prov != "partial" and "known" in entry:
+        whole = "all of it is known" if prov == "printed" else "none of it is known"
+        raise PackError(f"{where}.known: only a partial card has a known part (a {prov} card: {whole})")
+    return prov, source, notes, known
 
 
 def check_fields(entry: dict, allowed: set[str], where: str) -> None:
@@ -182,6 +197,33 @@ def check_pack(pack: Pack, origin: dict[str, str]) -> None:
     for m in pack.magicians.values():
         _check_magician_layout(m, f"{origin[m.id]}: magician '{m.id}'")
     _check_starting_decks(pack, origin)
+    _check_names(pack, origin)
+
+
+def _check_names(pack: Pack, origin: dict[str, str]) -> None:
+    """Card names are unique (case and spacing aside) and carry no provenance mark: people look a
+    card up by name (the play UI's ``card NAME``, a move named by its card), and renders, logs and
+    docs name cards, so two cards of one name would be ambiguous and a name ending in ``*``/``~``
+    would pass for a mark. Two copies of one printed card get distinct names, e.g. "Frost (2)"."""
+    seen: dict[str, str] = {}
+    tables = {"magician": pack.magicians, "spell": pack.spells, "curse": pack.curses, "grimoire": pack.pages}
+    cards = [(section, cid, card) for section, table in tables.items() for cid, card in table.items()]
+    rank = {file: i for i, file in enumerate(pack.files)}
+    cards.sort(key=lambda c: rank.get(origin[c[1]], 0))  # stable: a clash names the later file's card
+    for section, cid, card in cards:
+        name = pack.card_name(cid)
+        field = "monster.name" if getattr(card, "monster", None) else "name"
+        where = f"{origin[cid]}: {section} '{cid}'.{field}"
+        if name.rstrip().endswith(("*", "~")):
+            raise PackError(f"{where}: {show(name)} ends with a provenance mark (* or ~), added when shown")
+        key = " ".join(name.split()).casefold()
+        if key in seen:
+            other = seen[key] if origin[seen[key]] == origin[cid] else f"{seen[key]}' of '{origin[seen[key]]}"
+            raise PackError(
+                f"{where}: name {show(name)} is already the name of '{other}' (card names are unique; "
+                'two copies of one card need distinct names, e.g. "Frost (2)")'
+            )
+        seen[key] = cid
 
 
 def _check_magician_layout(m: Any, where: str) -> None:

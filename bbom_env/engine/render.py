@@ -1,7 +1,7 @@
 """Readable text rendering of a state (used by ``str(state)``, golden traces and the ansi render).
 
-Reconstructed cards are marked ``*`` (../shared/cards/README.md policy 2: never presented as the
-real card)."""
+Reconstructed cards are marked ``*`` and partial ones (only partly the real card) ``~``
+(../shared/cards/README.md policy 2: nothing invented is presented as the real card)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .constants import ELEMENT_NAMES, NUM_CODES, PHASE_NAMES, code_name
 from .decision import describe
+from .pack_checks import marked
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -27,8 +28,8 @@ def _mark(state: GameState, card_id: str) -> str:
         or pack.pages.get(card_id)
         or pack.magicians.get(card_id)
     )
-    star = "*" if card is not None and card.provenance == "reconstructed" else ""
-    return f"{state.pack.card_name(card_id)}{star}"
+    name = pack.card_name(card_id)
+    return marked(name, card.provenance) if card is not None else name
 
 
 def render(state: GameState) -> str:

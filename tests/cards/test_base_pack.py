@@ -74,13 +74,14 @@ def test_any_five_magicians_fit_the_element_cards(pack, nightmare):
 
 def test_costs(pack):
     """Reconstructed costs stay in the printed range we know (Arctic Circle: 3); Exorcism was
-    raised to 4 after the balance benchmark showed it decided games (docs/balance.md)."""
+    raised to 4 after the balance benchmark showed it decided games (docs/balance.md). Learning
+    costs 2 at every level: the only rule text (RULES.md section 4.2) says 2 Elements (A-13)."""
     for s in pack.spells.values():
         assert 1 <= s.activation_cost <= 4, s.id
         if s.basic:
             assert s.activation_cost == 1
         else:
-            assert s.learning_cost == s.level + 1, s.id  # 2 / 3 / 4 (reconstructed, A-13)
+            assert s.learning_cost == 2, s.id
     for c in pack.curses.values():
         assert c.cost == (
             (1, 1, 1, 1) if c.type == "multi" else tuple(4 if n == c.type else 0 for n in ELEMENT_NAMES)
@@ -95,9 +96,16 @@ def test_provenance(pack):
         assert card.provenance in ("printed", "partial", "reconstructed"), card.id
         if card.provenance != "reconstructed":
             assert re.search(r"\[[A-Za-z-]+\]|BGG", card.source), card.id  # a KNOWN_CARDS tag
-        if card.provenance == "partial":
-            assert "Known" in card.notes or "known" in card.notes, card.id
+        # a partial card says which part is known (shown next to its ~ mark); no other card does
+        assert bool(card.known.strip()) == (card.provenance == "partial"), card.id
     assert pack.round_track_provenance == "partial"
+
+
+def test_card_names_are_unique(pack):
+    """The play UI finds cards by name; v0 had a Spell and a Curse both named "Undertow"."""
+    names = [pack.card_name(c.id).casefold() for c in _all_cards(pack)]
+    assert len(set(names)) == len(names) == 113
+    assert pack.card_name("grimoire_end_page") == "End page"  # not its id
 
 
 def test_ids_unique_and_snake_case(pack):
@@ -122,11 +130,17 @@ def test_themes_covered(pack):
     curse_ops = set().union(*(ops_used(list(c.effect)) for c in pack.curses.values()))
     assert {
         "discard", "receive_madness", "lose_spell", "neutralize_spell", "exhaust_spell",
-        "add_tokens", "move_marker",
+        "add_tokens", "modifier",
     } <= curse_ops  # fmt: skip
     for p in pack.pages.values():
         if p.kind == "inside":
             assert p.bonus and p.failure and p.monster.arrival, p.id
+
+
+def test_no_card_moves_the_invocation_marker(pack):
+    """The published ruling: a round always plays over 5 turns ([FAQ-scribd] item 5, RULES.md
+    section 3.1). Only a Vth Element Phobia may shorten a round, so no base card moves the marker."""
+    assert "move_marker" not in pack.all_ops()
 
 
 # -- the known facts, one by one (KNOWN_CARDS.md) -----------------------------------------------
@@ -245,6 +259,11 @@ def test_sorcerer_and_gelatinous_cube(pack):
     assert [o["op"] for o in sorcerer.monster.arrival] == ["madness_under_curses"]
     cube = pack.pages["monster_gelatinous_cube"]
     assert cube.monster.name == "Gelatinous Cube" and "[Trictrac]" in cube.source
+    # Known by name only: its effect is the project's own, not the expansion's printed Grimoire
+    # text "add 2 tokens at random to the third Curse card" (KNOWN_CARDS section 7e).
+    assert cube.provenance == "partial" and cube.known.startswith("Only the name")
+    assert "add_tokens" not in ops_used(list(cube.monster.arrival))
+    assert "third Curse" not in cube.monster.text
 
 
 def test_female_earth_ability_cures_in_another_support():
@@ -274,12 +293,13 @@ def test_female_earth_ability_cures_in_another_support():
 def test_example_override_pack():
     base = load_pack("default")
     pack = load_pack("default", (str(EXAMPLE),))
-    assert pack.spells["spell_growth"].provenance == "printed" and pack.spells["spell_growth"].source
+    # placeholders, not printed texts: labelled as such (README policy 2)
+    assert pack.spells["spell_growth"].provenance == "reconstructed"
     assert pack.curses["curse_fire_01"].name != base.curses["curse_fire_01"].name
     assert len(pack.curses) == 48 and len(pack.spells) == 40
     assert pack.round_track == base.round_track  # no [round_track]: the base one is kept
     state = new_game(GameConfig(pack_overrides=(str(EXAMPLE),), seed=2))
-    assert state.pack.curses["curse_fire_01"].provenance == "printed"
+    assert state.pack.curses["curse_fire_01"].provenance == "reconstructed"
 
 
 def test_bad_override_names_file_card_and_field(tmp_path):

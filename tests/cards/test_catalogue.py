@@ -45,6 +45,7 @@ def test_docs_mark_reconstructed_cards():
         *pack.pages.values(),
     ]:
         assert headings[card.id].endswith("*") == (card.provenance == "reconstructed"), card.id
+        assert headings[card.id].endswith("~") == (card.provenance == "partial"), card.id
 
 
 def test_format_doc_covers_the_vocabulary():
@@ -66,6 +67,7 @@ def test_cli_list():
     growth = next(line for line in lines if line.startswith("spell_growth "))
     assert growth.split()[-1] == "partial" and "spell/basic" in growth
     assert re.search(r"^curse_fire_01 .*\* +reconstructed$", r.stdout, flags=re.M)
+    assert re.search(r"^spell_growth .*Growth~ +partial$", r.stdout, flags=re.M)
 
 
 def test_cli_show():
@@ -73,6 +75,7 @@ def test_cli_show():
     assert r.returncode == 0, r.stderr
     assert "Spider-like Monster" in r.stdout and "[HJ-FAQ] ruling 9" in r.stdout
     assert "filter=element" in r.stdout and "provenance: partial" in r.stdout
+    assert "Spider-like Monster~" in r.stdout and "- known: Curse symbols Air, Earth, Water" in r.stdout
     r = cli("show", "no_such_card")
     assert r.returncode == 1 and "no_such_card" in r.stderr
 

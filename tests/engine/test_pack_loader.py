@@ -86,10 +86,10 @@ CARD_CASES = [
     ("bad_provenance", "test_growth", set_field("provenance", '"guessed"'), [".provenance", "guessed"]),
     ("printed_without_source", "test_growth", set_field("provenance", '"printed"'), [".source", "printed"]),
     (
-        "partial_without_notes",
+        "partial_without_known",
         "test_growth",
         lambda ls: add_field("source", '"x"')(set_field("provenance", '"partial"')(ls)),
-        [".notes", "partial"],
+        [".known", "partial"],
     ),
     ("unknown_field", "test_growth", add_field("colour", '"green"'), ["unknown field", "colour"]),
     ("unknown_op_field", "test_growth", set_field("effect", '[{ op = "draw", cards = 2 }]'), ["cards"]),
