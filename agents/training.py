@@ -140,7 +140,7 @@ class Run:
         kwargs = self.cfg.env_kwargs()
         # DummyVecEnv: fastest here (TRAINING_NOTES: SubprocVecEnv pays a round trip for the mask).
         venv = DummyVecEnv(
-            [lambda: Monitor(gym.make("BigBookOfMadness-v0", **kwargs)) for _ in range(self.cfg.ppo.n_envs)]
+            [lambda: Monitor(gym.make("BigBookOfMadness-v1", **kwargs)) for _ in range(self.cfg.ppo.n_envs)]
         )
         # Each resume reseeds with the step count, so a resumed run plays fresh, reproducible games.
         venv.seed(self.cfg.seed * 1000 + int(self.state["timesteps"]))

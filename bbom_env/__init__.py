@@ -1,9 +1,9 @@
 """bbom-env: a rules engine and RL environments for the cooperative card game The Big Book of Madness.
 
 * ``bbom_env.engine``: the rules only (no RL library; design decision 1).
-* ``import bbom_env`` registers the Gymnasium env ``BigBookOfMadness-v0`` (entry point
-  ``bbom_env.rl.gym_env:BBoMGymEnv``) and the PettingZoo AEC env ``bbom/BigBookOfMadness-v0``
-  (``pettingzoo.make("aec", "bbom/BigBookOfMadness-v0", ...)``), where those libraries are installed.
+* ``import bbom_env`` registers the Gymnasium env ``BigBookOfMadness-v1`` (entry point
+  ``bbom_env.rl.gym_env:BBoMGymEnv``) and the PettingZoo AEC env ``bbom/BigBookOfMadness-v1``
+  (``pettingzoo.make("aec", "bbom/BigBookOfMadness-v1", ...)``), where those libraries are installed.
 * ``bbom_env.env(**kwargs)`` / ``bbom_env.raw_env(**kwargs)``: the PettingZoo AEC env (classic-env
   convention), ``bbom_env.BBoMGymEnv``: the Gymnasium env, ``bbom_env.RewardConfig``; imported
   lazily, so ``import bbom_env.engine`` never loads gymnasium or pettingzoo code beyond registration.
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-GYM_ID = "BigBookOfMadness-v0"
-PZ_ID = "bbom/BigBookOfMadness-v0"
+GYM_ID = "BigBookOfMadness-v1"
+PZ_ID = "bbom/BigBookOfMadness-v1"
 
 _LAZY = {
     "BBoMGymEnv": ("bbom_env.rl.gym_env", "BBoMGymEnv"),

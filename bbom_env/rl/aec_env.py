@@ -1,6 +1,6 @@
 """The PettingZoo AEC view (classic-env convention): ``raw_env`` and the wrapped ``env()``.
 
-Registered on ``import bbom_env`` as ``bbom/BigBookOfMadness-v0`` in PettingZoo's registry.
+Registered on ``import bbom_env`` as ``bbom/BigBookOfMadness-v1`` in PettingZoo's registry.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
     ``str(state)``. Keyword arguments: those of ``BBoMGymEnv`` except ``dict_obs``.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "bbom_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human"], "name": "bbom_v1", "is_parallelizable": False}
 
     def __init__(
         self,
