@@ -15,13 +15,20 @@ SCRIPTED = {"random": RandomAgent, "heuristic": HeuristicAgent}
 
 
 def make_agent(spec: str, seed: int = 0, deterministic: bool = True) -> Any:
-    """An agent from a team name (``"random"``, ``"heuristic"``) or the path of a trained model
-    (``.zip``). Scripted agents take ``seed``; a policy plays its argmax unless ``deterministic`` is
-    False (then ``seed`` seeds its sampling). Raises ValueError naming the accepted forms."""
+    """An agent from a team name (``"random"``, ``"heuristic"``), the path of a trained model
+    (``.zip``) or ``"rllib:DIR"`` (an RLlib checkpoint, agents/rllib_agent.py). Scripted agents take
+    ``seed``; a policy plays its argmax unless ``deterministic`` is False (then ``seed`` seeds its
+    sampling). Raises ValueError naming the accepted forms."""
     if spec in SCRIPTED:
         return SCRIPTED[spec](seed)
+    if spec.startswith("rllib:"):  # an RLlib checkpoint folder (train_rllib.py; the rllib extra)
+        from .rllib_agent import RLlibAgent
+
+        return RLlibAgent.load(spec.removeprefix("rllib:"), deterministic=deterministic, seed=seed)
     if spec.endswith(".zip") or Path(spec).is_file():
         from .policy_agent import PolicyAgent  # torch and sb3 only when a policy is asked for
 
         return PolicyAgent.load(spec, deterministic=deterministic, seed=seed)
-    raise ValueError(f"unknown agent {spec!r}: use one of {sorted(SCRIPTED)} or the path of a model .zip")
+    raise ValueError(
+        f"unknown agent {spec!r}: use one of {sorted(SCRIPTED)}, the path of a model .zip or rllib:DIR"
+    )

@@ -155,10 +155,16 @@ def _init_worker() -> None:
 
 def check_team(team: str) -> None:
     """Raise ValueError unless ``team`` is a scripted team name or an existing policy file."""
+    if team.startswith("rllib:"):
+        if not Path(team.removeprefix("rllib:")).is_dir():
+            raise ValueError(
+                f"team {team!r}: no RLlib checkpoint folder at that path (train_rllib.py's RUN/checkpoint)"
+            )
+        return
     if team not in AGENTS and not Path(team).is_file():
         raise ValueError(
             f"unknown team {team!r}: not one of {sorted(AGENTS)} and no policy file at that path "
-            "(a MaskablePPO .zip saved by train.py)"
+            "(a MaskablePPO .zip saved by train.py, or rllib:DIR for an RLlib checkpoint)"
         )
 
 
@@ -167,8 +173,9 @@ def _agent(team: str, seed: int, deterministic: bool = True) -> Any:
     second); an argmax policy ignores its seed, a sampling one gets a fresh generator per game."""
     if team in AGENTS:
         return AGENTS[team](seed)
-    path = Path(team).resolve()
-    key = (str(path), path.stat().st_mtime_ns, deterministic)  # a rewritten file is loaded again
+    prefix = "rllib:" if team.startswith("rllib:") else ""
+    path = Path(team.removeprefix(prefix)).resolve()
+    key = (prefix + str(path), path.stat().st_mtime_ns, deterministic)  # a rewritten file is loaded again
     base = _POLICIES.get(key)
     if base is None:
         if _ONE_THREAD:
