@@ -129,7 +129,7 @@ class TrainConfig:
         return {
             **self.env.game,
             "observe_other_hands": self.env.observe_other_hands,
-            "max_steps": self.env.max_steps,
+            "max_episode_steps": self.env.max_steps,  # gymnasium.make's name (its TimeLimit is the limit)
             "reward": self.reward_config(),
         }
 

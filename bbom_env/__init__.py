@@ -1,22 +1,40 @@
 """bbom-env: a rules engine and RL environments for the cooperative card game The Big Book of Madness.
 
 * ``bbom_env.engine``: the rules only (no RL library; design decision 1).
-* ``import bbom_env`` registers the Gymnasium env ``BigBookOfMadness-v1`` (entry point
-  ``bbom_env.rl.gym_env:BBoMGymEnv``) and the PettingZoo AEC env ``bbom/BigBookOfMadness-v1``
-  (``pettingzoo.make("aec", "bbom/BigBookOfMadness-v1", ...)``), where those libraries are installed.
+* ``import bbom_env`` registers the Gymnasium env ``GYM_ID`` (entry point
+  ``bbom_env.rl.gym_env:registered_env``, ``max_episode_steps=2000``: Gymnasium's ``TimeLimit``) and
+  the PettingZoo AEC env ``PZ_ID`` (``pettingzoo.make("aec", bbom_env.PZ_ID, ...)``), where those
+  libraries are installed.
 * ``bbom_env.env(**kwargs)`` / ``bbom_env.raw_env(**kwargs)``: the PettingZoo AEC env (classic-env
   convention), ``bbom_env.BBoMGymEnv``: the Gymnasium env, ``bbom_env.RewardConfig``; imported
   lazily, so ``import bbom_env.engine`` never loads gymnasium or pettingzoo code beyond registration.
 
-docs/environments.md shows both envs in use.
+docs/environments.md shows both envs in use; ``python -m bbom_env`` lists the command-line tools.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+
+def _version() -> str:
+    # The installed distribution's version (pyproject.toml); a source tree that was never
+    # installed (e.g. on sys.path only) has no metadata, hence the fallback.
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("bbom-env")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+__version__ = _version()
+
 GYM_ID = "BigBookOfMadness-v1"
 PZ_ID = "bbom/BigBookOfMadness-v1"
+# The registered episode limit: = bbom_env.rl.gym_env.DEFAULT_MAX_STEPS (tested; not imported from
+# there, which would load gymnasium on `import bbom_env.engine`).
+MAX_EPISODE_STEPS = 2000
 
 _LAZY = {
     "BBoMGymEnv": ("bbom_env.rl.gym_env", "BBoMGymEnv"),
@@ -26,7 +44,7 @@ _LAZY = {
     "IllegalActionPenalty": ("bbom_env.rl.wrappers", "IllegalActionPenalty"),
 }
 
-__all__ = ["GYM_ID", "PZ_ID", *_LAZY]
+__all__ = ["GYM_ID", "PZ_ID", "MAX_EPISODE_STEPS", "__version__", *_LAZY]
 
 
 def __getattr__(name: str) -> Any:
@@ -53,10 +71,14 @@ def _register() -> None:
     if GYM_ID not in gymnasium.registry:
         gymnasium.register(
             id=GYM_ID,
-            entry_point="bbom_env.rl.gym_env:BBoMGymEnv",
+            # BBoMGymEnv with its own step limit off: gymnasium.make wraps it in TimeLimit, the one
+            # limit on that path (and the one env.spec.max_episode_steps shows).
+            entry_point="bbom_env.rl.gym_env:registered_env",
+            max_episode_steps=MAX_EPISODE_STEPS,
             # make_vec(GYM_ID, num_envs=N, vectorization_mode="vector_entry_point"): N games in one
-            # process, batched observations and masks (bbom_env/rl/vector_env.py, docs/scaling.md).
-            vector_entry_point="bbom_env.rl.vector_env:BBoMVectorEnv",
+            # process, batched observations and masks (bbom_env/rl/vector_env.py, docs/scaling.md);
+            # the factory hands it max_episode_steps as its own limit (no TimeLimit on that path).
+            vector_entry_point="bbom_env.rl.gym_env:registered_vector_env",
         )
     try:
         import pettingzoo

@@ -17,6 +17,7 @@ from bbom_env.engine.decision import describe, pending
 
 from .gym_env import DEFAULT_MAX_STEPS, as_action, draw_seed, make_encoder, render_state, split_config
 from .layout import ActionLayout
+from .render import RENDER_MODES, LastMove, before_move, check_render_mode
 from .rewards import RewardConfig, RewardTracker
 
 
@@ -83,11 +84,13 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
 
     ``state()`` is the global state for a centralized critic: the concatenation of every seat's
     observation in seat order (each seat's own hand included), shape ``(num_players * size,)``;
-    ``state_space`` is its Box. ``render()`` returns (``"ansi"``) or prints (``"human"``) the text of
-    ``str(state)``. Keyword arguments: those of ``BBoMGymEnv`` except ``dict_obs``.
+    ``state_space`` is its Box. ``render()`` returns (``"ansi"``) or prints (``"human"``, also after
+    ``reset`` and after every step) the text of ``BBoMGymEnv``'s render: the board, after a step
+    preceded by who did what (``P1 played LEARN(water) - Tide*`` and the events it set off).
+    Keyword arguments: those of ``BBoMGymEnv`` except ``dict_obs``.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "bbom_v1", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "bbom_v1", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -98,8 +101,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
         **config: Any,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r}; allowed: None, {self.metadata['render_modes']}")
+        check_render_mode(render_mode, self.metadata["render_modes"])
         if max_steps is not None and (type(max_steps) is not int or max_steps < 1):
             raise ValueError(f"max_steps={max_steps!r} must be a positive int or None")
         self.config, self._first_seed = split_config(config)
@@ -128,6 +130,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
         self._tracker = RewardTracker(self.reward_config)
         self._rng: np.random.Generator | None = None
         self._steps = 0
+        self._last_move: LastMove | None = None  # who did what, for render() (only with a render_mode)
 
     # -- spaces ---------------------------------------------------------------------------------
 
@@ -177,6 +180,9 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
         self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[max(self.game.current_player(), 0)]
         self._update_infos()
+        self._last_move = None
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action: Any) -> None:
         self.check_selection("step()")
@@ -188,7 +194,9 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
         assert game is not None
         if type(action) is not int:
             action = as_action(action)
+        last = before_move(game, action) if self.render_mode is not None else None
         game.apply_action(action)  # IllegalActionError / MoveTypeError (state unchanged) when bad
+        self._last_move = last
         self._steps += 1
         r = self._tracker.step(game)
         self._cumulative_rewards[agent] = 0.0
@@ -237,7 +245,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
     def render(self) -> str | None:
         if self.game is None:
             raise RuntimeError("render() before reset()")
-        return render_state(self.game, self.render_mode)
+        return render_state(self.game, self.render_mode, self._last_move)
 
     def close(self) -> None:
         pass

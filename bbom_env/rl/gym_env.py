@@ -1,7 +1,8 @@
 """The single-agent Gymnasium view: one shared cooperative policy plays every seat (design decision 1).
 
-Registered on ``import bbom_env`` as ``BigBookOfMadness-v0``; see ``BBoMGymEnv`` (its docstring is
-the reference documentation, docs/environments.md the tutorial).
+Registered on ``import bbom_env`` as ``bbom_env.GYM_ID`` (entry point ``registered_env``, with
+``max_episode_steps``); see ``BBoMGymEnv`` (its docstring is the reference documentation,
+docs/environments.md the tutorial).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from bbom_env.engine.decision import pending
 
 from .layout import ActionLayout
 from .observation import ObservationEncoder
+from .render import RENDER_MODES, LastMove, before_move, check_render_mode, render_text
 from .rewards import RewardConfig, RewardTracker
 
 CONFIG_FIELDS = frozenset(f.name for f in dataclasses.fields(GameConfig))
@@ -45,12 +47,13 @@ def make_encoder(config: GameConfig, observe_other_hands: bool) -> ObservationEn
     return ObservationEncoder(config, observe_other_hands=observe_other_hands)
 
 
-def render_state(state: GameState, mode: str | None) -> str | None:
-    """The text of ``str(state)``: returned for "ansi", printed for "human" (both envs)."""
+def render_state(state: GameState, mode: str | None, last: LastMove | None = None) -> str | None:
+    """The text of ``render.render_text`` (the board, after a step preceded by who did what):
+    returned for "ansi", printed for "human" (both envs)."""
     if mode == "ansi":
-        return str(state)
+        return render_text(state, last)
     if mode == "human":
-        print(str(state))
+        print(render_text(state, last))
     return None
 
 
@@ -91,6 +94,8 @@ class BBoMGymEnv(gym.Env):
     ``"action_mask"`` entry of the observation. The mask of a live state is never all zero; once the
     episode has ended (terminated or truncated) the mask is all ones (pgx convention), so that a
     masked distribution built from a final observation stays defined; no action is taken there.
+    (Truncation by Gymnasium's ``TimeLimit`` happens outside the env: that last mask is the live one,
+    never all zero either.)
 
     An illegal action raises ``bbom_env.engine.IllegalActionError`` (a ``ValueError`` naming the
     action, the pending decision and the legal actions) and leaves the game unchanged. An action is
@@ -128,9 +133,12 @@ class BBoMGymEnv(gym.Env):
     Terminated when the game ends (RULES.md section 6): won (the last Monster vanquished) or lost (the
     Madness pile ran out, the last Monster not vanquished, or every player eliminated).
     ``info["outcome"]`` is then ``"win"`` or ``"loss"``, ``info["is_success"]`` is the win (SB3
-    logs it), and ``info["reason"]`` says why. Truncated after ``max_steps`` steps (decisions) of an
-    episode; a game always ends, but a policy can loop inside the Action phase (e.g. choose a Spell,
-    then cancel the payment) forever.
+    logs it), and ``info["reason"]`` says why. Truncated after a number of steps (decisions) of an
+    episode, 2000 by default; a game always ends, but a policy can loop inside the Action phase
+    (e.g. choose a Spell, then cancel the payment) forever. One mechanism counts them: through
+    ``gymnasium.make`` it is Gymnasium's ``TimeLimit`` (``max_episode_steps=N``, shown in
+    ``env.spec.max_episode_steps``; the env's own limit is off); an env built directly counts them
+    itself (``max_steps``).
 
     ## Arguments
 
@@ -138,12 +146,16 @@ class BBoMGymEnv(gym.Env):
     ``payment``, ``magicians``, ``pack``, the rule switches...; see ``bbom_env.engine.GameConfig``),
     and the env options:
 
-    * ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the text of ``str(state)``) or
-      ``"human"`` (prints it).
+    * ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the text) or ``"human"`` (prints it
+      after ``reset`` and after every step). The text is the board (``str(state)``), after a step
+      preceded by who did what: ``P1 played ACTIVATE(spell#0 X=1) - Ice*`` and the events it set
+      off. Any other mode raises ``UnsupportedRenderModeError`` (a ValueError, and a TypeError so
+      that SB3's ``make_vec_env`` falls back to no render mode; bbom_env.rl.render).
     * ``reward``: a ``RewardConfig`` or a dict of its fields (default: +1 win / -1 loss).
     * ``dict_obs``: Dict observation with the mask (default False).
     * ``observe_other_hands``: also encode the other players' hands (A-66 table talk; default False).
-    * ``max_steps``: truncation length in steps (default 2000; None for none).
+    * ``max_steps``: truncation length in steps of an env built directly (default 2000; None for
+      none). ``gymnasium.make`` refuses it: pass ``max_episode_steps=N`` there (see Episode End).
     * ``seed``: the game seed of the first ``reset()`` without a seed (default None: OS entropy).
 
     ``info`` of every step: ``action_mask``, ``player`` (the seat of the observation: the decider,
@@ -156,7 +168,7 @@ class BBoMGymEnv(gym.Env):
     * v0: initial version (base game; Vth Element modules not yet implemented).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
     def __init__(
         self,
@@ -167,8 +179,7 @@ class BBoMGymEnv(gym.Env):
         max_steps: int | None = DEFAULT_MAX_STEPS,
         **config: Any,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r}; allowed: None, {self.metadata['render_modes']}")
+        check_render_mode(render_mode, self.metadata["render_modes"])
         if max_steps is not None and (type(max_steps) is not int or max_steps < 1):
             raise ValueError(f"max_steps={max_steps!r} must be a positive int or None")
         self.config, self._first_seed = split_config(config)
@@ -194,6 +205,7 @@ class BBoMGymEnv(gym.Env):
         self._mask = np.ones(self.layout.n, dtype=np.int8)
         self._seat = 0
         self._steps = 0
+        self._last_move: LastMove | None = None  # who did what, for render() (only with a render_mode)
 
     # -- Gymnasium API -------------------------------------------------------------------------
 
@@ -205,8 +217,11 @@ class BBoMGymEnv(gym.Env):
         self.state = new_game(self.config.replace(seed=game_seed))
         self._tracker.reset(self.state)
         self._steps = 0
+        self._last_move = None
         self._seat = max(self.state.current_player(), 0)
         obs, info = self._observe(terminal=self.state.is_terminal())
+        if self.render_mode == "human":
+            self.render()
         return obs, info
 
     def step(self, action: Any):
@@ -218,7 +233,9 @@ class BBoMGymEnv(gym.Env):
         if type(action) is not int:
             action = as_action(action)
         seat = state.current_player()
+        last = before_move(state, action) if self.render_mode is not None else None
         state.apply_action(action)  # IllegalActionError / MoveTypeError (state unchanged) when bad
+        self._last_move = last
         self._steps += 1
         reward = self._tracker.step(state)
         terminated = state.over
@@ -242,7 +259,7 @@ class BBoMGymEnv(gym.Env):
         if self.state is None:
             raise RuntimeError("BBoMGymEnv.render() before reset()")
         if self.render_mode is not None:
-            return render_state(self.state, self.render_mode)
+            return render_state(self.state, self.render_mode, self._last_move)
         gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
         return None
 
@@ -271,3 +288,36 @@ class BBoMGymEnv(gym.Env):
         if self.dict_obs:
             return {"observation": vec, "action_mask": self._mask}, info
         return vec, info
+
+
+def registered_env(**kwargs: Any) -> BBoMGymEnv:
+    """The entry point of ``gymnasium.make(bbom_env.GYM_ID, ...)``: a ``BBoMGymEnv`` whose own step
+    limit is off, because ``gymnasium.make`` wraps it in ``TimeLimit`` (registered
+    ``max_episode_steps``, or the ``max_episode_steps=`` given to ``make``), the one truncation
+    mechanism on that path and the one ``env.spec.max_episode_steps`` shows. ``max_steps`` is
+    refused here (a second limit would disagree with the spec)."""
+    _refuse_max_steps("gymnasium.make", kwargs)
+    return BBoMGymEnv(max_steps=None, **kwargs)
+
+
+registered_env.metadata = BBoMGymEnv.metadata  # type: ignore[attr-defined]  (gymnasium.make reads the modes)
+
+
+def _refuse_max_steps(call: str, kwargs: dict[str, Any]) -> None:
+    if "max_steps" in kwargs:
+        raise TypeError(
+            f"{call}(..., max_steps={kwargs['max_steps']!r}): the registered env takes the episode limit as "
+            "max_episode_steps=N (Gymnasium's name; env.spec.max_episode_steps shows it; -1: no limit); "
+            "max_steps is the option of BBoMGymEnv(...) / BBoMVectorEnv(...) built directly"
+        )
+
+
+def registered_vector_env(num_envs: int, max_episode_steps: int | None = None, **kwargs: Any) -> Any:
+    """The vector entry point of the registered id (``gymnasium.make_vec(..., vectorization_mode=
+    "vector_entry_point")``): a ``BBoMVectorEnv`` whose own limit is ``max_episode_steps`` (Gymnasium
+    passes the registered one; there is no TimeLimit on this path, so the env counts the steps)."""
+    from .vector_env import BBoMVectorEnv  # only when asked: the vector env is a separate module
+
+    _refuse_max_steps("gymnasium.make_vec", kwargs)
+    limit = None if max_episode_steps is None or max_episode_steps == -1 else max_episode_steps
+    return BBoMVectorEnv(num_envs, max_steps=limit, **kwargs)

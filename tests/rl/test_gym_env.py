@@ -34,7 +34,7 @@ def play(env: gym.Env, seed: int, agent_seed: int, max_steps: int = 10_000):
 def test_registered_on_import() -> None:
     env = gym.make(ENV_ID, pack="test", num_players=3)
     assert isinstance(env.unwrapped, BBoMGymEnv)
-    assert env.spec is not None and env.spec.entry_point == "bbom_env.rl.gym_env:BBoMGymEnv"
+    assert env.spec is not None and env.spec.entry_point == "bbom_env.rl.gym_env:registered_env"
     assert env.unwrapped.config.num_players == 3
     assert bbom_env.BBoMGymEnv is BBoMGymEnv
 
@@ -162,7 +162,8 @@ def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
     env.reset(seed=0)
     assert env.render() == str(env.state) and "decision:" in env.render()
     human = BBoMGymEnv(pack="test", render_mode="human")
-    human.reset(seed=0)
+    human.reset(seed=0)  # "human" prints on reset too (tests/interfaces/test_render.py)
+    assert capsys.readouterr().out.strip() == str(human.state)
     assert human.render() is None
     assert capsys.readouterr().out.strip() == str(human.state)
     with pytest.raises(ValueError, match="render_mode"):
@@ -237,7 +238,7 @@ def test_penalty_wrapper_can_keep_the_state() -> None:
 
 
 def test_make_vec_sync_with_autoreset() -> None:
-    envs = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode="sync", pack="test", max_steps=30)
+    envs = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode="sync", pack="test", max_episode_steps=30)
     obs, infos = envs.reset(seed=[11, 12])
     assert obs.shape == (2, envs.single_observation_space.shape[0])
     rng = np.random.default_rng(0)

@@ -60,12 +60,14 @@ def test_same_games_as_single_envs_move_by_move(players: int, max_steps: int | N
 
 def test_make_vec_entry_point_matches_sync_vector_env() -> None:
     native = gym.make_vec(bbom_env.GYM_ID, num_envs=2, vectorization_mode="vector_entry_point", **KW)
-    sync = gym.make_vec(bbom_env.GYM_ID, num_envs=2, vectorization_mode="sync", **KW, max_steps=30)
+    # Single envs that count their own steps (max_steps), like the native one: through gymnasium.make
+    # the limit is TimeLimit's instead, which leaves the live mask on the truncated step.
+    sync = gym.vector.SyncVectorEnv([lambda: BBoMGymEnv(**KW, max_steps=30) for _ in range(2)])
     assert isinstance(native.unwrapped, BBoMVectorEnv)
     assert native.metadata["autoreset_mode"] == gym.vector.AutoresetMode.NEXT_STEP
     native.close()
     native = gym.make_vec(
-        bbom_env.GYM_ID, num_envs=2, vectorization_mode="vector_entry_point", **KW, max_steps=30
+        bbom_env.GYM_ID, num_envs=2, vectorization_mode="vector_entry_point", **KW, max_episode_steps=30
     )
     o1, i1 = native.reset(seed=3)
     o2, i2 = sync.reset(seed=3)

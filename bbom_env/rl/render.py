@@ -1,0 +1,68 @@
+"""Text rendering shared by the Gymnasium and AEC envs (``render_mode="ansi"`` / ``"human"``).
+
+After ``reset`` the text is the board, ``str(state)`` (the engine's rendering: card names, reconstructed
+cards marked ``*``). After a step, the board is preceded by who did what: the seat, the move by name
+with the card it points at (``play_text.move_label``: ``move_to_string`` plus e.g. the Spell's name,
+read before the move changes the state) and what the move set off, one line per event of the log.
+
+Gymnasium's convention for a render mode the env does not have: ``gym.make`` only warns
+(``metadata["render_modes"]`` lists the modes) and leaves refusing it to the env, whose
+``render_mode`` must be None or one of those modes (Gymnasium's env checker asserts it). The envs
+refuse it with ``UnsupportedRenderModeError``, a ValueError that is also a TypeError: SB3's
+``make_vec_env`` and its algorithms given an env id ask for ``render_mode="rgb_array"`` and, on a
+TypeError, make the env again without a render mode (stable_baselines3 ``maybe_make_env``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from numbers import Integral
+
+from bbom_env.engine import GameState
+
+RENDER_MODES = ("ansi", "human")
+
+
+class UnsupportedRenderModeError(ValueError, TypeError):
+    """A ``render_mode`` the env does not have: a ValueError naming it and the modes there are, and
+    a TypeError so that SB3 falls back to no render mode (see the module docstring)."""
+
+
+def check_render_mode(mode: object, modes: Sequence[str] = RENDER_MODES) -> None:
+    if mode is not None and mode not in modes:
+        raise UnsupportedRenderModeError(
+            f"render_mode={mode!r} is not supported; the modes are None, {list(modes)} (text only: "
+            "no 'rgb_array'; SB3 then makes the env without a render mode)"
+        )
+
+
+@dataclass(frozen=True)
+class LastMove:
+    """Who did what, taken before the move is applied (the label reads the state it points into)."""
+
+    seat: int
+    label: str
+    log_start: int
+
+
+def before_move(state: GameState, action: object) -> LastMove | None:
+    """The seat and the words of ``action``, and where its events will start in ``state.log``; None
+    for an action that is not legal (the engine refuses it next, with its own error). Called only
+    when rendering, so training without a render mode pays nothing."""
+    from bbom_env.play_text import move_label  # loads the card catalogue code: only when rendering
+
+    if not isinstance(action, Integral) or isinstance(action, bool) or action not in state.legal_actions():
+        return None
+    move = int(action)
+    return LastMove(state.current_player(), move_label(state, move), len(state.log))
+
+
+def render_text(state: GameState, last: LastMove | None) -> str:
+    """The board, preceded (after a step) by the line of who did what and its events."""
+    if last is None:
+        return str(state)
+    from bbom_env.play_text import event_lines
+
+    lines = [f"P{last.seat} played {last.label}", *event_lines(state, last.log_start), str(state)]
+    return "\n".join(lines)
