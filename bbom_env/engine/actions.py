@@ -120,7 +120,7 @@ def legal_destroy(state: GameState, view: MenuView) -> Iterator[int]:
             if curse[1] >= 0:
                 continue
             base, el = _curse_base(state, curse)
-            if view.can_pay(view.cost(state, "destroy", el, base)):
+            if view.can_pay(state, "destroy", view.cost(state, "destroy", el, base)):
                 yield M.DESTROY_CURSE + M.curse_arg(slot, pos)
 
 
@@ -137,7 +137,9 @@ def choose_destroy(state: GameState, f: dict, mv: M.Move) -> None:
 
 def legal_cure(state: GameState, view: MenuView) -> Iterator[int]:
     """Section 4.5: a Madness card in the decider's hand or in any support (A-11)."""
-    if view.forbidden(state, "cure", None) or not view.can_pay(view.cost(state, "cure", None, CURE_REQ)):
+    if view.forbidden(state, "cure", None):
+        return
+    if not view.can_pay(state, "cure", view.cost(state, "cure", None, CURE_REQ)):
         return
     hand = view.player.hand
     for c in range(NUM_ELEMENT_CODES, NUM_CODES):

@@ -26,6 +26,8 @@ ELEMENT_BY_NAME: dict[str, Element] = {n: Element(i) for i, n in enumerate(ELEME
 
 MADNESS = 12
 DARK_MATTER = 13
+# The non-Element currency some costs count in cards (section 4.0: Dark Matter, Vth Element).
+CURRENCY = DARK_MATTER
 PHOBIA_BASE = 14
 NUM_PHOBIAS = 16
 NUM_CODES = PHOBIA_BASE + NUM_PHOBIAS  # 30

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from .constants import HAND_SIZE
+from .constants import ELEMENT_NAMES, HAND_SIZE
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -45,14 +45,30 @@ def hand_size(state: GameState, p: int) -> int:
 
 
 def forbidden(state: GameState, p: int, action: str, element: int | None) -> bool:
-    """Whether a "forbid" modifier stops player p from this Action (with this Element)."""
+    """Whether a "forbid" modifier stops player p from this Action: a ban of the whole Action
+    (``element="any"``), or of the Action's own Element (a fire Spell, the fire Library pile, a
+    fire card of the supply, a fire Curse). An Element ban never stops an Action that has no
+    Element of its own (Cure, a Multi-Element Curse): it filters the payer's sources instead
+    (``banned_elements``), so the Action is offered when it can be paid without that Element
+    (section 4.10)."""
     for m in player_mods(state, p):
         if m["kind"] == "forbid" and m["action"] in (action, "all"):
-            if m["element"] == "any" or element is None:
+            if m["element"] == "any":
                 return True
-            if m["element"] == ("fire", "water", "earth", "air")[element]:
+            if element is not None and m["element"] == ELEMENT_NAMES[element]:
                 return True
     return False
+
+
+def banned_elements(state: GameState, p: int, action: str) -> frozenset[int]:
+    """Elements whose cards player p may not pay with for this Action (section 4.10: "you can no
+    longer take an Action using <Element>" also bars that Element from every payment)."""
+    out = [
+        ELEMENT_NAMES.index(m["element"])
+        for m in player_mods(state, p)
+        if m["kind"] == "forbid" and m["action"] in (action, "all") and m["element"] != "any"
+    ]
+    return frozenset(out)
 
 
 def adjust_cost(
@@ -71,7 +87,7 @@ def adjust_cost(
         elif el == "any":
             idx = 4
         else:
-            idx = ("fire", "water", "earth", "air").index(el)
+            idx = ELEMENT_NAMES.index(el)
         out[idx] = max(0, out[idx] + m["amount"])
     return tuple(out)
 

@@ -63,14 +63,28 @@ class MenuView:
         """The cost after the player's "cost" modifiers (section 4.10)."""
         return hooks.adjust_cost(state, self.p, action, element, req) if self._cost else req
 
-    def can_pay(self, req: Req) -> bool:
-        return fits(self.tot, self.counts, req)
+    def _funds(self, state: GameState, action: str) -> tuple[list[int], list[list[int]]]:
+        """(value per Element, counts) the player can pay this Action with: an Element banned
+        for it (a "forbid" modifier with an Element, section 4.10) is left out."""
+        if self._forbid:
+            banned = hooks.banned_elements(state, self.p, action)
+            if banned:
+                counts = available_values(state, self.p, banned)
+                return [c[0] + 2 * c[1] + 3 * c[2] for c in counts], counts
+        return self.tot, self.counts
+
+    def can_pay(self, state: GameState, action: str, req: Req) -> bool:
+        tot, counts = self._funds(state, action)
+        return fits(tot, counts, req)
 
     def can_pay_single(self, state: GameState, action: str, element: int, n: int) -> bool:
         """Whether n Elements of one Element (before modifiers) can be paid for this Action."""
         if self._cost:
-            return self.can_pay(hooks.adjust_cost(state, self.p, action, element, req_of(element, n)))
-        return self.tot[element] >= n  # what can_pay says of an unmodified one-Element cost
+            return self.can_pay(
+                state, action, hooks.adjust_cost(state, self.p, action, element, req_of(element, n))
+            )
+        # What can_pay says of an unmodified one-Element cost.
+        return self._funds(state, action)[0][element] >= n
 
 
 def menu_legal(state: GameState, f: dict) -> list[int]:

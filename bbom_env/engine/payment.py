@@ -1,17 +1,29 @@
-"""Paying a cost (RULES.md section 4.0): which cards can pay, whether a set covers a cost, and the
-canonical least-waste payment of ``payment="auto"``.
+"""Paying a cost (RULES.md section 4.0): one cost record and one solver for the legal moves, auto
+payment, the pending decision's "left to pay" and the observation.
 
-A cost is a requirement ``req = (fire, water, earth, air, any)`` in Elements. A card's whole value
-goes to one requirement of its own Element or to ``any`` (a card is never split, [PROPOSED] 4.0).
-A payment source is ``("h", code)`` for a card of the payer's hand or ``("s", seat, slot)`` for a
-card of the support pool.
+A ``Cost`` is Element parts (fire, water, earth, air), ``any`` Elements, and the module parts: a
+one-of-a-set surcharge (``one_of`` Elements of the Elements in ``one_of_set``), ``distinct`` cards
+of pairwise different Elements (any values), ``currency`` cards (the non-Element currency,
+``constants.CURRENCY``) and ``wildcards`` (two currency cards as one Element of value 1). A card's
+whole value goes to one part (a card is never split, [PROPOSED] 4.0). Its first five fields are
+the base game's requirement vector, so ``cost[e]`` and ``cost[4]`` read as they always did.
+
+Payment sources are ``("h", code)`` for a card of the payer's hand and ``("s", seat, slot)`` for a
+card of the support pool. ``sources(state, payer, action)`` applies the source filters: an Element
+banned for the payer (a "forbid" modifier with an Element: section 4.10), no support payment, and
+crushed support cards.
+
+The base game's costs (Element parts and ``any`` only) use closed forms (the hot path); costs with
+module parts use the exact search of ``payment_search.py``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from .constants import NUM_ELEMENT_CODES
+from . import hooks
+from .constants import CURRENCY, NUM_ELEMENT_CODES
+from .payment_search import remaining
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -19,14 +31,71 @@ if TYPE_CHECKING:
 Source = tuple  # ("h", code) | ("s", seat, slot)
 
 
-def usable_support(state: GameState, payer: int) -> list[tuple[int, int, int]]:
-    """(seat, slot, code) of every support-pool Element card the payer may use (4.0, DP-P2/P3)."""
+class Cost(NamedTuple):
+    fire: int = 0
+    water: int = 0
+    earth: int = 0
+    air: int = 0
+    any: int = 0
+    one_of: int = 0
+    one_of_set: tuple[int, ...] = ()
+    distinct: int = 0
+    currency: int = 0
+    wildcards: bool = False
+
+    @property
+    def elements_only(self) -> bool:
+        """Only Element parts and ``any`` (the closed-form solver applies)."""
+        return not (self.one_of or self.distinct or self.currency or self.wildcards)
+
+    @property
+    def is_free(self) -> bool:
+        """Nothing to pay."""
+        return not (any(self[:5]) or self.one_of or self.distinct or self.currency)
+
+    def compact(self) -> tuple:
+        """The fields up to the last one that is not at its default (at least the five Element
+        parts): what a save writes, so base-game saves keep their five-number costs."""
+        n = len(self)
+        while n > 5 and self[n - 1] == Cost._field_defaults[Cost._fields[n - 1]]:
+            n -= 1
+        return tuple(self[:n])
+
+
+def as_cost(req: tuple | list) -> Cost:
+    """A ``Cost`` from a cost or its compact form (five or more numbers, as saves write it)."""
+    if type(req) is Cost:
+        return req
+    fields = list(req)
+    if len(fields) > 6:
+        fields[6] = tuple(fields[6])
+    return Cost(*fields)
+
+
+ZERO = Cost()
+
+
+def element_cost(e: int, n: int) -> Cost:
+    """n Elements of Element e."""
+    r = [0, 0, 0, 0, 0]
+    r[e] = n
+    return Cost(*r)
+
+
+# -- sources ----------------------------------------------------------------------------------
+
+
+def usable_support(
+    state: GameState, payer: int, banned: frozenset[int] = frozenset()
+) -> list[tuple[int, int, int]]:
+    """(seat, slot, code) of every support-pool card the payer may use (4.0, DP-P2/P3): Element
+    cards and currency cards, not of a banned Element, not crushed."""
     out = []
     for q, pl in enumerate(state.players):
         if pl.eliminated or not pl.support:
             continue
         for s, code in enumerate(pl.support):
-            if code < NUM_ELEMENT_CODES:
+            if (code < NUM_ELEMENT_CODES and code // 3 not in banned) or code == CURRENCY:
                 out.append((q, s, code))
     # The modifier is looked up only when there is something to refuse (a hot path: the menu).
     if out and state.has_mod(payer, "no_support_payment"):
@@ -34,17 +103,33 @@ def usable_support(state: GameState, payer: int) -> list[tuple[int, int, int]]:
     return out
 
 
-def available_values(state: GameState, payer: int) -> list[list[int]]:
+def banned_elements(state: GameState, payer: int, action: str) -> frozenset[int]:
+    return hooks.banned_elements(state, payer, action)
+
+
+def available_values(state: GameState, payer: int, banned: frozenset[int] = frozenset()) -> list[list[int]]:
     """counts[element][value-1] of the Element cards the payer can pay with (hand + pool)."""
     counts = [[0, 0, 0] for _ in range(4)]
     hand = state.players[payer].hand
     for code in range(NUM_ELEMENT_CODES):
         n = hand[code]
-        if n:
+        if n and code // 3 not in banned:
             counts[code // 3][code % 3] += n
-    for _, _, code in usable_support(state, payer):
-        counts[code // 3][code % 3] += 1
+    for _, _, code in usable_support(state, payer, banned):
+        if code < NUM_ELEMENT_CODES:
+            counts[code // 3][code % 3] += 1
     return counts
+
+
+def available_codes(state: GameState, payer: int, banned: frozenset[int] = frozenset()) -> list[int]:
+    """Every card code the payer can pay with, one entry per card (for the exact search)."""
+    hand = state.players[payer].hand
+    out = [c for c in (*range(NUM_ELEMENT_CODES), CURRENCY) if c // 3 not in banned for _ in range(hand[c])]
+    out += [code for _, _, code in usable_support(state, payer, banned)]
+    return out
+
+
+# -- the solver -------------------------------------------------------------------------------
 
 
 def _min_sum_at_least(r: int, n1: int, n2: int, n3: int) -> tuple[int, int, int] | None:
@@ -66,8 +151,9 @@ def _min_sum_at_least(r: int, n1: int, n2: int, n3: int) -> tuple[int, int, int]
     return best
 
 
-def can_cover(counts: list[list[int]], req: tuple[int, ...]) -> bool:
-    """Whether cards with counts[element][value-1] cover req (exact, no card splitting)."""
+def can_cover(counts: list[list[int]], req: tuple) -> bool:
+    """Whether Element cards with counts[element][value-1] cover an Element-only cost (exact, no
+    card splitting): each Element part takes its least-waste cards, the rest pays ``any``."""
     need_any = req[4]
     leftover = 0
     for e in range(4):
@@ -84,18 +170,37 @@ def can_cover(counts: list[list[int]], req: tuple[int, ...]) -> bool:
     return leftover >= need_any
 
 
-def affordable(state: GameState, payer: int, req: tuple[int, ...]) -> bool:
-    return can_cover(available_values(state, payer), req)
-
-
-def covers(codes: list[int], req: tuple[int, ...]) -> bool:
+def covers(codes: list[int], req: tuple) -> bool:
+    """Whether these cards cover the cost."""
+    cost = as_cost(req)
+    if not cost.elements_only or any(c >= NUM_ELEMENT_CODES for c in codes):
+        return not any(remaining(tuple(codes), cost))
     counts = [[0, 0, 0] for _ in range(4)]
     for c in codes:
         counts[c // 3][c % 3] += 1
-    return can_cover(counts, req)
+    return can_cover(counts, cost)
 
 
-def irreducible(codes: list[int], req: tuple[int, ...]) -> bool:
+def left_to_pay(codes: list[int] | tuple[int, ...], req: tuple) -> Cost:
+    """What is still owed after paying with ``codes``: zero exactly when they cover the cost
+    (``covers``), never by splitting a card between two parts."""
+    cost = as_cost(req)
+    left = remaining(tuple(codes), cost)
+    return cost._replace(
+        fire=left[0], water=left[1], earth=left[2], air=left[3], any=left[4],
+        one_of=left[5], distinct=left[6], currency=left[7],
+    )  # fmt: skip
+
+
+def affordable(state: GameState, payer: int, req: tuple, action: str = "") -> bool:
+    cost = as_cost(req)
+    banned = banned_elements(state, payer, action) if action else frozenset()
+    if cost.elements_only:
+        return can_cover(available_values(state, payer, banned), cost)
+    return not any(remaining(tuple(available_codes(state, payer, banned)), cost))
+
+
+def irreducible(codes: list[int], req: tuple) -> bool:
     """A covering payment none of whose cards can be removed (A-18)."""
     for i in range(len(codes)):
         if covers(codes[:i] + codes[i + 1 :], req):
@@ -107,106 +212,3 @@ def source_code(state: GameState, src: Source) -> int:
     if src[0] == "h":
         return src[1]
     return state.players[src[1]].support[src[2]]
-
-
-def auto_payment(state: GameState, payer: int, req: tuple[int, ...]) -> list[Source]:
-    """The canonical payment of ``payment="auto"``: least waste for each Element requirement,
-    then for ``any``; among equal waste, low-value cards first; hand cards before the payer's own
-    support, before other players' support (seat order). Raises ValueError when unaffordable."""
-    hand = list(state.players[payer].hand)
-    pool = usable_support(state, payer)
-    pool.sort(key=lambda t: (t[0] != payer, (t[0] - payer) % len(state.players), t[1]))
-    used_pool: set[tuple[int, int]] = set()
-    out: list[Source] = []
-
-    def take(code: int) -> None:
-        if hand[code] > 0:
-            hand[code] -= 1
-            out.append(("h", code))
-            return
-        for q, s, c in pool:
-            if c == code and (q, s) not in used_pool:
-                used_pool.add((q, s))
-                out.append(("s", q, s))
-                return
-        raise AssertionError("card vanished during payment")
-
-    def counts_of(e: int) -> tuple[int, int, int]:
-        n = [hand[e * 3 + v] for v in range(3)]
-        for q, s, c in pool:
-            if c // 3 == e and (q, s) not in used_pool:
-                n[c % 3] += 1
-        return n[0], n[1], n[2]
-
-    for e in range(4):
-        if req[e] > 0:
-            best = _min_sum_at_least(req[e], *counts_of(e))
-            if best is None:
-                raise ValueError(f"cost {req} is not affordable")
-            for v in range(3):
-                for _ in range(best[v]):
-                    take(e * 3 + v)
-    need = req[4]
-    if need > 0:
-        per_value = [0, 0, 0]
-        for e in range(4):
-            c = counts_of(e)
-            for v in range(3):
-                per_value[v] += c[v]
-        best = _min_sum_at_least(need, *per_value)
-        if best is None:
-            raise ValueError(f"cost {req} is not affordable")
-        for v in range(3):
-            for _ in range(best[v]):
-                # The Element the payer holds most of at that value (keeps a balance of Elements).
-                e = max(range(4), key=lambda el: (counts_of(el)[v], -el))
-                take(e * 3 + v)
-    return out
-
-
-def _completable(fixed: list[int], avail: list[int], r: int) -> bool:
-    """Whether values ``fixed`` (already chosen) plus some of ``avail`` (counts of values 1, 2, 3)
-    make an irreducible payment of r: sum >= r and sum - smallest < r. Adding a card never lowers
-    sum - smallest, so a fixed part that is already reducible can never be completed."""
-    t = sum(fixed)
-    m = min(fixed) if fixed else 9
-    if fixed and t - m >= r:
-        return False
-    if t >= r:
-        return True
-    n1, n2, n3 = avail
-    for q3 in range(n3 + 1):
-        for q2 in range(n2 + 1):
-            for q1 in range(n1 + 1):
-                s = t + q1 + 2 * q2 + 3 * q3
-                if s < r:
-                    continue
-                low = min(m, 1 if q1 else 9, 2 if q2 else 9, 3 if q3 else 9)
-                if s - low < r:
-                    return True
-                break  # one more value-1 card only raises s - low
-    return False
-
-
-def completable_pick(picked: list[int], pool: list[int], req: tuple[int, ...], code: int) -> bool | None:
-    """A-18 in manual mode: whether picking ``code`` keeps an irreducible payment reachable from
-    the cards still available (``pool``: counts by card code, the candidate included).
-
-    Exact when the cost is Element-specific only (Elements are then independent) or "any
-    Elements" only (Cure); None for mixed costs, where the caller falls back to a weaker check."""
-    specific = req[0] or req[1] or req[2] or req[3]
-    if specific and req[4]:
-        return None
-    if specific:
-        e = code // 3
-        r = req[e]
-        if r == 0:
-            return False
-        fixed = [c % 3 + 1 for c in picked if c // 3 == e] + [code % 3 + 1]
-        avail = [pool[e * 3 + v] for v in range(3)]
-    else:
-        r = req[4]
-        fixed = [c % 3 + 1 for c in picked] + [code % 3 + 1]
-        avail = [sum(pool[el * 3 + v] for el in range(4)) for v in range(3)]
-    avail[code % 3] -= 1  # the candidate itself
-    return _completable(fixed, avail, r)

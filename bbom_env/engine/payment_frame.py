@@ -11,24 +11,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import moves as M
-from .constants import MAX_SUPPORT_SLOTS, NUM_CODES, NUM_ELEMENT_CODES
-from .payment import (
-    auto_payment,
-    completable_pick,
-    covers,
-    irreducible,
-    source_code,
-    usable_support,
-)
+from .constants import CURRENCY, MAX_SUPPORT_SLOTS, NUM_CODES, NUM_ELEMENT_CODES
+from .payment import as_cost, banned_elements, covers, irreducible, left_to_pay, source_code, usable_support
+from .payment_auto import auto_payment, completable_pick
 from .resolver import done, frame
 
 if TYPE_CHECKING:
     from .state import GameState
 
 
-def pay_frame(p: int, req: tuple[int, ...], action: str, what: str) -> dict:
-    """A frame that makes player p pay ``req`` for ``action`` (on ``what``) before it resolves."""
-    return {"k": "pay", "p": p, "req": req, "picks": (), "act": action, "what": what, "w": None}
+def pay_frame(p: int, req: tuple, action: str, what: str) -> dict:
+    """A frame that makes player p pay ``req`` (a ``payment.Cost``) for ``action`` (on ``what``)
+    before it resolves. The frame keeps the cost's compact form (what a save writes)."""
+    cost = as_cost(req).compact()
+    return {"k": "pay", "p": p, "req": cost, "picks": (), "act": action, "what": what, "w": None}
 
 
 def _discard_sources(state: GameState, p: int, sources: list) -> None:
@@ -49,8 +45,8 @@ def _discard_sources(state: GameState, p: int, sources: list) -> None:
 
 def run_pay(state: GameState, f: dict) -> None:
     p = f["p"]
-    if state.config.payment == "auto" or not any(f["req"]):
-        sources = auto_payment(state, p, f["req"])
+    if state.config.payment == "auto" or as_cost(f["req"]).is_free:
+        sources = auto_payment(state, p, f["req"], f["act"])
         codes = tuple(source_code(state, s) for s in sources)
         _discard_sources(state, p, sources)
         state.event("pay", p, f["act"], f["what"], codes)
@@ -63,18 +59,11 @@ def _picked_codes(state: GameState, f: dict) -> list[int]:
     return [source_code(state, s) for s in f["picks"]]
 
 
-def legal_pay(state: GameState, f: dict) -> list[int]:
-    """DP-P1..P3, P6: a card is offered if its Element still has an uncovered need (or the
-    ``any`` part is uncovered) and, with irreducible payments, the payment it makes is not
-    reducible (A-18)."""
-    p, req = f["p"], f["req"]
-    picked = _picked_codes(state, f)
-    out = [M.PAY_CANCEL]
-    if covers(picked, req):
-        out.append(M.PAY_CONFIRM)
-        if state.config.irreducible_payments:
-            out.sort()
-            return out
+def _offers(state: GameState, f: dict, cost: tuple) -> tuple[list[tuple[int, int]], list[int]]:
+    """The cards still available to pick: (move, code) pairs, and counts by code. Banned
+    Elements, crushed cards and (with "no_support_payment") the support pool are left out."""
+    p = f["p"]
+    banned = banned_elements(state, p, f["act"])
     hand = state.players[p].hand
     used_hand = [0] * NUM_CODES
     used_slots = set()
@@ -83,31 +72,60 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
             used_hand[s[1]] += 1
         else:
             used_slots.add((s[1], s[2]))
+    payable: tuple[int, ...] = tuple(range(NUM_ELEMENT_CODES))
+    if cost.currency or cost.wildcards:
+        payable += (CURRENCY,)
+    offers = [(M.PAY_HAND + c, c) for c in payable if hand[c] > used_hand[c] and c // 3 not in banned]
+    pool = [0] * NUM_CODES
+    for _, c in offers:
+        pool[c] = hand[c] - used_hand[c]
     n = len(state.players)
-    # What is still available to pick: (move, code) pairs, and counts by code.
-    offers = [(M.PAY_HAND + c, c) for c in range(NUM_ELEMENT_CODES) if hand[c] > used_hand[c]]
-    pool = [hand[c] - used_hand[c] if c < NUM_ELEMENT_CODES else 0 for c in range(NUM_CODES)]
-    for q, s, code in usable_support(state, p):
-        if (q, s) not in used_slots and s < MAX_SUPPORT_SLOTS:
-            offers.append((M.PAY_SUPPORT + ((q - p) % n) * MAX_SUPPORT_SLOTS + s, code))
+    for q, s, code in usable_support(state, p, banned):
+        if (q, s) not in used_slots and s < MAX_SUPPORT_SLOTS and code in payable:
+            offers.append((M.PAY_SUPPORT + M.support_arg((q - p) % n, s), code))
             pool[code] += 1
-    have = [0, 0, 0, 0]
-    for c in picked:
-        have[c // 3] += c % 3 + 1
-    need_any = req[4] > 0 and not covers(picked, req)
+    return offers, pool
+
+
+def legal_pay(state: GameState, f: dict) -> list[int]:
+    """DP-P1..P3, P6: a card is offered if it pays part of what is still owed (for an Element-only
+    cost: its Element still has an uncovered need, or the ``any`` part is uncovered) and, with
+    irreducible payments, the payment it makes is not reducible (A-18)."""
+    req = f["req"]
+    cost = as_cost(req)
+    picked = _picked_codes(state, f)
+    out = [M.PAY_CANCEL]
+    if covers(picked, cost):
+        out.append(M.PAY_CONFIRM)
+        if state.config.irreducible_payments:
+            out.sort()
+            return out
+    offers, pool = _offers(state, f, cost)
     irreducible_only = state.config.irreducible_payments
     verdict: dict[int, bool] = {}  # equal codes get equal answers
+    if cost.elements_only:
+        have = [0, 0, 0, 0]
+        for c in picked:
+            have[c // 3] += c % 3 + 1
+        need_any = req[4] > 0 and not covers(picked, cost)
+
+        def pays_part(code: int) -> bool:
+            return have[code // 3] < req[code // 3] or need_any
+    else:
+        owed = sum(_numbers(left_to_pay(picked, cost)))
+
+        def pays_part(code: int) -> bool:
+            return sum(_numbers(left_to_pay([*picked, code], cost))) < owed
 
     def useful(code: int) -> bool:
         if code in verdict:
             return verdict[code]
-        e = code // 3
-        ok = have[e] < req[e] or need_any
+        ok = pays_part(code)
         if ok and irreducible_only:
             exact = completable_pick(picked, pool, req, code)
             if exact is None:  # mixed cost: at least no reducible payment is ever confirmed
                 trial = picked + [code]
-                ok = not covers(trial, req) or irreducible(trial, req)
+                ok = not covers(trial, cost) or irreducible(trial, cost)
             else:
                 ok = exact
         verdict[code] = ok
@@ -116,6 +134,11 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     out += [m for m, code in offers if useful(code)]
     out.sort()
     return out
+
+
+def _numbers(cost: tuple) -> tuple[int, ...]:
+    """The amounts of a cost (what is owed), without the one-of set and the wildcard flag."""
+    return (*cost[:6], cost.distinct, cost.currency)
 
 
 def answer_pay(state: GameState, f: dict, move: int) -> None:

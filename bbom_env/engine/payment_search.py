@@ -1,0 +1,89 @@
+"""The exact payment search for costs with module parts (RULES.md sections 4.0, 4.6, 4.9, 4.10).
+
+A cost with only Element parts and "any" is solved by the closed forms of ``payment.py`` (the hot
+path of the base game). A cost with a one-of-a-set surcharge, "n cards of different Elements", a
+currency counted in cards or wildcards (two currency cards as one Element of value 1, the
+Vth Element's Spontaneous Element) is solved here: each card's whole value goes to one part (a
+card is never split, [PROPOSED] 4.0), or is wasted, and the search finds the assignment that leaves
+the least to pay. Payments hold a handful of cards, so a memoised search is cheap.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .constants import CURRENCY, NUM_ELEMENT_CODES
+
+# Needs vector: fire, water, earth, air, any, one-of surcharge, distinct cards left, currency.
+_ONE_OF, _DISTINCT, _CURRENCY = 5, 6, 7
+
+
+def remaining(codes: tuple[int, ...], cost: tuple) -> tuple[int, ...]:
+    """What is left to pay after the best assignment of ``codes`` to ``cost`` (a ``payment.Cost``):
+    (fire, water, earth, air, any, one-of, distinct cards, currency cards); all zero iff the
+    cards cover the cost. Among assignments leaving the same total, the first found (Element
+    parts before "any") is kept, so the answer is deterministic."""
+    elements = tuple(sorted((c for c in codes if c < NUM_ELEMENT_CODES), reverse=True))
+    currency = sum(1 for c in codes if c == CURRENCY)
+    one_of_set = frozenset(cost.one_of_set)
+    needs = (*cost[:5], cost.one_of, cost.distinct, cost.currency)
+    best = _search(elements, 0, needs, 0, one_of_set, currency, cost.wildcards)
+    return best[1]
+
+
+@lru_cache(maxsize=1 << 16)
+def _search(
+    cards: tuple[int, ...],
+    i: int,
+    needs: tuple[int, ...],
+    used: int,
+    one_of_set: frozenset[int],
+    currency: int,
+    wildcards: bool,
+) -> tuple[int, tuple[int, ...]]:
+    """(total left, needs left) of the best assignment of cards[i:] and the currency cards."""
+    if i == len(cards):
+        return _spend_currency(needs, currency, wildcards)
+    code = cards[i]
+    e, v = divmod(code, 3)
+    v += 1
+    options: list[tuple[tuple[int, ...], int]] = []
+    if needs[e] > 0:
+        options.append((_minus(needs, e, v), used))
+    if needs[4] > 0:
+        options.append((_minus(needs, 4, v), used))
+    if needs[_ONE_OF] > 0 and e in one_of_set:
+        options.append((_minus(needs, _ONE_OF, v), used))
+    if needs[_DISTINCT] > 0 and not used >> e & 1:
+        options.append((_minus(needs, _DISTINCT, 1), used | 1 << e))
+    options.append((needs, used))  # wasted
+    best: tuple[int, tuple[int, ...]] | None = None
+    for nxt, u in options:
+        found = _search(cards, i + 1, nxt, u, one_of_set, currency, wildcards)
+        if best is None or found[0] < best[0]:
+            best = found
+            if best[0] == 0:
+                break
+    assert best is not None
+    return best
+
+
+def _minus(needs: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:
+    out = list(needs)
+    out[k] = max(0, out[k] - n)
+    return tuple(out)
+
+
+def _spend_currency(needs: tuple[int, ...], currency: int, wildcards: bool) -> tuple[int, tuple[int, ...]]:
+    """Currency cards pay the currency part first; with wildcards, each pair left over is one
+    Element of value 1 of the payer's choice (section 4.9), put where something is still owed."""
+    out = list(needs)
+    pay = min(out[_CURRENCY], currency)
+    out[_CURRENCY] -= pay
+    if wildcards:
+        pairs = (currency - pay) // 2
+        for k in (0, 1, 2, 3, 4, _ONE_OF):
+            take = min(pairs, out[k])
+            out[k] -= take
+            pairs -= take
+    return sum(out), tuple(out)
