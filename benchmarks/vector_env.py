@@ -7,15 +7,15 @@
    ``make_vec(..., vectorization_mode="vector_entry_point")`` builds), Gymnasium's ``SyncVectorEnv``
    of ``BBoMGymEnv`` (``vectorization_mode="sync"``), SB3's ``DummyVecEnv`` of ``Monitor``-wrapped
    envs (what train.py uses) and the native SB3 adapter ``BBoMSB3VecEnv`` (+ ``VecMonitor``). A step
-   of N games
-   counts N env steps.
+   of N games counts N env steps.
 2. **Training steps/s**: MaskablePPO (train.py's default hyper-parameters: n_steps 256, batch 512,
    4 epochs, [256, 256], 1 torch thread) for ``--train-steps`` env steps with ``DummyVecEnv`` and
    with ``BBoMSB3VecEnv``; the env's share is the time spent inside ``step``/``reset`` and the
    mask calls, measured by a pass-through wrapper, over the wall time of ``learn``.
 
-Pinned to one core (the other engineers' jobs share this machine); ``--json`` prints one JSON
-object last.
+Pinned to one core; every contender is measured ``--repeats`` times, interleaved, and the median
+is reported (other jobs' load then hits every contender alike); ``--json`` prints one JSON object
+last.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def native_sb3(n: int, kwargs: dict[str, Any]) -> Any:
     return VecMonitor(BBoMSB3VecEnv(n, **kwargs))
 
 
-def env_rates(n: int, seconds: float, kwargs: dict[str, Any]) -> dict[str, float]:
+def env_rates(n: int, seconds: float, kwargs: dict[str, Any], repeats: int = 3) -> dict[str, float]:
     import gymnasium as gym
 
     from bbom_env.rl.gym_env import BBoMGymEnv
@@ -101,13 +101,14 @@ def env_rates(n: int, seconds: float, kwargs: dict[str, Any]) -> dict[str, float
 
     # The env classes themselves (what make_vec's "vector_entry_point" and "sync" modes build), so
     # that both step the same BBoMGymEnv logic with the same step limit.
-    out = {}
-    out["native"] = gym_vector_rate(BBoMVectorEnv(n, **kwargs), seconds)
-    sync = gym.vector.SyncVectorEnv([lambda: BBoMGymEnv(**kwargs) for _ in range(n)])
-    out["gymnasium_sync"] = gym_vector_rate(sync, seconds)
-    out["sb3_dummy"] = sb3_rate(dummy_vec_env(n, kwargs), seconds)
-    out["native_sb3"] = sb3_rate(native_sb3(n, kwargs), seconds)
-    return out
+    runs: dict[str, list[float]] = {"native": [], "gymnasium_sync": [], "sb3_dummy": [], "native_sb3": []}
+    for _ in range(repeats):  # interleaved, median: other jobs' load hits every contender alike
+        runs["native"].append(gym_vector_rate(BBoMVectorEnv(n, **kwargs), seconds))
+        sync = gym.vector.SyncVectorEnv([lambda: BBoMGymEnv(**kwargs) for _ in range(n)])
+        runs["gymnasium_sync"].append(gym_vector_rate(sync, seconds))
+        runs["sb3_dummy"].append(sb3_rate(dummy_vec_env(n, kwargs), seconds))
+        runs["native_sb3"].append(sb3_rate(native_sb3(n, kwargs), seconds))
+    return {k: float(np.median(v)) for k, v in runs.items()}
 
 
 def train_rate(make: Any, n: int, steps: int, kwargs: dict[str, Any]) -> dict[str, float]:
@@ -173,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--train-envs", type=int, default=8)
     ap.add_argument("--pack", default="default", choices=["default", "test"])
     ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--repeats", type=int, default=3, help="interleaved repeats; the median is reported")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if any(n < 1 for n in args.num_envs) or args.seconds <= 0 or args.train_steps < 0:
@@ -182,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{report['pinning']}; pack={args.pack}, {args.players} players, random legal play")
     report["env_steps_per_s"] = {}
     for n in args.num_envs:
-        rates = env_rates(n, args.seconds, kwargs)
+        rates = env_rates(n, args.seconds, kwargs, args.repeats)
         report["env_steps_per_s"][n] = rates
         base = rates["gymnasium_sync"]
         print(
@@ -190,8 +192,12 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.train_steps:
         report["training"] = {}
-        for name, make in (("sb3_dummy", dummy_vec_env), ("native_sb3", native_sb3)):
-            r = train_rate(make, args.train_envs, args.train_steps, kwargs)
+        runs: dict[str, list[dict[str, float]]] = {"sb3_dummy": [], "native_sb3": []}
+        for _ in range(args.repeats):
+            for name, make in (("sb3_dummy", dummy_vec_env), ("native_sb3", native_sb3)):
+                runs[name].append(train_rate(make, args.train_envs, args.train_steps, kwargs))
+        for name, rs in runs.items():
+            r = sorted(rs, key=lambda x: x["steps_per_s"])[len(rs) // 2]  # the median run
             report["training"][name] = r
             print(
                 f"MaskablePPO N={args.train_envs} {name}: {r['steps_per_s']:,.0f} steps/s "
