@@ -41,6 +41,7 @@ from agents.evaluate import (  # noqa: E402
 from bbom_env.engine import GameConfig, load_pack  # noqa: E402
 from bbom_env.engine.cards import Pack, Spell  # noqa: E402
 from bbom_env.engine.constants import ELEMENT_NAMES  # noqa: E402
+from bbom_env.engine.pack_checks import marked  # noqa: E402
 
 TEAMS = ("random", "heuristic")
 LEVELS = (1, 2, 3)
@@ -309,15 +310,15 @@ def _spell_section(cells: list[Summary], pack: Pack) -> list[str]:
         rows.items(), key=lambda kv: (pack.spells[kv[0]].element, pack.spells[kv[0]].level, kv[0])
     ):
         sp = pack.spells[sid]
-        star = "*" if sp.provenance == "reconstructed" else ""
+        name = marked(sp.name, sp.provenance)
         r_l = w_l / n_l if n_l else float("nan")
         r_n = w_n / n_n if n_n else float("nan")
         diff = f"{100 * (r_l - r_n):+.1f} pp" if n_l and n_n else "-"
         out.append(
-            f"| {sp.name}{star} (`{sid}`) | {ELEMENT_NAMES[sp.element]} | {sp.level} | {n_l} | "
+            f"| {name} (`{sid}`) | {ELEMENT_NAMES[sp.element]} | {sp.level} | {n_l} | "
             f"{_pct(r_l) if n_l else '-'} | {n_n} | {_pct(r_n) if n_n else '-'} | {diff} |"
         )
-    out += ["", "`*` reconstructed card (not the printed text)."]
+    out += ["", "`*` reconstructed card (not the printed text); `~` partial card (partly the printed one)."]
     return out
 
 
@@ -393,7 +394,7 @@ def _ablation_section(
     confounded: list[str] = []
     for sid, abs_ in groups.items():
         sp = pack.spells[sid]
-        name = sp.name + ("*" if sp.provenance == "reconstructed" else "")
+        name = marked(sp.name, sp.provenance)
         cells = [(f"{ab.players}p L{ab.level}", ab.base, ab.ablated) for ab in abs_]
         if len(cells) > 1:  # pooled over the cells, still paired (by cell and seed)
             cells.append(
@@ -447,7 +448,8 @@ def _ablation_section(
         "the level-1 cells, where the team wins often enough for a card to show.",
         "3. " + _VERDICT_TEXT,
         "",
-        "`*` reconstructed card (not the printed text). The placeholders exist only in this benchmark.",
+        "`*` reconstructed card (not the printed text); `~` partial card (only partly the printed one). "
+        "The placeholders exist only in this benchmark.",
     ]
     return out
 
