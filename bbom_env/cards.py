@@ -352,7 +352,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--pack", default="default", help=_PACK_HELP)
     p.set_defaults(fn=_cmd_list)
     p = sub.add_parser("show", help="one card in full")
-    p.add_argument("id")
+    p.add_argument("id", help="a card id, as `list` shows them (e.g. spell_fire_combustion)")
     p.add_argument("--pack", default="default", help=_PACK_HELP)
     p.set_defaults(fn=_cmd_show)
     p = sub.add_parser(
@@ -361,11 +361,15 @@ def _parser() -> argparse.ArgumentParser:
         "is checked as an override pack on top of the default pack",
     )
     p.add_argument("path", help=_PACK_HELP)
-    p.add_argument("--override", action="append", default=[], metavar="PATH")
+    p.add_argument(
+        "--override", action="append", default=[], metavar="PATH", help="an override pack on top (repeatable)"
+    )
     p.set_defaults(fn=_cmd_validate)
     p = sub.add_parser("docs", help=f"write the catalogue (default {DOCS_PATH.name})")
     p.add_argument("--pack", default="default", help=_PACK_HELP)
-    p.add_argument("--out", default=str(DOCS_PATH))
+    p.add_argument(
+        "--out", default=str(DOCS_PATH), help=f"where to write it (default {DOCS_PATH.name} in docs/)"
+    )
     p.set_defaults(fn=_cmd_docs)
     return ap
 

@@ -16,39 +16,13 @@ import argparse
 import sys
 from typing import Any
 
+from . import cli
 from .engine import GameConfig, new_game
 from .engine.config import MODES, PAYMENTS
 from .engine.constants import MAX_PLAYERS, MIN_PLAYERS
 from .play_session import AgentError, InputFn, Seat, run_session
 
 AGENT_NAMES = ("random", "heuristic")
-
-
-def _non_negative_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"{v} is negative")
-    return v
-
-
-def _positive_int(text: str) -> int:
-    v = _non_negative_int(text)
-    if v == 0:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return v
-
-
-def _non_negative_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not v >= 0 or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text} is not a finite number >= 0")
-    return v
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     who.add_argument(
         "--human",
         metavar="SEAT",
-        type=_non_negative_int,
+        type=cli.int_range(0, MAX_PLAYERS - 1),
         action="append",
         help="a seat played by a person (repeatable; default: seat 0); the others play --agents",
     )
@@ -84,16 +58,32 @@ def build_parser() -> argparse.ArgumentParser:
         choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
         help=f"{MIN_PLAYERS}-{MAX_PLAYERS} (default: the length of --seats, else 2)",
     )
-    ap.add_argument("--level", "--difficulty", dest="level", type=int, choices=(1, 2, 3), default=1)
-    ap.add_argument("--mode", choices=MODES, default="normal")
-    ap.add_argument("--payment", choices=PAYMENTS, default="auto", help="manual: pick each card paid")
-    ap.add_argument("--pack", default="default", help='"default", "test" or a card-pack TOML path')
-    ap.add_argument("--seed", type=_non_negative_int, default=0, help="game seed (agents are seeded from it)")
     ap.add_argument(
-        "--delay", type=_non_negative_float, default=0.0, help="seconds to pause after each agent move"
+        "--level",
+        "--difficulty",
+        dest="level",
+        type=int,
+        choices=(1, 2, 3),
+        default=1,
+        help="difficulty (default 1)",
+    )
+    ap.add_argument("--mode", choices=MODES, default="normal", help="rule variant (default normal)")
+    ap.add_argument("--payment", choices=PAYMENTS, default="auto", help="manual: pick each card paid")
+    ap.add_argument("--pack", type=cli.pack, default="default", help=f"{cli.PACK_HELP} (default: default)")
+    ap.add_argument(
+        "--seed",
+        type=cli.int_range(0),
+        default=0,
+        help="game seed, >= 0 (agents are seeded from it; default 0)",
+    )
+    ap.add_argument(
+        "--delay",
+        type=cli.float_range(0, 3600),
+        default=0.0,
+        help="seconds to pause after each agent move, 0..3600 (default 0)",
     )
     ap.add_argument("--step", action="store_true", help="wait for Enter after each agent move")
-    ap.add_argument("--max-steps", type=_positive_int, help="stop after this many decisions")
+    ap.add_argument("--max-steps", type=cli.int_range(1), help="stop after this many decisions (>= 1)")
     return ap
 
 
@@ -186,7 +176,4 @@ def main(argv: list[str] | None = None, input_fn: InputFn | None = None, out: An
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BrokenPipeError:  # e.g. piped into head
-        sys.exit(0)
+    sys.exit(cli.run(main))  # a closed pipe (piped into head) ends it quietly

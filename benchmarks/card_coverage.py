@@ -29,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.heuristic_agent import HeuristicAgent  # noqa: E402
+from bbom_env import cli  # noqa: E402
 from bbom_env.engine import GameConfig, hooks, load_pack, new_game  # noqa: E402
 from bbom_env.engine import moves as M  # noqa: E402
 from bbom_env.engine.cards import Pack  # noqa: E402
@@ -153,13 +154,28 @@ def sweep(games: int = 48, pack: str = "default", seed: int = 0, team: str = "ra
     }
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=96)
-    ap.add_argument("--pack", default="default")
-    ap.add_argument("--seed", type=int, default=0)
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="benchmarks/card_coverage.py",
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 2)[2],
+    )
+    ap.add_argument(
+        "--games",
+        type=cli.int_range(1, 1_000_000),
+        default=96,
+        help="games to play, 1..1000000 (default 96; a multiple of 24 covers every setting equally)",
+    )
+    ap.add_argument("--pack", type=cli.pack, default="default", help=f"{cli.PACK_HELP} (default: default)")
+    ap.add_argument(
+        "--seed", type=cli.int_range(0, 2**31 - 1), default=0, help="seed of game 0; game i uses seed+i"
+    )
     ap.add_argument("--team", choices=TEAMS, default="random", help="who plays (default: biased random)")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
     t = time.perf_counter()
     r = sweep(args.games, args.pack, args.seed, args.team)
     dt = time.perf_counter() - t
@@ -177,4 +193,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(cli.run(main))

@@ -21,9 +21,14 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bbom_env import cli  # noqa: E402
 
 GOALS = {"steps_per_s_2p": 5000.0, "ratio_vs_texas": 1.5, "mask_us": 20.0, "obs_us": 50.0}
 
@@ -145,24 +150,48 @@ def mask_obs_cost(pack: str, players: int, decisions: int = 4000) -> dict[str, f
     }
 
 
+def peer_missing_errors() -> tuple[type[BaseException], ...]:
+    """What making a peer env raises when its dependencies are missing: ImportError, and what
+    ``pettingzoo.make`` raises instead (its registry's FailedToImport, not an ImportError) or
+    Gymnasium's DependencyNotInstalled (raised by older pettingzoo classic envs)."""
+    from gymnasium.error import DependencyNotInstalled
+
+    errors: list[type[BaseException]] = [ImportError, DependencyNotInstalled]
+    try:
+        from pettingzoo.env_registry.exceptions import FailedToImport
+
+        errors.append(FailedToImport)
+    except ImportError:  # pettingzoo < 1.27 has no registry
+        pass
+    return tuple(errors)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="benchmarks/env_throughput.py",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument(
+        "--seconds",
+        type=cli.float_range(0, 3600, lo_open=True),
+        default=3.0,
+        help="seconds per measured env, > 0 and <= 3600 (default 3)",
+    )
+    ap.add_argument("--pack", type=cli.pack, default="default", help=f"{cli.PACK_HELP} (default: default)")
+    ap.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
+    return ap
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seconds", type=float, default=3.0, help="seconds per measured env (default 3)")
-    ap.add_argument("--pack", default="default", help='card pack: "default" (falls back to "test") or "test"')
-    ap.add_argument("--json", action="store_true", help="print one JSON object as the last line")
-    args = ap.parse_args(argv)
+    args = build_parser().parse_args(argv)
 
     import bbom_env  # noqa: F401  (registers the envs)
-    from bbom_env.engine import GameConfig, PackError, load_pack
     from bbom_env.rl.aec_env import raw_env
     from bbom_env.rl.gym_env import BBoMGymEnv
 
     pack = args.pack
-    try:
-        load_pack(GameConfig(pack=pack).pack)
-    except (PackError, OSError) as exc:
-        print(f"pack {pack!r} does not load ({exc}); using 'test'")
-        pack = "test"
+    missing = peer_missing_errors()
     out: dict[str, Any] = {"pack": pack, "seconds": args.seconds, "core": pin_one_core()}
     print(f"bbom-env throughput, pack={pack}, {args.seconds:g} s per env, {out['core']}")
     rng = np.random.default_rng(0)
@@ -191,9 +220,11 @@ def main(argv: list[str] | None = None) -> int:
             texas = pettingzoo.make("aec", "classic/texas_holdem-v4")
         out["texas_holdem_v4"] = timed(args.seconds, aec_episode(texas, rng))
         print(f"  pettingzoo texas_holdem_v4: {out['texas_holdem_v4']:8.0f} steps/s")
-    except ImportError as exc:
+    except missing as exc:
         out["texas_holdem_v4"] = None
-        print(f"  pettingzoo texas_holdem_v4: skipped ({exc}); pip install -e .[bench]")
+        reason = " ".join(str(exc).split())
+        print(f"  pettingzoo texas_holdem_v4: skipped, a dependency is missing ({reason})")
+        print('    (the peers come with the bench extra: pip install -e ".[bench]")')
     try:
         import pyspiel  # noqa: F401
 
@@ -201,9 +232,9 @@ def main(argv: list[str] | None = None) -> int:
             out[f"openspiel_hanabi_{players}p"] = timed(args.seconds, hanabi_episode(players, rng))
             rate = out[f"openspiel_hanabi_{players}p"]
             print(f"  openspiel hanabi {players}p (obs tensor + mask): {rate:8.0f} steps/s")
-    except ImportError:
+    except missing:
         out["openspiel_hanabi_2p"] = out["openspiel_hanabi_5p"] = None
-        print("  openspiel hanabi: skipped (open_spiel not installed)")
+        print('  openspiel hanabi: skipped, open_spiel is not installed (pip install -e ".[bench]")')
 
     ratios: dict[str, float] = {}
     for ref in ("texas_holdem_v4", "openspiel_hanabi_2p"):
@@ -233,4 +264,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cli.run(main))

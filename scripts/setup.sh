@@ -5,6 +5,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
+# Check the interpreter before installing anything (pyproject: requires-python >= 3.11).
+if ! command -v "$PY" >/dev/null 2>&1; then
+  echo "setup.sh: no Python interpreter '$PY' found; install Python >= 3.11 or set PYTHON=/path/to/python3.11" >&2
+  exit 1
+fi
+if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  echo "setup.sh: $("$PY" -c 'import sys; print(sys.executable, sys.version.split()[0])' 2>/dev/null || echo "$PY") is too old:" \
+    "bbom-env needs Python >= 3.11. Run with PYTHON=/path/to/python3.11 scripts/setup.sh" >&2
+  exit 1
+fi
+if [ -x .venv/bin/python ] && ! .venv/bin/python -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  echo "setup.sh: the existing .venv runs Python $(.venv/bin/python -c 'import sys; print(sys.version.split()[0])')," \
+    "older than 3.11: remove .venv and run again" >&2
+  exit 1
+fi
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi

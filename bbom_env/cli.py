@@ -1,0 +1,102 @@
+"""Shared pieces of the command lines (``python -m bbom_env.play``, ``bbom_env.cards``, benchmarks/):
+argparse types that check ranges and card packs (a bad value is an argparse error: exit 2, one line
+naming the value, no traceback) and ``run``, which turns a closed pipe (``... | head -1``) into a
+quiet exit 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from collections.abc import Callable
+
+from .engine.cards import NAMED_PACKS
+
+
+def int_range(lo: int, hi: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type``: an int in ``lo..hi`` (``hi`` None: no upper bound)."""
+
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if v < lo or (hi is not None and v > hi):
+            bound = f"at least {lo}" if hi is None else f"in {lo}..{hi}"
+            what = "is negative" if v < 0 <= lo else "is out of range"
+            raise argparse.ArgumentTypeError(f"{v} {what}: must be {bound}")
+        return v
+
+    parse.__name__ = "int"  # argparse names the type in some messages
+    return parse
+
+
+def float_range(lo: float, hi: float | None = None, lo_open: bool = False) -> Callable[[str], float]:
+    """An argparse ``type``: a finite float >= ``lo`` (> ``lo`` with ``lo_open``), <= ``hi``."""
+
+    def parse(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        low_ok = v > lo if lo_open else v >= lo
+        if not math.isfinite(v) or not low_ok or (hi is not None and v > hi):
+            bound = f"{'>' if lo_open else '>='} {lo:g}" + ("" if hi is None else f" and <= {hi:g}")
+            raise argparse.ArgumentTypeError(f"{text} is out of range: must be a finite number {bound}")
+        return v
+
+    parse.__name__ = "float"
+    return parse
+
+
+def comma_list(allowed: tuple[str, ...]) -> Callable[[str], str]:
+    """An argparse ``type``: a comma-separated list of names from ``allowed`` (kept as the text)."""
+
+    def parse(text: str) -> str:
+        bad = [t for t in text.split(",") if t not in allowed]
+        if bad:
+            raise argparse.ArgumentTypeError(f"unknown name {bad[0]!r}; choose from {', '.join(allowed)}")
+        return text
+
+    return parse
+
+
+PACK_HELP = f"a named pack ({', '.join(NAMED_PACKS)}) or the path of a .toml card-pack file"
+
+
+def pack(text: str) -> str:
+    """An argparse ``type``: a card pack that loads (a named pack or a pack file); an unknown name
+    is refused with the list of named packs (the loader's message)."""
+    from .engine import PackError, load_pack
+
+    try:
+        load_pack(text)
+    except (PackError, OSError) as exc:
+        raise argparse.ArgumentTypeError(" ".join(str(exc).split())) from None
+    return text
+
+
+def run(main: Callable[[], int | None]) -> int:
+    """Run a command line's ``main`` and return its exit status; a reader that closed the pipe
+    (``... | head -1``) ends it quietly with status 0, Ctrl-C with 130."""
+    try:
+        status = main()
+        sys.stdout.flush()  # inside the try: a closed pipe fails here, not at interpreter exit
+        return int(status or 0)
+    except BrokenPipeError:
+        _stdout_gone()
+        return 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _stdout_gone() -> None:
+    """Send the rest of the output nowhere, so the interpreter's final flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout is not a file (tests capture it)
+        pass
