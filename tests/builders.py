@@ -23,11 +23,11 @@ from __future__ import annotations
 from typing import Any
 
 from bbom_env.engine import Decision, GameConfig, GameState, describe, move_to_string, new_game, pending
-from bbom_env.engine.constants import MADNESS, NUM_CODES, NUM_ELEMENT_CODES, Phase, code_name
-from bbom_env.engine.flow import seq
+from bbom_env.engine.constants import MADNESS, NUM_CODES, NUM_ELEMENT_CODES, code_name
 from bbom_env.engine.invariants import check_invariants
 from bbom_env.engine.moves import NUM_BASE_MOVES
 from bbom_env.engine.resolver import run
+from bbom_env.engine.scenario import resolve_effect, start_action_phase
 from bbom_env.engine.state import PlayerState
 
 CODE_BY_NAME: dict[str, int] = {code_name(c): c for c in range(NUM_ELEMENT_CODES)} | {"madness": MADNESS}
@@ -375,15 +375,8 @@ class Scenario:
     def action_phase(self, seat: int) -> Scenario:
         """Make it ``seat``'s turn, in the Action phase with the Action menu pending (the
         Concentration and Monster phases are skipped)."""
-        s = self.state
-        s.active = seat
-        s.phase = Phase.ACTION
-        s.stack = [
-            {"k": "endturn"},
-            {"k": "recup", "p": seat, "w": None},
-            {"k": "menu", "p": seat, "n": -1, "w": seat},
-        ]
-        return self._touch()
+        start_action_phase(self.state, seat)
+        return self
 
     def begin_turn(self, seat: int) -> Scenario:
         """Start ``seat``'s turn from its Concentration phase and run until the first decision
@@ -413,8 +406,5 @@ class Scenario:
     def effect(self, src: str, part: str = "effect", controller: int | None = None, x: int = 1) -> Scenario:
         """Resolve card ``src``'s effect ``part`` (effect / arrival / bonus / failure / activated)
         for a controller with power X, on top of whatever is pending, until the next decision."""
-        c = self.state.active if controller is None else controller
-        self.state.stack.append(seq(src, part, c, x))
-        self._touch()
-        run(self.state)
+        resolve_effect(self.state, src, part, -1 if controller is None else controller, x)
         return self

@@ -65,16 +65,13 @@ def pending(state: GameState) -> Decision:
     if k == "menu":
         return Decision("action" if f["n"] < 0 else "granted_action", w, "", max(f["n"], 1), (0,) * 5, ())
     if k == "pay":
-        from .payment import source_code
+        from .payment import left_to_pay, source_code
 
         codes = tuple(source_code(state, s) for s in f["picks"])
-        left = list(f["req"])
-        for c in codes:
-            e, v = divmod(c, 3)
-            use = min(left[e], v + 1)
-            left[e] -= use
-            left[4] = max(0, left[4] - (v + 1 - use))
-        return Decision("payment", w, f["what"], 1, tuple(left), codes)
+        # The payment solver's answer: zero exactly when the picks cover the cost (never by
+        # splitting a card between an Element part and "any", [PROPOSED] 4.0).
+        left = left_to_pay(codes, f["req"])
+        return Decision("payment", w, f["what"], 1, tuple(left[:5]), codes)
     if k == "recup":
         return Decision("recuperation_discard", w, "", 1, (0,) * 5, ())
     if k == "learn":

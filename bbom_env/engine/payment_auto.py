@@ -96,7 +96,7 @@ def auto_payment(state: GameState, payer: int, req: tuple, action: str = "") -> 
             for _ in range(best[v]):
                 # Hand before support (the documented order), then the Element the payer holds
                 # most of at that value (keeps a balance of Elements).
-                e = max(range(4), key=lambda el: (counts_of(el)[v], -el))  # OLD
+                e = min(range(4), key=lambda el: (tier(el * 3 + v), -counts_of(el)[v], el))
                 take(e * 3 + v)
     return out
 
