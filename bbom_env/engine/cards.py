@@ -27,6 +27,7 @@ from .pack_checks import (
     choice,
     element,
     int_in,
+    marked,
     opt,
     provenance,
     read_pack_file,
@@ -153,6 +154,17 @@ class Pack:
                 if mod["kind"] == "trigger":
                     out |= ops_used(mod["effect"])
         return out
+
+    def marked_name(self, card_id: str) -> str:
+        """The card's name with its provenance mark (``*`` reconstructed, ``~`` partial), as every
+        view shows it (README policy 2); an unknown id as it is."""
+        card = (
+            self.spells.get(card_id)
+            or self.curses.get(card_id)
+            or self.pages.get(card_id)
+            or self.magicians.get(card_id)
+        )
+        return marked(self.card_name(card_id), card.provenance) if card is not None else card_id
 
     def card_name(self, card_id: str) -> str:
         for table in (self.spells, self.curses, self.magicians):

@@ -92,7 +92,7 @@ def describe(state: GameState) -> str:
         return "none (game over)" if state.over else "none"
     text = f"{d.kind} by player {d.player}"
     if d.source:
-        text += f" (source: {state.pack.card_name(d.source)} [{d.source}])"
+        text += f" (source: {state.pack.marked_name(d.source)} [{d.source}])"
     if d.kind == "payment":
         names = ELEMENT_NAMES + ("any",)
         cost = ", ".join(f"{n} {name}" for n, name in zip(d.cost_left, names, strict=True) if n)

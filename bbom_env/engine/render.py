@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from .constants import ELEMENT_NAMES, NUM_CODES, PHASE_NAMES, code_name
 from .decision import describe
-from .pack_checks import marked
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -21,15 +20,7 @@ def _counts(v: list[int]) -> str:
 
 
 def _mark(state: GameState, card_id: str) -> str:
-    pack = state.pack
-    card = (
-        pack.spells.get(card_id)
-        or pack.curses.get(card_id)
-        or pack.pages.get(card_id)
-        or pack.magicians.get(card_id)
-    )
-    name = pack.card_name(card_id)
-    return marked(name, card.provenance) if card is not None else name
+    return state.pack.marked_name(card_id)
 
 
 def render(state: GameState) -> str:

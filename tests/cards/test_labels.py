@@ -3,6 +3,7 @@ are shown, the ``known`` field of partial cards, and unique card names (pack_che
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -163,3 +164,25 @@ curse_symbols = ["air", "water", "fire"]
 """
     msg = _refused(tmp_path, cover)
     assert "grimoire 'monster_bee'.name" in msg and "monster.name" in msg
+
+
+def test_marked_name_and_the_decision_line_of_the_render():
+    """The render's "decision:" line names the card that asks (``source``) with its mark too."""
+    pack = load_pack("default")
+    assert (
+        pack.marked_name("spell_growth") == "Growth~"
+        and pack.marked_name("curse_fire_01") == "Burning Hands*"
+    )
+    assert pack.marked_name("no_such_card") == "no_such_card"
+    state = new_game(GameConfig(num_players=2, seed=3))
+    rng = random.Random(3)
+    sources = []
+    for _ in range(3000):
+        if state.is_terminal():
+            break
+        line = str(state).splitlines()[-1]
+        sources += re.findall(r"\(source: (.+?) \[", line)
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    # every card of the default pack is partial or reconstructed: no source may show bare
+    assert sources and all(name.endswith(("*", "~")) for name in sources), sources[:5]
