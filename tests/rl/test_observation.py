@@ -12,6 +12,7 @@ from bbom_env.engine import GameConfig, GameState, new_game
 from bbom_env.engine.cards import NAMED_PACKS
 from bbom_env.engine.constants import MADNESS, MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_ELEMENT_CODES
 from bbom_env.rl import docs
+from bbom_env.rl.obs_decision import History
 from bbom_env.rl.observation import ObservationEncoder
 
 SEAT_PARTS = ("status", "magician", "sizes", "discard", "support", "spells", "temp_mods")
@@ -129,15 +130,17 @@ def test_seats_are_relative_to_the_observer(enc: ObservationEncoder, states: lis
 def test_last_actions_name_block_and_mover(enc: ObservationEncoder, states: list[GameState]) -> None:
     lay = enc.layout
     nb = len(lay.block_names)
-    rec = enc.spec.history_record
+    hist = enc.groups["history"]
+    assert isinstance(hist, History)
+    rec = hist.record
     checked = 0
     for state in states[::4]:
-        if len(state.history) < enc.spec.history:
+        if len(state.history) < hist.history:
             continue
         n = len(state.players)
         seat = state.history[-1] % n  # any seat works; vary it
         h = enc.views(enc.encode(state, seat))["history"]
-        for j in range(enc.spec.history):
+        for j in range(hist.history):
             r = h[j * rec : (j + 1) * rec]
             a = state.history[-1 - j]
             assert r[0] == 1 and r[1 + lay.block_of[a]] == 1 and r[1 : 1 + nb].sum() == 1

@@ -1,0 +1,279 @@
+"""Base-game observation sections about the table: the Library, the Curse piles, the Invocation
+track, the board markers, the Grimoire spread and the supply."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bbom_env.engine.constants import (
+    ELEMENT_BY_NAME,
+    ELEMENT_CARDS_PER_VALUE,
+    ELEMENT_TOKENS_PER_ELEMENT,
+    MADNESS_IN_BOX,
+    NUM_TRACK_SLOTS,
+    PHASE_NAMES,
+    ROUNDS,
+)
+from bbom_env.engine.state import GameState
+
+from .obs_core import ObsContext, ObsSection, Part
+
+TOKEN_SCALE = 1 / ELEMENT_TOKENS_PER_ELEMENT
+
+
+class Library(ObsSection):
+    """The top Spell of each Library pile (the cards below stay hidden, A-66) and the pile sizes."""
+
+    group = "library"
+
+    def __init__(self, ctx: ObsContext) -> None:
+        super().__init__(ctx)
+        self.offsets: list[int] = []  # per Element: offset of its one-hot in library.tops
+        self.index: list[dict[str, int]] = []
+        self.empty: list[int] = []  # per Element: index of its "empty pile" flag
+        tops_len = 0
+        for e in range(4):
+            ids = sorted(sp.id for sp in ctx.pack.spells.values() if not sp.basic and sp.element == e)
+            self.offsets.append(tops_len)
+            self.index.append({sid: i for i, sid in enumerate(ids)})
+            self.empty.append(len(ids))
+            tops_len += len(ids) + 1
+        self.parts = [
+            Part(
+                "library.tops",
+                tops_len,
+                "per Element (fire, water, earth, air): top Spell one-hot over the pack's Library Spells "
+                "of that Element (sorted ids), then an 'empty pile' flag",
+            ),
+            Part("library.sizes", 4, "Library pile sizes / 3", 1 / 3),
+        ]
+
+    def encode(
+        self, state: GameState, seat: int, vec: np.ndarray, on: list[int], idx: list[int], val: list[float]
+    ) -> None:
+        o = self.start
+        o2 = self.at["library.sizes"]
+        for e, pile in enumerate(state.library):
+            if pile:
+                on.append(o + self.offsets[e] + self.index[e][pile[-1]])
+                idx.append(o2 + e)
+                val.append(len(pile))
+            else:
+                on.append(o + self.offsets[e] + self.empty[e])
+
+
+class CursePiles(ObsSection):
+    """The size of each Curse pile (their order stays hidden, A-66)."""
+
+    group = "curse_piles"
+
+    def __init__(self, ctx: ObsContext) -> None:
+        super().__init__(ctx)
+        self.types = ctx.rules.curse_types
+        pack = ctx.pack
+        pile_max = [max(1, sum(1 for c in pack.curses.values() if c.type == t)) for t in self.types]
+        self.parts = [
+            Part(
+                "curse_piles.sizes",
+                len(self.types),
+                f"Curse pile sizes ({', '.join(self.types)}) / pack count of that type",
+                tuple(1 / m for m in pile_max),
+            )
+        ]
+
+    def encode(
+        self, state: GameState, seat: int, vec: np.ndarray, on: list[int], idx: list[int], val: list[float]
+    ) -> None:
+        o = self.start
+        piles = state.curse_piles
+        for i, t in enumerate(self.types):
+            pile = piles.get(t)
+            if pile:
+                idx.append(o + i)
+                val.append(len(pile))
+
+
+class Track(ObsSection):
+    """The Curse on top of each Invocation track slot. The base game never stacks Curses; a module
+    that does (Dark Matter's "add a Dark Curse") adds its own section for the Curses below."""
+
+    group = "track"
+
+    def __init__(self, ctx: ObsContext) -> None:
+        super().__init__(ctx)
+        pack = ctx.pack
+        curses = sorted(pack.curses)
+        ctypes = list(ctx.rules.curse_types)
+        C, Ty = len(curses), len(ctypes)
+        # Per Curse id: offsets of its id and type one-hots in a record, and its printed cost.
+        self.feats = {
+            cid: (1 + i, 1 + C + ctypes.index(pack.curses[cid].type), tuple(pack.curses[cid].cost))
+            for i, cid in enumerate(curses)
+        }
+        self.o_neutralized = 1 + C + Ty
+        self.o_tokens = 2 + C + Ty
+        self.record = 2 + C + Ty + 9
+        rec_scale = (1.0,) * (2 + C + Ty) + (TOKEN_SCALE,) * 4 + (1 / 8,) * 4 + (1 / 5,)
+        self.parts = [
+            Part(
+                "track",
+                NUM_TRACK_SLOTS * self.record,
+                f"{NUM_TRACK_SLOTS} slots (S2, S3L, S3R, S4, S5) x 1 stack position(s) (top first) "
+                f"x [present, Curse one-hot ({C}, sorted ids), type one-hot ({', '.join(ctypes)}), "
+                "neutralized, Element tokens per Element /4, destroy cost per Element (card + tokens) /8, "
+                "Madness under /5]",
+                rec_scale * NUM_TRACK_SLOTS,
+            )
+        ]
+
+    def encode(
+        self, state: GameState, seat: int, vec: np.ndarray, on: list[int], idx: list[int], val: list[float]
+    ) -> None:
+        r = self.start
+        crec = self.record
+        for stack in state.track:
+            if stack:
+                cid, neutralized, tokens, under = stack[-1]
+                f_id, f_type, cost = self.feats[cid]
+                on += (r, r + f_id, r + f_type)  # present, id, type
+                if neutralized >= 0:
+                    on.append(r + self.o_neutralized)
+                c = r + self.o_tokens
+                t0, t1, t2, t3 = tokens
+                idx += (c, c + 1, c + 2, c + 3, c + 4, c + 5, c + 6, c + 7, c + 8)
+                val += (t0, t1, t2, t3, cost[0] + t0, cost[1] + t1, cost[2] + t2, cost[3] + t3, under)
+            r += crec
+
+
+class Board(ObsSection):
+    """Markers and game settings: ``board.*``."""
+
+    group = "board"
+
+    def __init__(self, ctx: ObsContext) -> None:
+        super().__init__(ctx)
+        self.parts = [
+            Part(
+                "board.invocation_marker", 6, "Invocation marker one-hot: Invocation space (0), spaces 1..5"
+            ),
+            Part("board.round", ROUNDS + 1, "Round marker one-hot: 0 (Grimoire closed), rounds 1..6"),
+            Part("board.difficulty", 3, "difficulty one-hot (1..3)"),
+            Part("board.mode", 2, "Fear mode, Nightmare mode (section 2.4)"),
+            Part("board.phase", len(PHASE_NAMES), f"phase one-hot ({', '.join(PHASE_NAMES)})"),
+            Part("board.turn", 1, "turn counter / 64", 1 / 64),
+            Part("board.outcome", 2, "game over: win, loss"),
+        ]
+
+    def encode(
+        self, state: GameState, seat: int, vec: np.ndarray, on: list[int], idx: list[int], val: list[float]
+    ) -> None:
+        at = self.at
+        cfg = state.config
+        on += (
+            at["board.invocation_marker"] + state.marker,
+            at["board.round"] + state.round,
+            at["board.difficulty"] + cfg.difficulty - 1,
+            at["board.phase"] + int(state.phase),
+        )
+        if cfg.fear:
+            on.append(at["board.mode"])
+        if cfg.nightmare:
+            on.append(at["board.mode"] + 1)
+        idx.append(at["board.turn"])
+        val.append(state.turn)
+        if state.over:
+            on.append(at["board.outcome"] + (0 if state.outcome == "win" else 1))
+
+
+class Grimoire(ObsSection):
+    """The open spread: the current Monster (left page) and the right page; later pages stay
+    face down (A-66)."""
+
+    group = "grimoire"
+
+    def __init__(self, ctx: ObsContext) -> None:
+        super().__init__(ctx)
+        pages = ctx.pack.pages
+        monster_pages = sorted(p.id for p in pages.values() if p.monster is not None)
+        right_pages = sorted(p.id for p in pages.values() if p.kind in ("inside", "end"))
+        self.monster_index = {pid: i for i, pid in enumerate(monster_pages)}
+        self.right_index = {pid: i for i, pid in enumerate(right_pages)}
+        self.page_symbols: dict[str, tuple[int, ...]] = {}
+        for pid in monster_pages:
+            monster = pages[pid].monster
+            assert monster is not None
+            self.page_symbols[pid] = tuple(int(ELEMENT_BY_NAME[x]) for x in monster.curse_symbols)
+        self.parts = [
+            Part("grimoire.closed", 1, "the Grimoire is closed (before the first Monster phase)"),
+            Part(
+                "grimoire.monster",
+                len(monster_pages),
+                "current Monster: left page one-hot (pages with a Monster)",
+            ),
+            Part("grimoire.monster_symbols", 12, "current Monster's 3 Curse symbols x Element one-hot"),
+            Part(
+                "grimoire.right_page",
+                len(right_pages),
+                "right page (Bonus/Failure side) one-hot (Inside and End pages)",
+            ),
+            Part(
+                "grimoire.next_symbols",
+                12,
+                "next Monster's 3 Curse symbols (printed on the right page) x Element one-hot; 0 on the last "
+                "round",
+            ),
+        ]
+
+    def encode(
+        self, state: GameState, seat: int, vec: np.ndarray, on: list[int], idx: list[int], val: list[float]
+    ) -> None:
+        at = self.at
+        r = state.round
+        if r == 0:
+            on.append(at["grimoire.closed"])
+            return
+        # Left page: the back of page r-1 (this Monster); right page: the front of page r
+        # (Bonus/Failure and the next Monster's Curse symbols) (RULES.md section 1.5, A-66).
+        left = state.grimoire[r - 1]
+        on.append(at["grimoire.monster"] + self.monster_index[left])
+        o = at["grimoire.monster_symbols"]
+        for j, e in enumerate(self.page_symbols[left]):
+            on.append(o + j * 4 + e)
+        if r < len(state.grimoire):
+            right = state.grimoire[r]
+            on.append(at["grimoire.right_page"] + self.right_index[right])
+            o = at["grimoire.next_symbols"]
+            for j, e in enumerate(self.page_symbols.get(right, ())):
+                on.append(o + j * 4 + e)
+
+
+class Supply(ObsSection):
+    """Supply piles, the value-1 reserve, the Element token pool and the Madness pile."""
+
+    group = "supply"
+
+    def __init__(self, ctx: ObsContext) -> None:
+        super().__init__(ctx)
+        v1, v2, v3 = ELEMENT_CARDS_PER_VALUE[1], ELEMENT_CARDS_PER_VALUE[2], ELEMENT_CARDS_PER_VALUE[3]
+        self.parts = [
+            Part(
+                "supply.piles",
+                8,
+                f"supply piles (fire-2, fire-3, water-2, ..., air-3) / {v2} (value 2) or / {v3} (value 3)",
+                (1 / v2, 1 / v3) * 4,
+            ),
+            Part("supply.reserve1", 4, f"value-1 cards in the box reserve per Element / {v1} (A-41)", 1 / v1),
+            Part("supply.tokens", 4, "Element token pool per Element / 4", TOKEN_SCALE),
+            Part("supply.madness_pile", 1, f"Madness pile size / {MADNESS_IN_BOX}", 1 / MADNESS_IN_BOX),
+        ]
+
+    def encode(
+        self, state: GameState, seat: int, vec: np.ndarray, on: list[int], idx: list[int], val: list[float]
+    ) -> None:
+        o = self.start  # piles (8), reserve1 (4), tokens (4), madness pile (1): contiguous
+        sup = state.supply
+        idx += range(o, o + 17)
+        val += (sup[0][0], sup[0][1], sup[1][0], sup[1][1], sup[2][0], sup[2][1], sup[3][0], sup[3][1])
+        val += state.reserve1
+        val += state.tokens
+        val.append(len(state.madness_pile))

@@ -1,0 +1,258 @@
+"""Base-game observation sections about players: the observer's private zones (``own.*``) and one
+block per seat relative to the observer (``seat0.*`` ... ``seat4.*``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bbom_env.engine.constants import MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_CODES
+from bbom_env.engine.hooks import spell_limit, support_capacity
+from bbom_env.engine.state import GameState, PlayerState
+
+from .obs_core import ObsContext, ObsSection, Part
+
+
+class OwnZones(ObsSection):
+    """The observer's hand and the composition of their deck."""
+
+    group = "own"
+
+    def __init__(self, ctx: ObsContext) -> None:
+        super().__init__(ctx)
+        self.parts = [
+            Part(
+                "own.hand",
+                ctx.ntypes,
+                f"observer's hand: count per card type ({ctx.type_names()}) / 8",
+                1 / 8,
+            ),
+            Part(
+                "own.deck",
+                ctx.ntypes,
+                "observer's deck composition (the multiset, not the order: the owner can count what is "
+                "in deck + discard) / 16",
+                1 / 16,
+            ),
+        ]
+
+    def encode(
+        self, state: GameState, seat: int, vec: np.ndarray, on: list[int], idx: list[int], val: list[float]
+    ) -> None:
+        ctx = self.ctx
+        nt = ctx.ntypes
+        me = state.players[seat]
+        o = self.start
+        vec[o : o + nt] = me.hand[:nt] if ctx.codes_prefix else ctx.types(me.hand)
+        if me.deck:
+            counts = [0] * NUM_CODES
+            for c in me.deck:
+                counts[c] += 1
+            o += nt
+            vec[o : o + nt] = counts[:nt] if ctx.codes_prefix else ctx.types(counts)
+
+
+def _spell_features(ctx: ObsContext) -> tuple[dict[str, tuple[int, int, int]], int]:
+    """Per Spell id: offsets of its Element, level and variant features in a Spell record; and the
+    number of variants (Spells sharing an Element and level)."""
+    groups: dict[tuple[bool, int, int], list[str]] = {}
+    for sp in ctx.pack.spells.values():
+        groups.setdefault((sp.basic, sp.element, sp.level), []).append(sp.id)
+    feats: dict[str, tuple[int, int, int]] = {}
+    for (_basic, element, level), ids in groups.items():
+        for v, sid in enumerate(sorted(ids)):
+            feats[sid] = (element, 4 + level, 8 + v)
+    return feats, max(len(g) for g in groups.values())
+
+
+def modifier_kinds(ctx: ObsContext) -> list[str]:
+    """Temporary modifier kinds: the base game's sorted (the order the layout has always had; the
+    engine's list is in declaration order), then the modules' additions in ruleset order."""
+    base = sorted(ctx.rules.parts[0].modifier_kinds)
+    return base + [k for k in ctx.rules.modifier_kinds if k not in base]
+
+
+# Offsets of a seat block's fields from its start (the status flags are 0..5).
+_PRESENT, _ABSENT, _ACTIVE, _ELIMINATED, _USED, _LOST = range(6)
+
+
+class Seats(ObsSection):
+    """One block per seat offset from the observer, padded to MAX_PLAYERS with ``absent``."""
+
+    group = "seat"
+
+    def __init__(self, ctx: ObsContext) -> None:
+        super().__init__(ctx)
+        self.magician_index = {m: i for i, m in enumerate(sorted(ctx.pack.magicians))}
+        self.spell_feats, variants = _spell_features(ctx)
+        self.spell_o_exhausted = 8 + variants
+        self.spell_o_neutralized = 9 + variants
+        self.spell_record = 10 + variants
+        mod_kinds = modifier_kinds(ctx)
+        self.mod_index = {k: i for i, k in enumerate(mod_kinds)}
+        for k in range(MAX_PLAYERS):
+            self.parts += self._seat_parts(k, variants, mod_kinds)
+        # Support capacity and Spell limit before temporary modifiers and clipping, per Magician and
+        # ability-lost flag: the same sums as engine hooks (section 4.11, a lost ability drops the
+        # sheet's modifiers). With a module (a third modifier source) encode calls the hooks.
+        self.fast_limits: dict[str, tuple[tuple[int, int], tuple[int, int]]] | None = None
+        if not ctx.modules:
+            self.fast_limits = {}
+            for mid, mag in ctx.pack.magicians.items():
+                slots = sum(m["amount"] for m in mag.mods if m["kind"] == "support_slots")
+                extra = sum(m["amount"] for m in mag.mods if m["kind"] == "spell_limit")
+                self.fast_limits[mid] = (
+                    (mag.support_slots + slots, mag.spell_limit + extra),
+                    (mag.support_slots, mag.spell_limit),
+                )
+
+    def _seat_parts(self, k: int, variants: int, mod_kinds: list[str]) -> list[Part]:
+        ctx = self.ctx
+        T = ctx.ntypes
+        who = "the observer" if k == 0 else f"the player {k} seat(s) clockwise from the observer"
+        p = f"seat{k}."
+        parts = [
+            Part(
+                p + "status",
+                6,
+                f"{who}: present, absent (seat offset >= player count), Active Player, eliminated, "
+                "ability used this turn, ability lost",
+            ),
+            Part(p + "magician", len(self.magician_index), "Magician one-hot (pack ids sorted)"),
+            Part(
+                p + "sizes",
+                6,
+                f"hand size /12, deck size /40, discard size /40, support cards /{MAX_SUPPORT_SLOTS}, "
+                f"support capacity /{MAX_SUPPORT_SLOTS}, Spell limit /{MAX_SPELLS}",
+                (1 / 12, 1 / 40, 1 / 40, 1 / MAX_SUPPORT_SLOTS, 1 / MAX_SUPPORT_SLOTS, 1 / MAX_SPELLS),
+            ),
+            Part(p + "discard", T, "discard pile: count per card type / 16 (public, A-66)", 1 / 16),
+        ]
+        if ctx.observe_other_hands:  # every seat gets the section so that all seats share one layout
+            parts.append(
+                Part(
+                    p + "hand",
+                    T,
+                    "hand: count per card type / 8 (only with observe_other_hands, A-66)",
+                    1 / 8,
+                )
+            )
+        return parts + [
+            Part(
+                p + "support",
+                MAX_SUPPORT_SLOTS * T,
+                f"{MAX_SUPPORT_SLOTS} support slots x card-type one-hot (Madness included; empty slot: "
+                "all 0)",
+            ),
+            Part(
+                p + "spells",
+                MAX_SPELLS * self.spell_record,
+                f"{MAX_SPELLS} Spell slots (row order, = the ACTIVATE/PICK_SPELL index) x [Element one-hot "
+                f"(4), basic/level 1/2/3 one-hot (4), variant one-hot ({variants}: rank among the pack's "
+                "sorted ids of that Element and level), exhausted, neutralized]; empty slot: all 0",
+            ),
+            Part(
+                p + "temp_mods",
+                len(mod_kinds),
+                f"temporary modifiers on the player: one flag per kind ({', '.join(mod_kinds)})",
+            ),
+        ]
+
+    def bind(self, start: int) -> None:
+        super().bind(start)
+        at = self.at
+        self.seat_start = [at[f"seat{k}.status"] for k in range(MAX_PLAYERS)]
+        self.seat_stride = self.seat_start[1] - self.seat_start[0]
+        hands = self.ctx.observe_other_hands
+        # Absolute offsets of every seat block's fields (encode unpacks one tuple per seat).
+        self.rows = [
+            (at[f"seat{k}.magician"], at[f"seat{k}.sizes"], at[f"seat{k}.discard"],
+             at[f"seat{k}.hand"] if hands else -1, at[f"seat{k}.support"], at[f"seat{k}.spells"],
+             at[f"seat{k}.temp_mods"])
+            for k in range(MAX_PLAYERS)
+        ]  # fmt: skip
+        nt = self.ctx.ntypes
+        self.discard_idx = [tuple(range(row[2], row[2] + nt)) for row in self.rows]
+
+    def encode(
+        self, state: GameState, seat: int, vec: np.ndarray, on: list[int], idx: list[int], val: list[float]
+    ) -> None:
+        players = state.players
+        n = len(players)
+        for k in range(MAX_PLAYERS):
+            b = self.seat_start[k]
+            if k >= n:
+                on.append(b + _ABSENT)
+                continue
+            p = (seat + k) % n
+            pl = players[p]
+            on.append(b + _PRESENT)
+            if p == state.active:
+                on.append(b + _ACTIVE)
+            if pl.eliminated:
+                on.append(b + _ELIMINATED)
+            if pl.ability_used:
+                on.append(b + _USED)
+            if pl.ability_lost:
+                on.append(b + _LOST)
+            self._player(state, p, pl, k, vec, on, idx, val)
+
+    def _player(
+        self,
+        state: GameState,
+        p: int,
+        pl: PlayerState,
+        k: int,
+        vec: np.ndarray,
+        on: list[int],
+        idx: list[int],
+        val: list[float],
+    ) -> None:
+        ctx = self.ctx
+        nt = ctx.ntypes
+        b_mag, b_sizes, b_disc, b_hand, b_sup, b_spells, b_mods = self.rows[k]
+        on.append(b_mag + self.magician_index[pl.magician])
+        cap, lim = self._limits(state, p, pl, b_mods, on)
+        idx += (b_sizes, b_sizes + 1, b_sizes + 2, b_sizes + 3, b_sizes + 4, b_sizes + 5)
+        ndiscard = sum(pl.discard)
+        val += (sum(pl.hand), len(pl.deck), ndiscard, len(pl.support), cap, lim)
+        if ndiscard:
+            idx += self.discard_idx[k]
+            val += pl.discard[:nt] if ctx.codes_prefix else ctx.types(pl.discard)
+        if b_hand >= 0:
+            vec[b_hand : b_hand + nt] = pl.hand[:nt] if ctx.codes_prefix else ctx.types(pl.hand)
+        tidx = ctx.type_index
+        for slot, code in enumerate(pl.support[:MAX_SUPPORT_SLOTS]):
+            t = tidx[code]
+            if t >= 0:
+                on.append(b_sup + slot * nt + t)
+        feats = self.spell_feats
+        o_ex, o_neu, rec = self.spell_o_exhausted, self.spell_o_neutralized, self.spell_record
+        r = b_spells
+        for sp in pl.spells[:MAX_SPELLS]:
+            fe, fl, fv = feats[sp[0]]
+            on += (r + fe, r + fl, r + fv)
+            if sp[1]:
+                on.append(r + o_ex)
+            if sp[2]:
+                on.append(r + o_neu)
+            r += rec
+
+    def _limits(
+        self, state: GameState, p: int, pl: PlayerState, b_mods: int, on: list[int]
+    ) -> tuple[int, int]:
+        """Support capacity and Spell limit of player ``p``; flags their temporary modifiers."""
+        mod_index = self.mod_index
+        fast = self.fast_limits
+        if fast is None:
+            for mod, _duration, _src in pl.mods:
+                on.append(b_mods + mod_index[mod["kind"]])
+            return support_capacity(state, p), spell_limit(state, p)
+        cap, lim = fast[pl.magician][pl.ability_lost]
+        for mod, _duration, _src in pl.mods:
+            kind = mod["kind"]
+            on.append(b_mods + mod_index[kind])
+            if kind == "support_slots":
+                cap += mod["amount"]
+            elif kind == "spell_limit":
+                lim += mod["amount"]
+        return (cap if cap > 0 else 0), (lim if lim > 1 else 1)
