@@ -227,60 +227,73 @@ def _changes(enc: ObservationEncoder, state: GameState, seat: int, edit) -> set[
     return {name for name in a if not np.array_equal(a[name], b[name])}
 
 
+# Edits of visible state (each changes exactly the sections listed in the test).
+
+
+def _own_hand(s: GameState) -> None:
+    s.players[0].hand[0] += 1
+
+
+def _own_deck_content(s: GameState) -> None:
+    s.players[0].deck.append(MADNESS)
+
+
+def _other_discard(s: GameState) -> None:
+    s.players[1].discard[3] += 1
+
+
+def _other_support(s: GameState) -> None:
+    s.players[2].support.append(MADNESS)
+
+
+def _exhaust(s: GameState) -> None:
+    s.players[1].spells[0][1] = not s.players[1].spells[0][1]
+
+
+def _marker(s: GameState) -> None:
+    s.marker = (s.marker + 1) % 6
+
+
+def _library_top(s: GameState) -> None:
+    s.library[0].pop()
+
+
+def _supply(s: GameState) -> None:
+    s.supply[2][1] -= 1
+
+
+def _madness_pile(s: GameState) -> None:
+    s.madness_pile.pop()
+
+
+def _other_hand_size(s: GameState) -> None:
+    s.players[1].hand[NUM_ELEMENT_CODES - 1] += 1
+
+
+def _curse_pile_size(s: GameState) -> None:
+    s.curse_piles["fire"].pop()
+
+
 def test_visible_changes_change_the_observation(enc: ObservationEncoder) -> None:
     state = random_states(3, "auto", seed=4)[40]
     assert state.round >= 1
-
-    def own_hand(s: GameState) -> None:
-        s.players[0].hand[0] += 1
-
-    def own_deck_content(s: GameState) -> None:
-        s.players[0].deck.append(MADNESS)
-
-    def other_discard(s: GameState) -> None:
-        s.players[1].discard[3] += 1
-
-    def other_support(s: GameState) -> None:
-        s.players[2].support.append(MADNESS)
-
-    def exhaust(s: GameState) -> None:
-        s.players[1].spells[0][1] = not s.players[1].spells[0][1]
-
-    def marker(s: GameState) -> None:
-        s.marker = (s.marker + 1) % 6
-
-    def library_top(s: GameState) -> None:
-        s.library[0].pop()
-
-    def supply(s: GameState) -> None:
-        s.supply[2][1] -= 1
-
-    def madness_pile(s: GameState) -> None:
-        s.madness_pile.pop()
-
-    def other_hand_size(s: GameState) -> None:
-        s.players[1].hand[NUM_ELEMENT_CODES - 1] += 1
-
-    def curse_pile_size(s: GameState) -> None:
-        s.curse_piles["fire"].pop()
-
     cases = {
-        own_hand: {"own.hand", "seat0.sizes"},
-        own_deck_content: {"own.deck", "seat0.sizes"},
-        other_discard: {"seat1.discard", "seat1.sizes"},
-        other_support: {"seat2.support", "seat2.sizes"},
-        exhaust: {"seat1.spells"},
-        marker: {"board.invocation_marker"},
-        library_top: {"library.tops", "library.sizes"},
-        supply: {"supply.piles"},
-        madness_pile: {"supply.madness_pile"},
-        other_hand_size: {"seat1.sizes"},
-        curse_pile_size: {"curse_piles.sizes"},
+        _own_hand: {"own.hand", "seat0.sizes"},
+        _own_deck_content: {"own.deck", "seat0.sizes"},
+        _other_discard: {"seat1.discard", "seat1.sizes"},
+        _other_support: {"seat2.support", "seat2.sizes"},
+        _exhaust: {"seat1.spells"},
+        _marker: {"board.invocation_marker"},
+        _library_top: {"library.tops", "library.sizes"},
+        _supply: {"supply.piles"},
+        _madness_pile: {"supply.madness_pile"},
+        _other_hand_size: {"seat1.sizes"},
+        _curse_pile_size: {"curse_piles.sizes"},
     }
     for edit, expected in cases.items():
         assert _changes(enc, state, 0, edit) == expected, edit.__name__
     # the same edit seen from the next seat lands in the section of offset n-1
-    assert _changes(enc, state, 1, other_discard) == {"seat0.discard", "seat0.sizes"}
+    assert _changes(enc, state, 1, _other_discard) == {"seat0.discard", "seat0.sizes"}
 
 
 # -- docs ------------------------------------------------------------------------------------------
