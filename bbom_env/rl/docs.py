@@ -103,8 +103,10 @@ def observation_md(modules: tuple[str, ...] = ()) -> str:
         "are public (A-66). A test permutes these zones and checks the observation does not change.",
         "- `encode(state, seat)` returns a new array (or fills `out=`); `views(vec)` gives named slices.",
         "- Each section, or small group of related sections (`board.*`), is an object with its length, "
-        "scale, meaning and encode function (`bbom_env/rl/obs_*.py`). Modules register their section "
-        "objects after the base game's, in `config.modules` order, so the base sections never move. "
+        "scale, meaning and encode function (`bbom_env/rl/obs_core.py`; the base game's in "
+        "`bbom_env/rl/obs_player.py`, `bbom_env/rl/obs_board.py`, `bbom_env/rl/obs_decision.py`). "
+        "Modules register their section objects after the base game's, in `config.modules` order, so "
+        "the base sections never move. "
         "`check_sections(state, seat)` (tests) checks that every object writes only inside its range.",
         "",
         f"Module set: {_module_note(modules)}.",
