@@ -1,7 +1,7 @@
 """Train one shared policy for the whole team with Ray RLlib's PPO (new API stack), on one machine or a
 Ray cluster (docs/scaling.md). Needs the ``rllib`` extra: ``bash scripts/setup_rllib.sh``, then
 
-    .venv-rllib/bin/python train_rllib.py --config configs/rllib.yaml [--set section.key=value] [--out DIR]
+    .venv-rllib/bin/python train_rllib.py --config configs/rllib/default.yaml [--set key=value] [--out DIR]
 
 The YAML config has the sections ``seed``, ``env`` (the same keys as train.py's ``env``: game,
 observe_other_hands, max_steps, reward), ``ppo``, ``resources`` (Ray address, env runners,
@@ -264,16 +264,17 @@ def evaluate(cfg: RLlibConfig, ckpt: Path, log: Any = print) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Train the team with Ray RLlib PPO (docs/scaling.md)")
-    ap.add_argument("--config", default="configs/rllib.yaml")
+    ap.add_argument("--config", default="configs/rllib/default.yaml")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-    ap.add_argument("--out", default=None, help="run directory (default: runs/<config name>_N)")
+    ap.add_argument("--out", default=None, help="run directory (default: runs/rllib_<config name>_N)")
     args = ap.parse_args(argv)
     try:
         cfg = load_config(args.config, args.set)
     except TrainConfigError as e:
         print(f"train_rllib.py: {e}", file=sys.stderr)
         return 2
-    run_dir = Path(args.out) if args.out else next_run_dir(Path("runs"), Path(args.config).stem)
+    # runs/rllib_<config name>_N: apart from train.py's runs/<config name>_N
+    run_dir = Path(args.out) if args.out else next_run_dir(Path("runs"), "rllib_" + Path(args.config).stem)
     print(f"run directory: {run_dir}")
     summary = train(cfg, run_dir)
     print(json.dumps({k: v for k, v in summary.items() if k != "evaluation"}))

@@ -1,6 +1,6 @@
 """A team trained with Ray RLlib (``train_rllib.py``), playing every seat through the engine.
 
-``make_agent("rllib:PATH")`` / ``python -m agents.evaluate --policy rllib:runs/rllib_1/checkpoint``:
+``make_agent("rllib:PATH")`` / ``python -m agents.evaluate --policy rllib:runs/rllib_default_1/checkpoint``:
 PATH is an algorithm checkpoint (``Algorithm.save_to_path``) or the shared RLModule's folder in
 one. The module is restored for CPU inference only (no Ray cluster is started); ``act(state)``
 encodes the decider's observation with the env's encoder and picks among the legal moves only.

@@ -3,7 +3,7 @@
 
     .venv-rllib/bin/python benchmarks/rllib_env_runners.py [--runners 0 1 2] [--iterations 3] [--json]
 
-Each setting builds PPO on ``BBoMMultiAgentEnv`` (configs/rllib.yaml's model and PPO settings,
+Each setting builds PPO on ``BBoMMultiAgentEnv`` (configs/rllib/default.yaml's model and PPO settings,
 ``--envs`` games per runner, ``--batch`` env steps per iteration, 1 epoch; the driver uses
 ``--torch-threads`` torch threads, 1 by default as train_rllib.py), runs one warm-up
 iteration, then ``--iterations`` timed ones. Reported: env steps/s of whole iterations (sampling

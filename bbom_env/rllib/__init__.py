@@ -6,7 +6,7 @@ machines (docs/scaling.md).
 * ``MaskedPPOTorchRLModule`` (``bbom_env.rllib.module``): RLlib's default PPO torch module with the
   illegal logits pushed to a large finite negative value.
 * ``ppo_config(...)`` (``bbom_env.rllib.config``): the PPOConfig of one shared policy for every
-  seat; ``train_rllib.py`` runs it from a YAML config (configs/rllib.yaml).
+  seat; ``train_rllib.py`` runs it from a YAML config (configs/rllib/default.yaml).
 
 Needs the ``rllib`` extra (``bash scripts/setup_rllib.sh``: its own venv, ``.venv-rllib``, because
 ``ray[rllib]`` pins gymnasium exactly). Nothing here is imported by ``import bbom_env``.

@@ -159,7 +159,7 @@ def test_train_rllib_script_writes_a_run_that_agents_evaluate_reads(ray_local, t
     rc = train_rllib.main(
         [
             "--config",
-            str(root / "configs/rllib_smoke.yaml"),
+            str(root / "configs/rllib/smoke.yaml"),
             "--out",
             str(out),
             "--set",
@@ -186,5 +186,5 @@ def test_train_rllib_script_writes_a_run_that_agents_evaluate_reads(ray_local, t
     )
     assert rc == 0 and (tmp_path / "e" / "evaluation.csv").is_file()
     assert (
-        train_rllib.main(["--config", str(root / "configs/rllib_smoke.yaml"), "--set", "ppo.colour=1"]) == 2
+        train_rllib.main(["--config", str(root / "configs/rllib/smoke.yaml"), "--set", "ppo.colour=1"]) == 2
     )
