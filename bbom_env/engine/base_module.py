@@ -4,14 +4,14 @@ statistics. Importing this module registers it; ``rules.ruleset`` does so on fir
 
 from __future__ import annotations
 
-from . import actions, flow, menu, ops, ops_board, ops_cards, payment_frame  # noqa: F401  (frames, ops)
+from . import actions, flow, limits, menu, ops, ops_board, ops_cards, payment_frame  # noqa: F401  (frames, ops)
 from .cards import CURSE_TYPES
 from .constants import MADNESS, NUM_ELEMENT_CODES
 from .decision import DECISION_KINDS
 from .moves import BASE, BASE_BLOCKS
 from .resolver import RUN
 from .rules import Module, register
-from .vocab import MOD_SCHEMAS
+from .vocab import BASE_MODIFIER_KINDS
 
 # Progress counters of state.stats (zones.py, actions.py, flow.py keep them).
 STATS: tuple[str, ...] = (
@@ -32,7 +32,7 @@ BASE_MODULE = Module(
     frames=tuple(RUN),
     ops=tuple(ops.OPS),
     decision_kinds=DECISION_KINDS,
-    modifier_kinds=tuple(MOD_SCHEMAS),
+    modifier_kinds=BASE_MODIFIER_KINDS,
     pay_actions=actions.PAY_ACTIONS,
     curse_types=CURSE_TYPES,
     card_codes=(*range(NUM_ELEMENT_CODES), MADNESS),

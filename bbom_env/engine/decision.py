@@ -76,6 +76,11 @@ def pending(state: GameState) -> Decision:
         return Decision("recuperation_discard", w, "", 1, (0,) * 5, ())
     if k == "learn":
         return Decision("spell_to_box", w, state.library[f["e"]][-1], 1, (0,) * 5, ())
+    if k == "limits":  # a limit shrank (limits.py): put a Spell in the box or discard support
+        kind = "lose_spell" if state.stack[-1] is f and _limits_on_spells(state, f["p"]) else "discard"
+        return Decision(kind, w, "", 1, (0,) * 5, ())
+    if k == "refresh_choice":  # a rule point lowered the Concentration refresh
+        return Decision("refresh_spell", w, "", f["n"], (0,) * 5, ())
     if k == "reward":
         return Decision("destroy_reward", w, "", 1, (0,) * 5, ())
     if k == "tgt":
@@ -100,3 +105,9 @@ def describe(state: GameState) -> str:
     elif d.remaining > 1:
         text += f", {d.remaining} picks left"
     return text
+
+
+def _limits_on_spells(state: GameState, p: int) -> bool:
+    from .hooks import spell_limit
+
+    return len(state.players[p].spells) > spell_limit(state, p)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from . import hooks
 from .constants import SLOTS_OF_SPACE, Phase, is_madness
-from .moves import PICK_HAND
+from .moves import PICK_HAND, PICK_SPELL
 from .resolver import done, frame, push
 from .zones import check_immediate_win, draw, eliminate, end_game, madness_in_hand, remove_curse
 
@@ -60,9 +60,14 @@ def run_conc(state: GameState, f: dict) -> None:
     """Section 3.2: the Active Player refreshes their exhausted, face-up Spells (A-21)."""
     done(state, f)
     state.phase = Phase.CONCENTRATION
-    for sp in state.players[state.active].spells:
-        if sp[1] and not sp[2]:
-            sp[1] = False
+    a = state.active
+    exhausted = [i for i, sp in enumerate(state.players[a].spells) if sp[1] and not sp[2]]
+    limit = hooks.rule_point(state, a, "concentration_refresh", len(exhausted))
+    if limit >= len(exhausted):
+        for i in exhausted:
+            state.players[a].spells[i][1] = False
+    elif limit > 0:  # a rule point lowered it: the player chooses which Spells (RULES.md 9.2)
+        push(state, {"k": "refresh_choice", "p": a, "n": limit, "w": None})
     if state.config.neutralized_curse_release == "start_of_next_turn":  # A-19 alternative
         _release_curses(state)
     fire(state, state.active, "turn_start")
@@ -71,7 +76,27 @@ def run_conc(state: GameState, f: dict) -> None:
 def run_monster(state: GameState, f: dict) -> None:
     done(state, f)
     state.phase = Phase.MONSTER
+    steps = hooks.rule_point(state, state.active, "marker_steps", 1)
+    # One space at a time, each space's effects resolving before the next step (3.3.8).
+    push(state, *[{"k": "advance"} for _ in range(steps - 1)])
     advance(state)
+
+
+def run_refresh_choice(state: GameState, f: dict) -> None:
+    if f["n"] <= 0 or not legal_refresh_choice(state, f):
+        done(state, f)
+        return
+    f["w"] = f["p"]
+
+
+def legal_refresh_choice(state: GameState, f: dict) -> list[int]:
+    spells = state.players[f["p"]].spells
+    return [PICK_SPELL + i for i, sp in enumerate(spells) if sp[1] and not sp[2]]
+
+
+def answer_refresh_choice(state: GameState, f: dict, move: int) -> None:
+    state.players[f["p"]].spells[move - PICK_SPELL][1] = False
+    f["n"] -= 1
 
 
 def advance(state: GameState) -> None:
@@ -230,6 +255,7 @@ frame("newmonster", run_newmonster)
 frame("place", run_place)
 frame("recup", run_recup, legal_recup, answer_recup)
 frame("endturn", run_endturn)
+frame("refresh_choice", run_refresh_choice, legal_refresh_choice, answer_refresh_choice)
 
 
 def run_advance(state: GameState, f: dict) -> None:

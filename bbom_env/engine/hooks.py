@@ -19,10 +19,44 @@ if TYPE_CHECKING:
 
 def player_mods(state: GameState, p: int) -> Iterator[dict]:
     pl = state.players[p]
-    if not pl.ability_lost:
+    if not ability_lost(state, p):
         yield from state.pack.magicians[pl.magician].mods
     for mod, _duration, _src in pl.mods:
         yield mod
+
+
+def ability_lost(state: GameState, p: int) -> bool:
+    """Whether player p's Magician ability is off: lost for good (``PlayerState.ability_lost``,
+    set by ``limits.lose_ability``) or while a "lose_ability" modifier is active (a module's
+    card, e.g. a Phobia in support). The one query every rule asks."""
+    pl = state.players[p]
+    if pl.ability_lost:
+        return True
+    for mod, _duration, _src in pl.mods:
+        if mod["kind"] == "lose_ability":
+            return True
+    return False
+
+
+# Named rule points: a number the rules fix, which a "replace" modifier of the player can change
+# (the Vth Element's Phobias: RULES.md section 9.2). Defaults are the base game's.
+RULE_POINTS: dict[str, str] = {
+    "reshuffle_madness": "Madness cards received when an empty deck is reshuffled (section 5.2: 1)",
+    "marker_steps": "spaces the Invocation marker advances in this player's Monster phase (3.3: 1)",
+    "concentration_refresh": "Spells refreshed in this player's Concentration phase (3.2: all)",
+    "curse_part_times": "times a Curse part that targets every player applies to this player (1)",
+    "hand_size": "cards this player refills the hand to (section 5.1: 6)",
+}
+
+
+def rule_point(state: GameState, p: int, point: str, default: int) -> int:
+    """The value of a named rule point for player p: ``default`` unless a "replace" modifier of
+    the player names the point (the last one found wins: sources in ``player_mods`` order)."""
+    value = default
+    for m in player_mods(state, p):
+        if m["kind"] == "replace" and m["point"] == point:
+            value = m["value"]
+    return value
 
 
 def _sum(state: GameState, p: int, kind: str) -> int:
@@ -41,7 +75,8 @@ def spell_limit(state: GameState, p: int) -> int:
 
 
 def hand_size(state: GameState, p: int) -> int:
-    return max(1, HAND_SIZE + _sum(state, p, "hand_size"))
+    base = rule_point(state, p, "hand_size", HAND_SIZE)
+    return max(1, base + _sum(state, p, "hand_size"))
 
 
 def forbidden(state: GameState, p: int, action: str, element: int | None) -> bool:
@@ -96,7 +131,7 @@ def triggers(state: GameState, p: int, event: str) -> list[tuple[str, str]]:
     """(card id, effect part) of every trigger of player p for an event."""
     pl = state.players[p]
     out = []
-    if not pl.ability_lost:
+    if not ability_lost(state, p):
         mag = state.pack.magicians[pl.magician]
         for i, m in enumerate(mag.mods):
             if m["kind"] == "trigger" and m["event"] == event:

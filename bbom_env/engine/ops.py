@@ -95,6 +95,10 @@ def run_tgt(state: GameState, f: dict) -> None:
         if target == "each_other":
             players = [q for q in players if q != c]
     players = [q for q in players if not state.players[q].eliminated]
+    if target == "each" and f["src"] in state.pack.curses:
+        # A rule point may make a Curse part that targets every player apply more than once to
+        # one player (RULES.md section 9.2); each application is its own frame, in turn order.
+        players = [q for q in players for _ in range(hooks.rule_point(state, q, "curse_part_times", 1))]
     push(state, *[_op_frame(f, q, op) for q in players])
 
 

@@ -51,6 +51,8 @@ FRAMES: dict[str, dict[str, str]] = {
     **{k: {} for k in ("place", "endturn", "advance")},
     "menu": {"p": "seat", "n": "grant", "w": "wait"},
     "recup": {"p": "seat", "w": "wait"},
+    "refresh_choice": {"p": "seat", "n": "grant", "w": "wait"},
+    "limits": {"p": "seat", "w": "wait"},
     "reward": {"p": "seat", "w": "wait"},
     "learn": {"p": "seat", "e": "element", "w": "wait"},
     "pay": {"p": "seat", "req": "req", "picks": "picks", "act": "act", "what": "str", "w": "wait"},

@@ -52,6 +52,15 @@ SPELL_LIMIT_AMOUNT = IntRange(-(SPELL_LIMIT - 1), MAX_SPELLS - 4)
 SUPPORT_SLOTS_AMOUNT = IntRange(-(SUPPORT_SLOTS + 2), 4)
 HAND_SIZE_AMOUNT = IntRange(1 - HAND_SIZE, HAND_SIZE)
 COST_AMOUNT = IntRange(-10, 10)
+# Rule points a "replace" modifier can change (hooks.RULE_POINTS says what each one counts).
+RULE_POINT_NAMES = (
+    "reshuffle_madness",
+    "marker_steps",
+    "concentration_refresh",
+    "curse_part_times",
+    "hand_size",
+)
+REPLACE_VALUE = IntRange(0, 10)
 
 # Parameter spec: name -> (kind, default). kind is a tuple of allowed strings, an IntRange, or one
 # of "count", "bool", "ops", "mod".
@@ -151,6 +160,15 @@ MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
     "no_support_payment": {},
     "trigger": {"event": (EVENTS, "turn_start"), "effect": ("ops", None)},
 }
+BASE_MODIFIER_KINDS: tuple[str, ...] = (
+    "cost",
+    "forbid",
+    "hand_size",
+    "no_support_payment",
+    "spell_limit",
+    "support_slots",
+    "trigger",
+)
 
 
 _COUNT_FORMS = f"an int 0..{MAX_COUNT}, 'X', '<k>X' (k 1..{MAX_X_FACTOR}) or 'all'"

@@ -36,8 +36,11 @@ def reshuffle(state: GameState, p: int) -> None:
 def refill_deck(state: GameState, p: int) -> bool:
     """Empty deck and a card must be taken from it: receive a Madness into the discard pile, then
     shuffle the discard pile into the deck (section 5.2, A-23, A-24). False if the game ended."""
-    if not receive_madness(state, p, "discard"):
-        return False
+    from .hooks import rule_point
+
+    for _ in range(rule_point(state, p, "reshuffle_madness", 1)):
+        if not receive_madness(state, p, "discard"):
+            return False
     reshuffle(state, p)
     from .flow import fire
 
