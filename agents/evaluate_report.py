@@ -8,10 +8,10 @@ module's public names and whose ``main`` delegates here; the CLI's workers still
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bbom_env.cli import int_range
 from bbom_env.engine import GameConfig, new_game
 
 from .evaluate import (
@@ -171,22 +171,6 @@ def write_outputs(
 # -- command line ----------------------------------------------------------------------------------
 
 
-def _int_in(lo: int, hi: int | None = None) -> Callable[[str], int]:
-    import argparse
-
-    def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-        if v < lo or (hi is not None and v > hi):
-            want = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
-            raise argparse.ArgumentTypeError(f"{v} is out of range (an integer {want})")
-        return v
-
-    return parse
-
-
 def main(argv: list[str] | None = None) -> int:
     """Evaluate teams on the same seeded deals: win rate (95% Wilson interval), Monsters defeated,
     Curses destroyed, Madness received, game length, truncations, and paired differences against
@@ -208,17 +192,17 @@ def main(argv: list[str] | None = None) -> int:
         help="a team: random, heuristic or a MaskablePPO .zip; repeat to compare (default: "
         "random and heuristic; differences are against the first)",
     )
-    ap.add_argument("--players", type=_int_in(2, 5), default=2)
-    ap.add_argument("--level", type=_int_in(1, 3), default=1, help="difficulty 1-3")
+    ap.add_argument("--players", type=int_range(2, 5), default=2)
+    ap.add_argument("--level", type=int_range(1, 3), default=1, help="difficulty 1-3")
     ap.add_argument("--mode", choices=MODES, default="normal")
     ap.add_argument("--payment", choices=PAYMENTS, default="auto")
     ap.add_argument("--pack", default="default", help='"default", "test" or a pack TOML path')
-    ap.add_argument("--games", type=_int_in(1), default=200)
-    ap.add_argument("--seed", type=_int_in(0), default=0, help="game i uses seed SEED+i")
-    ap.add_argument("--workers", type=_int_in(1), default=1, help="processes (results do not depend on it)")
+    ap.add_argument("--games", type=int_range(1), default=200)
+    ap.add_argument("--seed", type=int_range(0), default=0, help="game i uses seed SEED+i")
+    ap.add_argument("--workers", type=int_range(1), default=1, help="processes (results do not depend on it)")
     ap.add_argument(
         "--max-decisions",
-        type=_int_in(1),
+        type=int_range(1),
         default=DEFAULT_MAX_DECISIONS,
         help="cut a game off after this many decisions: not won, counted as truncated",
     )

@@ -75,19 +75,7 @@ class PolicyAgent:
         return cls(model, deterministic=deterministic, seed=seed, **_run_options(p))
 
     def _views(self, config: GameConfig) -> tuple[ObservationEncoder, ActionLayout]:
-        key = (config.pack, tuple(config.pack_overrides), tuple(config.modules))
-        hit = self._cache.get(key)
-        if hit is None:
-            enc = ObservationEncoder(config, observe_other_hands=self.observe_other_hands)
-            lay = ActionLayout(config)
-            if enc.size != self.obs_size or lay.n != self.n_actions:
-                raise ValueError(
-                    f"the policy expects observations of {self.obs_size} floats and {self.n_actions} "
-                    f"actions, but pack={config.pack!r} modules={tuple(config.modules)} give "
-                    f"{enc.size} and {lay.n}: evaluate it on the pack and modules it was trained on"
-                )
-            hit = self._cache[key] = (enc, lay)
-        return hit
+        return policy_views(self, config, "policy")
 
     def act(self, state: GameState) -> int:
         legal = state.legal_actions()
@@ -113,3 +101,21 @@ class PolicyAgent:
             else:
                 a = int(torch.multinomial(torch.softmax(logits, -1), 1, generator=self._gen))
         return a
+
+
+def policy_views(agent: Any, config: GameConfig, what: str) -> tuple[ObservationEncoder, ActionLayout]:
+    """The encoder and action layout of a config for a trained agent (cached per pack, overrides
+    and modules on ``agent._cache``); ValueError when their sizes are not the ones it was trained on."""
+    key = (config.pack, tuple(config.pack_overrides), tuple(config.modules))
+    hit = agent._cache.get(key)
+    if hit is None:
+        enc = ObservationEncoder(config, observe_other_hands=agent.observe_other_hands)
+        lay = ActionLayout(config)
+        if enc.size != agent.obs_size or lay.n != agent.n_actions:
+            raise ValueError(
+                f"the {what} expects observations of {agent.obs_size} floats and {agent.n_actions} "
+                f"actions, but pack={config.pack!r} modules={tuple(config.modules)} give "
+                f"{enc.size} and {lay.n}: evaluate it on the pack and modules it was trained on"
+            )
+        hit = agent._cache[key] = (enc, lay)
+    return hit

@@ -19,7 +19,7 @@ from bbom_env.engine import GameConfig, GameState
 from bbom_env.rl.layout import ActionLayout
 from bbom_env.rl.observation import ObservationEncoder
 
-from .policy_agent import _run_options
+from .policy_agent import _run_options, policy_views
 
 PREFIX = "rllib:"
 
@@ -61,19 +61,7 @@ class RLlibAgent:
         return cls(model, deterministic=deterministic, seed=seed, **_run_options(p / "module"))
 
     def _views(self, config: GameConfig) -> tuple[ObservationEncoder, ActionLayout]:
-        key = (config.pack, tuple(config.pack_overrides), tuple(config.modules))
-        hit = self._cache.get(key)
-        if hit is None:
-            enc = ObservationEncoder(config, observe_other_hands=self.observe_other_hands)
-            lay = ActionLayout(config)
-            if enc.size != self.obs_size or lay.n != self.n_actions:
-                raise ValueError(
-                    f"the RLlib policy expects observations of {self.obs_size} floats and {self.n_actions} "
-                    f"actions, but pack={config.pack!r} modules={tuple(config.modules)} give {enc.size} and "
-                    f"{lay.n}: evaluate it on the pack and modules it was trained on"
-                )
-            hit = self._cache[key] = (enc, lay)
-        return hit
+        return policy_views(self, config, "RLlib policy")
 
     def act(self, state: GameState) -> int:
         legal = state.legal_actions()
