@@ -21,7 +21,16 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .engine.cards import NAMED_PACKS, Magician, Pack, Spell, load_pack, resolve_pack_path
+from .engine.cards import (
+    NAMED_PACKS,
+    Curse,
+    GrimoirePage,
+    Magician,
+    Pack,
+    Spell,
+    load_pack,
+    resolve_pack_path,
+)
 from .engine.config import ConfigError
 from .engine.constants import ELEMENT_NAMES, code_name
 from .engine.pack_checks import marked, read_pack_file
@@ -206,7 +215,7 @@ A Spell's X is the power chosen when activating it (1 to 3, paying X times the a
 
 
 def _counts_table(pack: Pack) -> list[str]:
-    groups = {
+    groups: dict[str, list[Magician | Spell | Curse | GrimoirePage]] = {
         "Magicians": list(pack.magicians.values()),
         "Basic Spells": [s for s in pack.spells.values() if s.basic],
         "Library Spells": [s for s in pack.spells.values() if not s.basic],

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .cards import mark
 from .engine import GameState, decode, move_to_string, pending
 from .engine.actions import CURE_REQ, curse_req, spell_req
 from .engine.constants import ELEMENT_NAMES, MAX_STACK, MAX_SUPPORT_SLOTS, code_name
@@ -37,10 +36,7 @@ KIND_HINTS = {
 def card_label(state: GameState, card_id: str) -> str:
     """A card's name, marked ``*`` when reconstructed and ``~`` when partial (only partly the real
     card): never passed off as the real card."""
-    pack = state.pack
-    card = pack.spells.get(card_id) or pack.curses.get(card_id) or pack.magicians.get(card_id)
-    card = card or pack.pages.get(card_id)
-    return mark(pack.card_name(card_id), card.provenance) if card is not None else card_id
+    return state.pack.marked_name(card_id)  # card ids are unique across the pack's tables
 
 
 def _cost_text(req: tuple[int, ...]) -> str:
@@ -69,9 +65,9 @@ def _gloss(state: GameState, move: int, detail: bool) -> str:
         if not detail:
             return card_label(state, sid)
         sp = state.pack.spells[sid]
-        req = [0] * 5
-        req[arg] = sp.learning_cost
-        req = adjust_cost(state, p, "learn", arg, tuple(req))
+        base = [0] * 5
+        base[arg] = sp.learning_cost
+        req = adjust_cost(state, p, "learn", arg, tuple(base))
         return f"{card_label(state, sid)}, pay {_cost_text(req)}: {sp.text}"
     if name in ("DESTROY_CURSE", "PICK_CURSE"):
         slot, pos = divmod(arg, MAX_STACK)

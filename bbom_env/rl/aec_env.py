@@ -90,7 +90,11 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
     Keyword arguments: those of ``BBoMGymEnv`` except ``dict_obs``.
     """
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "bbom_v1", "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "render_modes": list(RENDER_MODES),
+        "name": "bbom_v1",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,

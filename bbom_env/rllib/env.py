@@ -116,7 +116,7 @@ class BBoMMultiAgentEnv(MultiAgentEnv):
         rewards = {a: r for a in self.possible_agents}
         if terminated or truncated:
             obs = {agent_id(s): self._obs(s, terminal=True) for s in range(len(self.possible_agents))}
-            infos = {a: {} for a in obs}
+            infos: dict[str, dict[str, Any]] = {a: {} for a in obs}
             if terminated:
                 info = {
                     "outcome": state.outcome,
