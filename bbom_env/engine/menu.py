@@ -79,6 +79,8 @@ class MenuView:
 
     def can_pay_single(self, state: GameState, action: str, element: int, n: int) -> bool:
         """Whether n Elements of one Element (before modifiers) can be paid for this Action."""
+        if not (self._cost or self._forbid):
+            return self.tot[element] >= n  # the hot path: what fits says of a one-Element cost
         if self._cost:
             return self.can_pay(
                 state, action, hooks.adjust_cost(state, self.p, action, element, req_of(element, n))

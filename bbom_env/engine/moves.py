@@ -115,13 +115,16 @@ class Layout:
         self.size = start
         # Block of every id: decode is a table look-up, not a search.
         self._block_of: tuple[Block, ...] = tuple(b for b in blocks for _ in range(b.size))
+        # Moves are immutable: each id's Move is built once (decode is on the path of every move).
+        self._moves: tuple[Move, ...] = tuple(
+            Move(b.name, b.kind.from_index(i - b.start)) for i, b in enumerate(self._block_of)
+        )
 
     def decode(self, move: int) -> Move:
         """The ``Move`` of an id; ValueError when it is outside the layout."""
         if not 0 <= move < self.size:
             raise ValueError(f"move id {move} is outside the layout (0..{self.size - 1})")
-        block = self._block_of[move]
-        return Move(block.name, block.kind.from_index(move - block.start))
+        return self._moves[move]
 
     def encode(self, block: str, args: Any = NO_ARGS) -> int:
         """The id of a block and typed argument; ValueError for an unknown block or a bad argument."""
@@ -186,7 +189,7 @@ def curse_arg(slot: int, pos: int) -> int:
 
 def decode(move: int, modules: tuple[str, ...] = ()) -> Move:
     """The ``Move`` (block name, typed argument) of an id; ValueError when out of range."""
-    return layout(tuple(modules)).decode(move)
+    return layout(modules if type(modules) is tuple else tuple(modules)).decode(move)
 
 
 def encode(block: str, args: Any = NO_ARGS, modules: tuple[str, ...] = ()) -> int:
