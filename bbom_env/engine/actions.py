@@ -173,8 +173,9 @@ def legal_ability(state: GameState, view: MenuView) -> Iterator[int]:
     """A Magician's activated ability: once per turn, on the owner's own turn (A-35)."""
     pl = view.player
     mag = state.pack.magicians[pl.magician]
-    if mag.activated and view.frame["n"] < 0 and not pl.ability_used and not pl.ability_lost:
-        yield M.ABILITY
+    if mag.activated and view.frame["n"] < 0 and not pl.ability_used:
+        if not hooks.ability_lost(state, view.p):  # V-10: also while a lose_ability modifier lasts
+            yield M.ABILITY
 
 
 def choose_ability(state: GameState, f: dict, mv: M.Move) -> None:

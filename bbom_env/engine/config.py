@@ -46,6 +46,8 @@ class GameConfig:
         destroyed_curse_destination: A-08. reward_optional: A-10.
         skip_forced_decisions: a decision with exactly one legal move is applied by the engine
             (it still appears in the event log); off, every decision is returned to the caller.
+        modules: rules modules played with the base game, in order (``rules.register``; none is
+            registered by the package yet: the Vth Element modules are separate work).
     """
 
     num_players: int = 2
@@ -119,7 +121,7 @@ class GameConfig:
         if not isinstance(self.modules, tuple) or not all(isinstance(m, str) for m in self.modules):
             raise bad("modules", "a tuple of module names (str); () for the base game")
         if self.modules:
-            raise bad("modules", "() (the Vth Element modules are not implemented yet)")
+            _check_modules(self.modules, bad)
         if self.magicians != "random":
             ok = isinstance(self.magicians, tuple) and all(isinstance(m, str) and m for m in self.magicians)
             if not ok:
@@ -154,6 +156,17 @@ class GameConfig:
             raise ConfigError(f"a GameConfig is read from a dict of its fields, not {type(data).__name__}")
         _check_names(data)
         return cls(**data)
+
+
+def _check_modules(modules: tuple[str, ...], bad: Any) -> None:
+    """Registered modules (``rules.MODULES``, the base game aside), each once, with the modules
+    they require (RULES.md section 9). Imported here, not at the top: a config is plain data."""
+    from .rules import ruleset
+
+    try:
+        ruleset(modules)
+    except ValueError as exc:
+        raise bad("modules", f"registered module names, each once, () for the base game ({exc})") from None
 
 
 def _check_names(data: dict[str, Any]) -> None:

@@ -1,9 +1,11 @@
 """Standing rule changes (RULES.md sections 4.10, 4.11): Magician abilities and temporary effects
 ("until the next Monster", "this turn") as modifiers, queried fresh on every use.
 
-A modifier is a dict from ``vocab.MOD_SCHEMAS``. Sources, in order: the player's Magician sheet
-(unless the ability is lost) and the player's temporary modifiers. The Vth Element's Phobias plug
-in here as a third source.
+A modifier is a dict from ``vocab.MOD_SCHEMAS`` (or a module's kind, ``vocab.MODULE_MOD_SCHEMAS``).
+Sources, in order: the player's Magician sheet (unless the ability is lost), the player's temporary
+modifiers, then the modifier sources of the game's modules (``rules.Module.modifier_sources``: cards
+active in a zone, e.g. the Vth Element's Phobias in a support, RULES.md section 9.2), each asked
+fresh. A base game (no module) never reaches the third.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .constants import ELEMENT_NAMES, HAND_SIZE
+from .rules import ruleset
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -23,6 +26,9 @@ def player_mods(state: GameState, p: int) -> Iterator[dict]:
         yield from state.pack.magicians[pl.magician].mods
     for mod, _duration, _src in pl.mods:
         yield mod
+    if state.config.modules:
+        for source in ruleset(state.config.modules).modifier_sources:
+            yield from source(state, p)
 
 
 def ability_lost(state: GameState, p: int) -> bool:
@@ -35,6 +41,10 @@ def ability_lost(state: GameState, p: int) -> bool:
     for mod, _duration, _src in pl.mods:
         if mod["kind"] == "lose_ability":
             return True
+    if state.config.modules:
+        for source in ruleset(state.config.modules).modifier_sources:
+            if any(m["kind"] == "lose_ability" for m in source(state, p)):
+                return True
     return False
 
 

@@ -42,6 +42,7 @@ from .constants import (
     code_name,
 )
 from .moves import num_moves
+from .rules import ruleset
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -211,3 +212,5 @@ def check_invariants(state: GameState) -> None:
     _check_spells(state)
     _check_ranges(state)
     _check_decision(state)
+    for check in ruleset(state.config.modules).invariants:  # the modules' own (rules.Module)
+        check(state)

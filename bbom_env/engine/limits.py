@@ -2,8 +2,11 @@
 good, or while a "lose_ability" modifier lasts), a raised support capacity or Spell limit falls
 back to the printed one, and the player must come back within it.
 
-``lose_ability(state, p)`` sets the ability off for good and reacts; a module that adds a
-"lose_ability" modifier calls ``enforce_limits(state, p)`` after adding it. The reaction is a
+``lose_ability(state, p)`` sets the ability off for good and reacts. A "lose_ability" modifier
+added by the ``modifier`` op reacts through ``after_modifier`` (V-10: "All players lose their
+Ability until the next Monster"); a module whose modifier source starts yielding one (a Phobia
+placed in a support, V-27) calls ``enforce_limits(state, p)`` (outside the run loop) or
+``react(state, p)`` (inside a frame) after the change. The reaction is a
 ``limits`` frame owned by the player: while they hold more Spells than their limit, they choose a
 Spell to put in the box (PICK_SPELL); while their support holds more non-Madness cards than its
 capacity, they choose one to discard (PICK_SUPPORT; Madness beyond capacity stays, A-26).
@@ -35,6 +38,20 @@ def enforce_limits(state: GameState, p: int) -> None:
         push(state, {"k": "limits", "p": p, "w": None})
         state.legal_cache = None
         run(state)
+
+
+def react(state: GameState, p: int) -> None:
+    """Inside a frame (an op, a module's frame): push the reaction when a limit shrank; the run
+    loop reaches it next."""
+    if _excess_spells(state, p) or _excess_support(state, p):
+        push(state, {"k": "limits", "p": p, "w": None})
+
+
+def after_modifier(state: GameState, p: int, mod: dict) -> None:
+    """The ``modifier`` op gave player p ``mod``: a "lose_ability" one drops the Magician's raised
+    limits at once (V-10, V-27). No base modifier kind shrinks a limit this way."""
+    if mod["kind"] == "lose_ability":
+        react(state, p)
 
 
 def _excess_spells(state: GameState, p: int) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import limits
 from . import moves as M
 from .constants import ELEMENT_NAMES, NUM_CODES, NUM_ELEMENT_CODES, is_madness
 from .flow import seq
@@ -167,6 +168,7 @@ auto_op("grant_actions", _grant)
 
 def _modifier(state: GameState, f: dict, op: dict) -> None:
     state.players[f["p"]].mods.append((op["mod"], op["duration"], f["src"]))
+    limits.after_modifier(state, f["p"], op["mod"])  # V-10: a lost ability shrinks limits
 
 
 auto_op("modifier", _modifier)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import weakref
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,7 +26,7 @@ from .constants import (
     NUM_TRACK_SLOTS,
     element_code,
 )
-from .vocab import PackError, show
+from .vocab import BASE_MODIFIER_KINDS, PackError, show
 
 if TYPE_CHECKING:
     from .cards import Pack
@@ -198,6 +199,7 @@ def check_pack(pack: Pack, origin: dict[str, str]) -> None:
         _check_magician_layout(m, f"{origin[m.id]}: magician '{m.id}'")
     _check_starting_decks(pack, origin)
     _check_names(pack, origin)
+    _record_module_kinds(pack, origin)
 
 
 def _check_names(pack: Pack, origin: dict[str, str]) -> None:
@@ -304,3 +306,70 @@ def check_playable(pack: Pack, where: str) -> None:
         raise PackError(
             f"{where}: magician: at least {MAX_PLAYERS} Magicians are needed for {MAX_PLAYERS} players"
         )
+
+
+# -- modifier kinds that come with a module ----------------------------------------------------------
+
+# Per pack (by id, with a weak reference so that a recycled id is never trusted): (kind, where) of
+# every modifier of a kind outside the base game's. Recorded at load, read by every setup.
+_MODULE_KIND_USES: dict[int, tuple[weakref.ref, tuple[tuple[str, str], ...]]] = {}
+
+
+def _record_module_kinds(pack: Pack, origin: dict[str, str]) -> None:
+    uses = _module_kind_uses(pack, origin)
+    _MODULE_KIND_USES[id(pack)] = (weakref.ref(pack), uses)
+
+
+def module_kind_uses(pack: Pack) -> tuple[tuple[str, str], ...]:
+    """(kind, "file: section 'id'.field") of every modifier in the pack whose kind is not one of
+    the base game's (``vocab.BASE_MODIFIER_KINDS``): Magician abilities and "modifier" ops anywhere
+    in an effect. Empty for a base pack."""
+    entry = _MODULE_KIND_USES.get(id(pack))
+    if entry is not None and entry[0]() is pack:
+        return entry[1]
+    files = " + ".join(pack.files)
+    cards = (pack.magicians, pack.spells, pack.curses, pack.pages)
+    return _module_kind_uses(pack, {cid: files for table in cards for cid in table})
+
+
+def check_module_kinds(pack: Pack, modules: tuple[str, ...], allowed: tuple[str, ...]) -> None:
+    """Refuse a game whose pack holds a modifier kind its module set does not declare (``allowed``
+    is ``rules.ruleset(modules).modifier_kinds``): a base game never sees a module's kind."""
+    for kind, where in module_kind_uses(pack):
+        if kind not in allowed:
+            raise PackError(
+                f"{where}: modifier kind {kind!r} comes with a module, and this game's modules "
+                f"{modules} do not declare it (they allow {sorted(allowed)}); name the module that "
+                "declares it in GameConfig.modules, or leave this card out of the pack"
+            )
+
+
+def _module_kind_uses(pack: Pack, origin: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    base = set(BASE_MODIFIER_KINDS)
+    out: list[tuple[str, str]] = []
+    for m in pack.magicians.values():
+        for i, mod in enumerate(m.mods):
+            if mod["kind"] not in base:
+                out.append((mod["kind"], f"{origin[m.id]}: magician '{m.id}'.ability[{i}].kind"))
+    sections = {
+        "magician": pack.magicians,
+        "spell": pack.spells,
+        "curse": pack.curses,
+        "grimoire": pack.pages,
+    }
+    for (cid, part), effect in pack.effects.items():
+        section = next(name for name, table in sections.items() if cid in table)
+        if part.startswith("trigger"):
+            field = f"ability[{part[len('trigger') :]}].effect"
+        else:
+            field = "monster.arrival" if part == "arrival" else part
+        _effect_kinds(effect, f"{origin[cid]}: {section} '{cid}'.{field}", base, out)
+    return tuple(out)
+
+
+def _effect_kinds(effect: Any, path: str, base: set[str], out: list[tuple[str, str]]) -> None:
+    for i, op in enumerate(effect):
+        if op["op"] == "modifier" and op["mod"]["kind"] not in base:
+            out.append((op["mod"]["kind"], f"{path}[{i}].mod.kind"))
+        elif op["op"] == "may":
+            _effect_kinds(op["ops"], f"{path}[{i}].ops", base, out)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .constants import ELEMENT_NAMES, NUM_CODES, PHASE_NAMES, code_name
 from .decision import describe
+from .rules import ruleset
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -57,5 +58,7 @@ def render(state: GameState) -> str:
             f"[{_counts(pl.discard)}] support [{' '.join(code_name(c) for c in pl.support) or '-'}]"
         )
         lines.append(f"    spells: {spells}")
+    for part in ruleset(state.config.modules).render:  # the modules' render parts (rules.Module)
+        lines += part(state)
     lines.append(f"decision: {describe(state)}")
     return "\n".join(lines)

@@ -9,8 +9,14 @@ order (RULES.md section 9: the Vth Element's Dark Matter and Phobia modules). A 
 * the frame kinds and effect ops it registers with the interpreter (``resolver.frame``,
   ``ops.OPS``), its decision kinds, modifier kinds, Actions a payment can be for, Curse types and
   card codes, its pack sections;
-* setup steps (run after the base setup, so the base draws from the RNG are unchanged), invariants,
-  statistics and render parts.
+* modifier sources (``modifier_sources``: cards active in a zone, e.g. a Phobia in a support),
+  read by ``hooks.player_mods`` after the Magician sheet and the temporary modifiers, and
+  modifier kinds of its own (``modifier_schemas``);
+* setup steps (run after the base setup, so the base draws from the RNG are unchanged), invariants
+  (``invariants.check_invariants`` runs them after the base's), statistics and render parts.
+
+``unregister(name)`` removes a module again (tests register toy modules). docs/engine.md, "Writing
+a module", walks through one.
 
 Every list that feeds a layout (decision kinds, modifier kinds, payment Actions, Curse types) is
 the base list followed by the modules' additions: ``ruleset(modules).decision_kinds`` and so on.
@@ -27,6 +33,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from . import moves, vocab
 from .moves import BASE, BlockSpec, Move, register_blocks
 
 if TYPE_CHECKING:
@@ -50,7 +57,13 @@ class MenuAction:
 
 @dataclass(frozen=True)
 class Module:
-    """What a rules module adds. Only ``name`` is required; every other part is optional."""
+    """What a rules module adds. Only ``name`` is required; every other part is optional.
+
+    ``modifier_kinds`` names every modifier kind a card of the module may use: base kinds need no
+    naming, "replace" and "lose_ability" (``vocab.MODULE_MOD_SCHEMAS``) are the engine's and
+    need it, a kind of the module's own comes with its schema in ``modifier_schemas`` (name, schema
+    as in ``vocab.MOD_SCHEMAS``). ``modifier_sources`` are functions ``(state, seat)`` -> modifier
+    dicts, asked fresh on every query (they must not call ``hooks``: they are what hooks read)."""
 
     name: str
     blocks: tuple[BlockSpec, ...] = ()
@@ -59,6 +72,8 @@ class Module:
     ops: tuple[str, ...] = ()
     decision_kinds: tuple[str, ...] = ()
     modifier_kinds: tuple[str, ...] = ()
+    modifier_schemas: tuple[tuple[str, dict[str, tuple[Any, Any]]], ...] = ()
+    modifier_sources: tuple[Callable[[GameState, int], Iterable[dict]], ...] = ()
     pay_actions: tuple[str, ...] = ()
     curse_types: tuple[str, ...] = ()
     card_codes: tuple[int, ...] = ()
@@ -80,9 +95,48 @@ def register(module: Module) -> None:
         raise ValueError(f"a module named {module.name!r} is already registered")
     if module.name != BASE and BASE not in MODULES:
         raise ValueError("the base game's module must be registered first")
+    if module.name in MODULES:
+        return  # the same module again: nothing to do
+    own = dict(module.modifier_schemas)
+    unknown = [k for k in module.modifier_kinds if k not in own and k not in vocab.ALL_MOD_SCHEMAS]
+    if unknown:
+        raise ValueError(
+            f"module {module.name!r}: modifier kind(s) {unknown} have no schema; declare them in "
+            f"modifier_schemas, or use one of {sorted(vocab.ALL_MOD_SCHEMAS)}"
+        )
+    for kind, schema in own.items():
+        if kind not in module.modifier_kinds:
+            raise ValueError(f"module {module.name!r}: modifier_schemas kind {kind!r} not in modifier_kinds")
+        vocab.register_mod_kind(kind, schema)
     register_blocks(module.name, module.blocks)
     MODULES[module.name] = module
     ruleset.cache_clear()
+
+
+def unregister(name: str) -> None:
+    """Remove a registered module: its blocks leave the layouts, its own modifier kinds the pack
+    loader, and every ruleset and layout is rebuilt on next use. The frame kinds and ops it
+    registered with the interpreter stay (unused without the module). The base game stays."""
+    if name == BASE:
+        raise ValueError("the base game's module cannot be unregistered")
+    if name not in MODULES:
+        known = sorted(m for m in MODULES if m != BASE)
+        raise ValueError(f"no module {name!r} is registered; registered: {known or 'none'}")
+    module = MODULES.pop(name)
+    for kind, _schema in module.modifier_schemas:
+        vocab.unregister_mod_kind(kind)
+    moves.MODULE_BLOCKS.pop(name, None)
+    moves.layout.cache_clear()
+    ruleset.cache_clear()
+
+
+def _union(modules: Iterable[Module], part: str) -> tuple:
+    """The parts in order, each once: two modules may enable the same engine kind (the Dark
+    Matter and Phobia modules both take abilities away, V-10, V-27)."""
+    out: list = []
+    for m in modules:
+        out += [item for item in getattr(m, part) if item not in out]
+    return tuple(out)
 
 
 def _concat(modules: Iterable[Module], part: str) -> tuple:
@@ -106,6 +160,7 @@ class Ruleset:
     action_of_block: dict[str, MenuAction] = field(repr=False)
     decision_kinds: tuple[str, ...]
     modifier_kinds: tuple[str, ...]
+    modifier_sources: tuple[Callable[[GameState, int], Iterable[dict]], ...]
     pay_actions: tuple[str, ...]
     curse_types: tuple[str, ...]
     card_codes: tuple[int, ...]
@@ -123,7 +178,15 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
     unknown = [m for m in modules if m not in MODULES or m == BASE]
     if unknown:
         known = sorted(m for m in MODULES if m != BASE)
-        raise ValueError(f"unknown module(s) {unknown}: available modules are {known or 'none'}")
+        available = (
+            ", ".join(map(repr, known))
+            if known
+            else "none (no module is registered; the Vth Element modules are not implemented yet)"
+        )
+        raise ValueError(f"unknown module(s) {unknown}; available modules: {available}")
+    twice = sorted({m for m in modules if modules.count(m) > 1})
+    if twice:
+        raise ValueError(f"module(s) {twice} named more than once: name each module once")
     parts = (MODULES[BASE], *(MODULES[m] for m in modules))
     for m in parts:
         missing = [r for r in m.requires if r != BASE and r not in modules]
@@ -142,7 +205,8 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         actions=actions,
         action_of_block=by_block,
         decision_kinds=_concat(parts, "decision_kinds"),
-        modifier_kinds=_concat(parts, "modifier_kinds"),
+        modifier_kinds=_union(parts, "modifier_kinds"),
+        modifier_sources=tuple(s for m in parts for s in m.modifier_sources),
         pay_actions=_concat(parts, "pay_actions"),
         curse_types=_concat(parts, "curse_types"),
         card_codes=_concat(parts, "card_codes"),

@@ -15,6 +15,8 @@ from .constants import (
     Phase,
     madness_pile_size,
 )
+from .pack_checks import check_module_kinds
+from .rules import ruleset
 from .state import GameState, PlayerState
 from .zones import draw
 
@@ -30,6 +32,8 @@ def new_game(config: GameConfig, pack: Pack | None = None) -> GameState:
 
 def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
     pack = pack or load_pack(config.pack, config.pack_overrides)
+    rules = ruleset(config.modules)
+    check_module_kinds(pack, config.modules, rules.modifier_kinds)  # a module's kinds need the module
     rng = random.Random(config.seed)
     n = config.num_players
 
@@ -103,4 +107,8 @@ def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
         draw(state, p, HAND_SIZE)
     state.phase = Phase.CONCENTRATION
     state.event("setup", tuple(magicians), tuple(state.grimoire))
+    # Modules' setup steps come after every base draw from the RNG, so the base deal of a seed is
+    # the same with and without them (issue 8, part 3).
+    for step in rules.setup:
+        step(state)
     return state

@@ -169,6 +169,46 @@ BASE_MODIFIER_KINDS: tuple[str, ...] = (
     "support_slots",
     "trigger",
 )
+# Modifier kinds that only a module enables (RULES.md section 9.2: the Phobias). The engine reads
+# these two ("replace" at the rule points of hooks.RULE_POINTS, "lose_ability" in
+# hooks.ability_lost), but a card may use one only in a game whose module set declares it
+# (``Module.modifier_kinds``; ``pack_checks.check_module_kinds`` refuses the game otherwise), so a
+# base game never sees them. A module adds kinds of its own with ``Module.modifier_schemas``
+# (``register_mod_kind``).
+MODULE_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
+    "replace": {"point": (RULE_POINT_NAMES, None), "value": (REPLACE_VALUE, None)},
+    "lose_ability": {},
+}
+# Every kind a pack file may be written with: the base's, then the module kinds (see above).
+ALL_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {**MOD_SCHEMAS, **MODULE_MOD_SCHEMAS}
+
+
+def register_mod_kind(kind: str, schema: dict[str, tuple[Any, Any]]) -> None:
+    """Make a module's own modifier kind known to the pack loader (``rules.register`` calls it)."""
+    if not isinstance(kind, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", kind):
+        raise ValueError(f"modifier kind {kind!r}: a name of lower-case letters, digits and '_'")
+    if kind in ALL_MOD_SCHEMAS and ALL_MOD_SCHEMAS[kind] != schema:
+        raise ValueError(f"modifier kind {kind!r} is already known with another schema")
+    if "kind" in schema:
+        raise ValueError(f"modifier kind {kind!r}: 'kind' cannot be a parameter name")
+    MODULE_MOD_SCHEMAS[kind] = schema
+    ALL_MOD_SCHEMAS[kind] = schema
+
+
+def unregister_mod_kind(kind: str) -> None:
+    """Forget a module's own kind (``rules.unregister``); the base's and the engine's stay."""
+    if kind in MOD_SCHEMAS or kind in ENGINE_MODULE_KINDS:
+        raise ValueError(f"modifier kind {kind!r} belongs to the engine and cannot be unregistered")
+    MODULE_MOD_SCHEMAS.pop(kind, None)
+    ALL_MOD_SCHEMAS.pop(kind, None)
+
+
+def mod_schema(kind: str) -> dict[str, tuple[Any, Any]]:
+    """The schema of a known modifier kind (base or module); KeyError for an unknown one."""
+    return ALL_MOD_SCHEMAS[kind]
+
+
+ENGINE_MODULE_KINDS: tuple[str, ...] = tuple(MODULE_MOD_SCHEMAS)
 
 
 _COUNT_FORMS = f"an int 0..{MAX_COUNT}, 'X', '<k>X' (k 1..{MAX_X_FACTOR}) or 'all'"
@@ -282,7 +322,7 @@ def normalize_effect(ops: Any, where: str, default_target: str = "you", depth: i
 def normalize_mod(mod: Any, where: str, allow_trigger: bool = True, depth: int = 0) -> dict:
     """Validate a modifier. ``allow_trigger`` is True on Magician sheets (a standing ability) and
     False for the ``modifier`` op (a temporary modifier)."""
-    out = _normalize(mod, "kind", MOD_SCHEMAS, where, depth=depth)
+    out = _normalize(mod, "kind", ALL_MOD_SCHEMAS, where, depth=depth)
     if allow_trigger:
         return out
     if out["kind"] == "trigger":
