@@ -28,16 +28,20 @@ pack works.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from bbom_env.engine import GameState
 from bbom_env.engine import moves as M
 from bbom_env.engine.actions import CURE_REQ
 from bbom_env.engine.hooks import adjust_cost, spell_limit, support_capacity
+from bbom_env.engine.move_args import ElementValue, SpellPower
 from bbom_env.engine.payment import available_values, can_cover
 
 from .heuristic_choices import answer_choice, pay_move, reward_element
 from .heuristic_eval import (
     ZERO,
+    CurseInfo,
+    Req,
     add_req,
     can_destroy_count,
     curses,
@@ -62,6 +66,49 @@ def _cycles(effect: tuple[dict, ...]) -> bool:
     return any(o == "discard" and t in _OWN for o, t in ops) and any(
         o == "draw" and t in _OWN for o, t in ops
     )
+
+
+def _activate(spell: int, x: int) -> int:
+    return M.encode("ACTIVATE", SpellPower(spell, x))
+
+
+@dataclass
+class _Turn:
+    """What the Action-phase steps of one decision share: the decider ``p``, its legal moves, the
+    Element values it can pay with (``counts``: hand and reachable support pool) and the Curses it
+    plans to destroy, whose Elements (``plan_req``) and the ``reserve`` no other step spends."""
+
+    state: GameState
+    p: int
+    legal: list[int]
+    L: set[int]
+    counts: list[list[int]]
+    hand: list[list[int]]
+    plan: list[CurseInfo]
+    plan_req: Req
+    reserve: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        self.pl = self.state.players[self.p]
+        self.spells = [(i, sp[0], self.state.pack.spells[sp[0]]) for i, sp in enumerate(self.pl.spells)]
+        self.mh = madness_in(self.pl.hand)
+        self.cure_req = adjust_cost(self.state, self.p, "cure", None, CURE_REQ)
+        self.pile_low = len(self.state.madness_pile) <= 2 * len(self.state.alive()) + 2
+        self.cure_hand = [m for m in self.legal if M.CURE_HAND <= m < M.CURE_SUPPORT]
+
+    def spendable(self, cost: tuple[int, ...], pool: bool = True) -> bool:
+        return can_cover(self.counts if pool else self.hand, add_req(self.plan_req, self.reserve, cost))
+
+    def castable(self, i: int, x: int) -> bool:
+        return _activate(i, x) in self.L and self.spendable(spell_cast_req(self.state, self.p, i, x))
+
+    def cast_best(self, i: int, max_x: int, gain: bool = False) -> int | None:
+        """The highest affordable power up to ``max_x`` (with ``gain``: whose effect is
+        worth its cost now, ``spell_gain`` > 0, the rule learning assumed)."""
+        for x in range(min(max_x, 3), 0, -1):
+            if self.castable(i, x) and (not gain or spell_gain(self.state, self.p, self.spells[i][1], x) > 0):
+                return _activate(i, x)
+        return None
 
 
 class HeuristicAgent:
@@ -98,121 +145,139 @@ class HeuristicAgent:
     # -- the Action phase ---------------------------------------------------------------------
 
     def _menu(self, state: GameState, f: dict, legal: list[int]) -> int:
-        p = f["p"]
-        own_turn = f["n"] < 0
         if state.log and state.log[-1][1] == "cancel":
             # A manual payment dead-ended (no irreducible completion was left, A-18) and the
             # engine cancelled it: stop rather than pick the same Action again.
             return M.END
-        L = set(legal)
-        pl = state.players[p]
-        counts = available_values(state, p)
-        plan, plan_req = destroy_plan(state, p, counts)
-        plan = [ci for ci in plan if M.DESTROY_CURSE + ci.arg in L]
-        hand = hand_counts(state, p)
-        hand_el = elements_of(hand)
-        reserve = self._reserve(state, p, plan, plan_req, hand_el, counts)
-
-        def spendable(cost: tuple[int, ...], pool: bool = True) -> bool:
-            return can_cover(counts if pool else hand, add_req(plan_req, reserve, cost))
-
-        spells = [(i, sp[0], state.pack.spells[sp[0]]) for i, sp in enumerate(pl.spells)]
-
-        def castable(i: int, x: int) -> bool:
-            return M.ACTIVATE + i * 3 + x - 1 in L and spendable(spell_cast_req(state, p, i, x))
-
-        def cast_best(i: int, max_x: int, gain: bool = False) -> int | None:
-            """The highest affordable power up to ``max_x`` (with ``gain``: whose effect is
-            worth its cost now, ``spell_gain`` > 0, the rule learning assumed)."""
-            for x in range(min(max_x, 3), 0, -1):
-                if castable(i, x) and (not gain or spell_gain(state, p, spells[i][1], x) > 0):
-                    return M.ACTIVATE + i * 3 + x - 1
-            return None
-
+        t = self._turn(state, f["p"], legal)
+        own_turn = f["n"] < 0
         if own_turn:
-            # 1. Resources for this turn first.
-            for i, _sid, sp in spells:
-                if sp.effect[0]["op"] in _GIVE_NOW and sp.effect[0].get("target", "you") in _OWN:
-                    move = cast_best(i, 3)
-                elif _cycles(sp.effect):
-                    move = cast_best(i, 3, gain=True)
-                else:
-                    continue
-                if move is not None:
-                    return move
-            # 2a. A Spell that destroys a Curse saves the Action's 4 Elements.
-            for i, _sid, sp in spells:
-                if sp.effect[0]["op"] == "destroy_curse" and effect_value(sp.effect, 1, state, p) > 0:
-                    move = cast_best(i, 1)
-                    if move is not None:
-                        return move
+            move = self._resources_now(t)
+            if move is not None:
+                return move
         # 2b. Destroy the most urgent affordable Curse.
-        if plan:
-            return M.DESTROY_CURSE + plan[0].arg
-        mh = madness_in(pl.hand)
-        cure_req = adjust_cost(state, p, "cure", None, CURE_REQ)
-        pile_low = len(state.madness_pile) <= 2 * len(state.alive()) + 2
-        cure_hand = [m for m in legal if M.CURE_HAND <= m < M.CURE_SUPPORT]
+        if t.plan:
+            return M.DESTROY_CURSE + t.plan[0].arg
         if not own_turn:
             # Granted Actions (section 4.12): the teammate's hand is not refilled, so only the
             # Actions that matter now.
-            if cure_hand and (mh >= 2 or pile_low) and spendable(cure_req):
-                return cure_hand[0]
+            if t.cure_hand and (t.mh >= 2 or t.pile_low) and t.spendable(t.cure_req):
+                return t.cure_hand[0]
             return M.END
+        for step in (
+            self._telepathy,
+            self._cure,
+            self._combustion,
+            self._ice_first,
+            self._learn_early,
+            self._acquire,
+            self._ice,
+            self._worth_casting,
+            self._ability,
+        ):
+            move = step(t)
+            if move is not None:
+                return move
+        return M.END
+
+    def _turn(self, state: GameState, p: int, legal: list[int]) -> _Turn:
+        counts = available_values(state, p)
+        plan, plan_req = destroy_plan(state, p, counts)
+        L = set(legal)
+        plan = [ci for ci in plan if M.DESTROY_CURSE + ci.arg in L]
+        hand = hand_counts(state, p)
+        reserve = self._reserve(state, p, plan, plan_req, elements_of(hand), counts)
+        return _Turn(state, p, legal, L, counts, hand, plan, plan_req, reserve)
+
+    @staticmethod
+    def _resources_now(t: _Turn) -> int | None:
+        # 1. Resources for this turn first.
+        for i, _sid, sp in t.spells:
+            if sp.effect[0]["op"] in _GIVE_NOW and sp.effect[0].get("target", "you") in _OWN:
+                move = t.cast_best(i, 3)
+            elif _cycles(sp.effect):
+                move = t.cast_best(i, 3, gain=True)
+            else:
+                continue
+            if move is not None:
+                return move
+        # 2a. A Spell that destroys a Curse saves the Action's 4 Elements.
+        for i, _sid, sp in t.spells:
+            if sp.effect[0]["op"] == "destroy_curse" and effect_value(sp.effect, 1, t.state, t.p) > 0:
+                move = t.cast_best(i, 1)
+                if move is not None:
+                    return move
+        return None
+
+    @staticmethod
+    def _telepathy(t: _Turn) -> int | None:
         # 3. Telepathy-like: a teammate who can destroy a Curse takes Actions now.
-        for i, _sid, sp in spells:
+        for i, _sid, sp in t.spells:
             if any(op["op"] == "grant_actions" for op in sp.effect):
-                best = max((can_destroy_count(state, q) for q in state.alive() if q != p), default=0)
+                best = max((can_destroy_count(t.state, q) for q in t.state.alive() if q != t.p), default=0)
                 if best:
-                    move = cast_best(i, best)
+                    move = t.cast_best(i, best)
                     if move is not None:
                         return move
+        return None
+
+    @staticmethod
+    def _cure(t: _Turn) -> int | None:
         # 4. Cure: a Spring-like Spell first when it costs less than the Cure Action (section 4.5).
-        if mh:
-            for i, _sid, sp in spells:
+        if t.mh:
+            for i, _sid, sp in t.spells:
                 if sp.effect[0]["op"] == "cure" and sp.effect[0].get("target", "you") in _OWN:
-                    move = cast_best(i, mh, gain=True)
+                    move = t.cast_best(i, t.mh, gain=True)
                     if move is not None:
                         return move
-        if cure_hand and (spendable(cure_req) or mh >= 3 or pile_low):
-            return cure_hand[0]
-        cure_support = [m for m in legal if M.CURE_SUPPORT <= m < M.ABILITY]
-        if cure_support and spendable(cure_req):
+        if t.cure_hand and (t.spendable(t.cure_req) or t.mh >= 3 or t.pile_low):
+            return t.cure_hand[0]
+        cure_support = [m for m in t.legal if M.CURE_SUPPORT <= m < M.ABILITY]
+        if cure_support and t.spendable(t.cure_req):
             return cure_support[0]
+        return None
+
+    @staticmethod
+    def _combustion(t: _Turn) -> int | None:
         # 5. Combustion-like: destroy Madness from hand when it cannot be cured.
-        if mh:
-            for i, _sid, sp in spells:
+        if t.mh:
+            for i, _sid, sp in t.spells:
                 op = sp.effect[0]
                 if op["op"] == "destroy" and op["from"] == "hand" and op["filter"] != "element":
-                    move = cast_best(i, mh)
+                    move = t.cast_best(i, t.mh)
                     if move is not None:
                         return move
-        if self.ice_first:
-            move = self._ice(state, p, pl, hand, spells, cast_best)
-            if move is not None:
-                return move
+        return None
+
+    def _ice_first(self, t: _Turn) -> int | None:
+        return self._ice(t) if self.ice_first else None
+
+    def _learn_early(self, t: _Turn) -> int | None:
         # 6. Learn a good Spell (level 1 first: the top of each Library pile, section 4.2).
-        if state.round <= 5:
-            move = self._learn(state, p, L, spendable)
-            if move is not None:
-                return move
+        return self._learn(t.state, t.p, t.L, t.spendable) if t.state.round <= 5 else None
+
+    @staticmethod
+    def _acquire(t: _Turn) -> int | None:
         # 7. Acquire: value 3 first, in the Element the team has least of.
-        if state.round <= 5 or state.marker <= 2:
-            team = team_elements(state)
-            for v in (3, 2):
-                for e in sorted(range(4), key=lambda el: team[el]):
-                    m = M.ACQUIRE + e * 2 + v - 2
-                    if m in L:
-                        req = [0, 0, 0, 0, 0]
-                        req[e] = v
-                        if spendable(adjust_cost(state, p, "acquire", e, tuple(req)), pool=False):
-                            return m
-        move = self._ice(state, p, pl, hand, spells, cast_best)
-        if move is not None:
-            return move
+        state = t.state
+        if not (state.round <= 5 or state.marker <= 2):
+            return None
+        team = team_elements(state)
+        for v in (3, 2):
+            for e in sorted(range(4), key=lambda el: team[el]):
+                m = M.encode("ACQUIRE", ElementValue(e, v))
+                if m in t.L:
+                    req = [0, 0, 0, 0, 0]
+                    req[e] = v
+                    if t.spendable(adjust_cost(state, t.p, "acquire", e, tuple(req)), pool=False):
+                        return m
+        return None
+
+    @staticmethod
+    def _worth_casting(t: _Turn) -> int | None:
         # 9. Any other Spell whose effect is worth its cost now.
         best_move, best_gain = None, 0.0
-        for i, _sid, sp in spells:
+        for i, _sid, sp in t.spells:
             first = sp.effect[0]
             if (
                 first["op"] == "destroy_curse"
@@ -221,30 +286,33 @@ class HeuristicAgent:
             ):
                 continue  # handled above, by their own rules
             for x in (1, 2, 3):
-                if not castable(i, x):
+                if not t.castable(i, x):
                     break
-                gain = spell_gain(state, p, _sid, x)
+                gain = spell_gain(t.state, t.p, _sid, x)
                 if gain > best_gain:
-                    best_move, best_gain = M.ACTIVATE + i * 3 + x - 1, gain
-        if best_move is not None:
-            return best_move
-        # 10. The Magician's activated ability, when its effect is worth using.
-        if M.ABILITY in L:
-            mag = state.pack.magicians[pl.magician]
-            if effect_value(mag.activated, 1, state, p) > 0:
-                return M.ABILITY
-        return M.END
+                    best_move, best_gain = _activate(i, x), gain
+        return best_move
 
-    def _ice(self, state: GameState, p: int, pl, hand, spells, cast_best) -> int | None:
+    @staticmethod
+    def _ability(t: _Turn) -> int | None:
+        # 10. The Magician's activated ability, when its effect is worth using.
+        if M.ABILITY in t.L:
+            mag = t.state.pack.magicians[t.pl.magician]
+            if effect_value(mag.activated, 1, t.state, t.p) > 0:
+                return M.ABILITY
+        return None
+
+    @staticmethod
+    def _ice(t: _Turn) -> int | None:
         """Ice-like: fill the support pool with spare cards (frees hand slots for Recuperation,
         section 5.1, and lets teammates pay with them, section 4.0)."""
-        room = support_capacity(state, p) - len(pl.support)
-        n_cards = sum(sum(c) for c in hand)
-        for i, _sid, sp in spells:
+        room = support_capacity(t.state, t.p) - len(t.pl.support)
+        n_cards = sum(sum(c) for c in t.hand)
+        for i, _sid, sp in t.spells:
             if sp.effect[0]["op"] == "place_in_support" and sp.effect[0].get("target", "you") == "you":
                 x_max = min(3, room, n_cards - sp.activation_cost)
                 if x_max > 0:
-                    move = cast_best(i, x_max)
+                    move = t.cast_best(i, x_max)
                     if move is not None:
                         return move
         return None

@@ -4,9 +4,20 @@ DP-E.. effect choices)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from bbom_env.engine import GameState
 from bbom_env.engine import moves as M
-from bbom_env.engine.constants import MAX_STACK, MAX_SUPPORT_SLOTS, NUM_CODES, is_madness
+from bbom_env.engine.constants import (
+    MAX_STACK,
+    MAX_SUPPORT_SLOTS,
+    NUM_CODES,
+    NUM_ELEMENT_CODES,
+    code_element,
+    code_value,
+    is_madness,
+)
 from bbom_env.engine.decision import pending
 from bbom_env.engine.ops import lookup
 from bbom_env.engine.payment import _min_sum_at_least
@@ -34,16 +45,8 @@ def pay_move(state: GameState, f: dict, legal: list[int]) -> int:
     if M.PAY_CONFIRM in legal:
         return M.PAY_CONFIRM
     p = f["p"]
-    n = len(state.players)
     left = pending(state).cost_left
-    # (code, move, source rank): hand first, then own support, then the others' (seat order).
-    cands = []
-    for m in legal:
-        if M.PAY_HAND <= m < M.PAY_SUPPORT:
-            cands.append((m - M.PAY_HAND, m, 0))
-        elif M.PAY_SUPPORT <= m < M.PAY_CONFIRM:
-            off, s = divmod(m - M.PAY_SUPPORT, MAX_SUPPORT_SLOTS)
-            cands.append((state.players[(p + off) % n].support[s], m, 1 + off))
+    cands = _pay_candidates(state, p, legal)
     if not cands:
         return M.PAY_CANCEL
     picked_hand = [0] * NUM_CODES
@@ -53,34 +56,54 @@ def pay_move(state: GameState, f: dict, legal: list[int]) -> int:
     for e in range(4):
         if left[e] <= 0:
             continue
-        mine = [c for c in cands if c[0] // 3 == e]
-        if not mine:
-            continue
-        have = [0, 0, 0]
-        for code, _m, rank in mine:
-            if rank == 0:
-                have[code % 3] = state.players[p].hand[code] - picked_hand[code]
-            else:
-                have[code % 3] += 1
-        best = _min_sum_at_least(left[e], *have)
-        if best is not None:
-            for v in (2, 1, 0):
-                if best[v]:
-                    options = sorted((c for c in mine if c[0] % 3 == v), key=lambda c: c[2])
-                    if options:
-                        return options[0][1]
-        return min(mine, key=lambda c: (c[2], -(c[0] % 3)))[1]
+        mine = [c for c in cands if code_element(c[0]) == e]
+        if mine:
+            return _pay_element(state.players[p].hand, left[e], mine, picked_hand)
     # The "any" part: a least-waste combination of values (a minimal one is irreducible, A-18),
     # then the card of that value the team needs least.
     want = wanted(state, p)
     have = [0, 0, 0]
     for code, _m, rank in cands:
-        if code < 12:
-            have[code % 3] += state.players[p].hand[code] - picked_hand[code] if rank == 0 else 1
+        if code < NUM_ELEMENT_CODES:
+            have[code_value(code) - 1] += state.players[p].hand[code] - picked_hand[code] if rank == 0 else 1
     best = _min_sum_at_least(left[4], *have)
     values = [v for v in (2, 1, 0) if best and best[v]] or [0, 1, 2]
+    # c % 3, not code_value: a Dark Matter card (code 13, Vth Element modules) ranks as a value-2 one.
     options = [c for c in cands if c[0] % 3 in values[:1]] or cands
     return min(options, key=lambda c: (card_score(c[0], want), c[2]))[1]
+
+
+def _pay_candidates(state: GameState, p: int, legal: list[int]) -> list[tuple[int, int, int]]:
+    """(code, move, source rank) of every legal pick: hand first (rank 0), then own support
+    (1), then the others' (seat order)."""
+    n = len(state.players)
+    cands = []
+    for m in legal:
+        if M.PAY_HAND <= m < M.PAY_SUPPORT:
+            cands.append((m - M.PAY_HAND, m, 0))
+        elif M.PAY_SUPPORT <= m < M.PAY_CONFIRM:
+            off, s = divmod(m - M.PAY_SUPPORT, MAX_SUPPORT_SLOTS)
+            cands.append((state.players[(p + off) % n].support[s], m, 1 + off))
+    return cands
+
+
+def _pay_element(hand: list[int], owed: int, mine: list[tuple[int, int, int]], picked_hand: list[int]) -> int:
+    """The pick toward ``owed`` Elements of one Element, from that Element's candidates: a card of
+    the least-waste combination of values, highest value first."""
+    have = [0, 0, 0]
+    for code, _m, rank in mine:
+        if rank == 0:
+            have[code_value(code) - 1] = hand[code] - picked_hand[code]
+        else:
+            have[code_value(code) - 1] += 1
+    best = _min_sum_at_least(owed, *have)
+    if best is not None:
+        for v in (2, 1, 0):
+            if best[v]:
+                options = sorted((c for c in mine if code_value(c[0]) - 1 == v), key=lambda c: c[2])
+                if options:
+                    return options[0][1]
+    return min(mine, key=lambda c: (c[2], -(code_value(c[0]) - 1)))[1]
 
 
 # -- single choices ----------------------------------------------------------------------------
@@ -137,108 +160,177 @@ def answer_choice(state: GameState, f: dict, legal: list[int]) -> int:
         return _choose_player(state, f, legal)
     if k != "op":
         return legal[0]
-    op = lookup(state, f)
-    name = pending(state).kind
-    p = f["p"]
-    pl = state.players[p]
-    optional = M.DECLINE in legal
-    hand = _hand_pick(legal, M.PICK_HAND)
-    disc = _hand_pick(legal, M.PICK_DISCARD)
-    slots = _support_slots(legal)
+    c = _Choice(state, f, legal)
+    answer = _EFFECT_CHOICES.get(c.name)
+    move = answer(c) if answer is not None else None
+    if move is not None:
+        return move
+    return M.DECLINE if c.optional else legal[0]
 
-    if name in ("discard", "receive_madness"):
-        if hand and name == "discard":
-            want = wanted(state, p)
-            worst = min(hand, key=lambda c: (keep_value(c, want), c))
-            # Cycling (the rule heuristic_eval values discards with): an optional discard only
-            # of a card worth less than the fresh draw that replaces it at Recuperation.
-            if optional and keep_value(worst, want) >= CYCLE:
-                return M.DECLINE
-            return M.PICK_HAND + worst
-        if hand:
-            if optional and not any(is_madness(c) for c in hand):
-                return M.DECLINE
-            return M.PICK_HAND + _worst_card(state, p, hand)
-        if slots:
-            return M.PICK_SUPPORT + min(slots, key=lambda s: card_score(pl.support[s], wanted(state, p)))
-    if name == "destroy":
-        if hand:
-            mad = [c for c in hand if is_madness(c)]
-            if mad:
-                return M.PICK_HAND + mad[0]
-            return M.DECLINE if optional else M.PICK_HAND + _worst_card(state, p, hand)
-        if disc:
-            # Thin the deck of value-1 cards only while it is large (a small deck reshuffles
-            # more often, and each reshuffle brings a Madness, section 5.2).
-            size = sum(pl.hand) + sum(pl.discard) + len(pl.deck)
-            ones = [c for c in disc if c < 12 and c % 3 == 0]
-            mad = [c for c in disc if is_madness(c)]
-            if mad:
-                return M.PICK_DISCARD + mad[0]
-            if optional and (size < 14 or not ones):
-                return M.DECLINE
-            team = team_elements(state)
-            pool = ones or disc
-            return M.PICK_DISCARD + max(pool, key=lambda c: (team[c // 3] if c < 12 else -99, c))
-        if slots:
-            return M.PICK_SUPPORT + min(slots, key=lambda s: card_score(pl.support[s], wanted(state, p)))
-    if name == "place_in_support":
-        elems = [c for c in hand if c < 12]
-        if elems:
-            return M.PICK_HAND + _best_card(state, p, elems)
-        mad = [c for c in hand if is_madness(c)]
-        if mad and (madness_in(pl.hand) >= 4 or not optional):
-            return M.PICK_HAND + mad[0]  # keeps the Madness out of the hand (elimination, 5.4)
-        if optional:
+
+@dataclass
+class _Choice:
+    """An effect op's pending choice (RULES.md section 10.5): the chooser ``p`` and the legal picks
+    by zone (hand and discard card codes, support slots)."""
+
+    state: GameState
+    f: dict
+    legal: list[int]
+
+    def __post_init__(self) -> None:
+        self.name = pending(self.state).kind
+        self.p = self.f["p"]
+        self.pl = self.state.players[self.p]
+        self.optional = M.DECLINE in self.legal
+        self.hand = _hand_pick(self.legal, M.PICK_HAND)
+        self.disc = _hand_pick(self.legal, M.PICK_DISCARD)
+        self.slots = _support_slots(self.legal)
+
+    def least_wanted_support(self) -> int:
+        want = wanted(self.state, self.p)
+        return M.PICK_SUPPORT + min(self.slots, key=lambda s: card_score(self.pl.support[s], want))
+
+
+def _discard(c: _Choice) -> int | None:
+    state, p, hand = c.state, c.p, c.hand
+    if hand and c.name == "discard":
+        want = wanted(state, p)
+        worst = min(hand, key=lambda code: (keep_value(code, want), code))
+        # Cycling (the rule heuristic_eval values discards with): an optional discard only
+        # of a card worth less than the fresh draw that replaces it at Recuperation.
+        if c.optional and keep_value(worst, want) >= CYCLE:
             return M.DECLINE
-    if name == "put_on_top":
-        if disc:
-            best = _best_card(state, p, disc)
-            if optional and card_score(best, wanted(state, p)) < 3:
-                return M.DECLINE  # nothing worth drawing again next
-            return M.PICK_DISCARD + best
-        if hand:
-            if optional:
-                return M.DECLINE
-            return M.PICK_HAND + _worst_card(state, p, hand)
-    if name == "upgrade":
-        codes = hand or disc
-        if codes:
-            base = M.PICK_HAND if hand else M.PICK_DISCARD
-            want = wanted(state, p)
-            return base + max(codes, key=lambda c: (card_score(c + 1, want), -c))
-    if name in ("neutralize_spell", "exhaust_spell", "lose_spell"):
-        picks = _spell_picks(legal)
-        if picks:
-            # An exhausted Spell loses least (it could not be cast this turn anyway).
-            return M.PICK_SPELL + min(
-                picks, key=lambda i: (not pl.spells[i][1], spell_value(state, pl.spells[i][0]))
-            )
-    if name == "refresh_spell":
-        picks = _spell_picks(legal)
-        if picks:
-            return M.PICK_SPELL + max(picks, key=lambda i: spell_value(state, pl.spells[i][0]))
-    if name in ("neutralize_curse", "destroy_curse", "remove_tokens"):
-        picks = _curse_picks(state, f["c"], legal)
-        if picks:
-            if name == "remove_tokens":
-                return M.PICK_CURSE + _most_tokens(state, picks)
-            return M.PICK_CURSE + picks[0]
-    if name == "add_tokens":
-        picks = _curse_picks(state, f["c"], legal)
-        if picks:
-            return M.PICK_CURSE + picks[-1]  # the least urgent Curse (already triggered first)
-    if name == "gain":
-        return reward_element(state, p, legal)
-    if name == "exchange":
-        giver = f["w"]
-        codes = _hand_pick(legal, M.PICK_HAND)
-        if codes:
-            return M.PICK_HAND + _worst_card(state, giver, codes)
-    if name == "may":
-        value = effect_value(op["ops"], f["X"], state, p)
-        return M.ACCEPT if value > 0 else M.DECLINE
-    return M.DECLINE if optional else legal[0]
+        return M.PICK_HAND + worst
+    if hand:
+        if c.optional and not any(is_madness(code) for code in hand):
+            return M.DECLINE
+        return M.PICK_HAND + _worst_card(state, p, hand)
+    if c.slots:
+        return c.least_wanted_support()
+    return None
+
+
+def _destroy(c: _Choice) -> int | None:
+    state, p, hand, disc = c.state, c.p, c.hand, c.disc
+    if hand:
+        mad = [code for code in hand if is_madness(code)]
+        if mad:
+            return M.PICK_HAND + mad[0]
+        return M.DECLINE if c.optional else M.PICK_HAND + _worst_card(state, p, hand)
+    if disc:
+        # Thin the deck of value-1 cards only while it is large (a small deck reshuffles
+        # more often, and each reshuffle brings a Madness, section 5.2).
+        pl = c.pl
+        size = sum(pl.hand) + sum(pl.discard) + len(pl.deck)
+        ones = [code for code in disc if code_value(code) == 1]
+        mad = [code for code in disc if is_madness(code)]
+        if mad:
+            return M.PICK_DISCARD + mad[0]
+        if c.optional and (size < 14 or not ones):
+            return M.DECLINE
+        team = team_elements(state)
+        pool = ones or disc
+        return M.PICK_DISCARD + max(
+            pool, key=lambda code: (team[code_element(code)] if code < NUM_ELEMENT_CODES else -99, code)
+        )
+    if c.slots:
+        return c.least_wanted_support()
+    return None
+
+
+def _place_in_support(c: _Choice) -> int | None:
+    elems = [code for code in c.hand if code < NUM_ELEMENT_CODES]
+    if elems:
+        return M.PICK_HAND + _best_card(c.state, c.p, elems)
+    mad = [code for code in c.hand if is_madness(code)]
+    if mad and (madness_in(c.pl.hand) >= 4 or not c.optional):
+        return M.PICK_HAND + mad[0]  # keeps the Madness out of the hand (elimination, 5.4)
+    return M.DECLINE if c.optional else None
+
+
+def _put_on_top(c: _Choice) -> int | None:
+    if c.disc:
+        best = _best_card(c.state, c.p, c.disc)
+        if c.optional and card_score(best, wanted(c.state, c.p)) < 3:
+            return M.DECLINE  # nothing worth drawing again next
+        return M.PICK_DISCARD + best
+    if c.hand:
+        if c.optional:
+            return M.DECLINE
+        return M.PICK_HAND + _worst_card(c.state, c.p, c.hand)
+    return None
+
+
+def _upgrade(c: _Choice) -> int | None:
+    codes = c.hand or c.disc
+    if not codes:
+        return None
+    base = M.PICK_HAND if c.hand else M.PICK_DISCARD
+    want = wanted(c.state, c.p)
+    return base + max(codes, key=lambda code: (card_score(code + 1, want), -code))
+
+
+def _spell_to_lose(c: _Choice) -> int | None:
+    picks = _spell_picks(c.legal)
+    if not picks:
+        return None
+    spells = c.pl.spells
+    # An exhausted Spell loses least (it could not be cast this turn anyway).
+    return M.PICK_SPELL + min(picks, key=lambda i: (not spells[i][1], spell_value(c.state, spells[i][0])))
+
+
+def _refresh_spell(c: _Choice) -> int | None:
+    picks = _spell_picks(c.legal)
+    if not picks:
+        return None
+    return M.PICK_SPELL + max(picks, key=lambda i: spell_value(c.state, c.pl.spells[i][0]))
+
+
+def _curse_to_hit(c: _Choice) -> int | None:
+    picks = _curse_picks(c.state, c.f["c"], c.legal)
+    if not picks:
+        return None
+    if c.name == "remove_tokens":
+        return M.PICK_CURSE + _most_tokens(c.state, picks)
+    return M.PICK_CURSE + picks[0]
+
+
+def _add_tokens(c: _Choice) -> int | None:
+    picks = _curse_picks(c.state, c.f["c"], c.legal)
+    return M.PICK_CURSE + picks[-1] if picks else None  # the least urgent Curse (already triggered first)
+
+
+def _exchange(c: _Choice) -> int | None:
+    codes = _hand_pick(c.legal, M.PICK_HAND)
+    return M.PICK_HAND + _worst_card(c.state, c.f["w"], codes) if codes else None
+
+
+def _may(c: _Choice) -> int | None:
+    value = effect_value(lookup(c.state, c.f)["ops"], c.f["X"], c.state, c.p)
+    return M.ACCEPT if value > 0 else M.DECLINE
+
+
+# The answer to each kind of effect choice (``pending(state).kind``); None: decline when optional,
+# else the first legal move.
+_EFFECT_CHOICES: dict[str, Callable[[_Choice], int | None]] = {
+    "discard": _discard,
+    "receive_madness": _discard,
+    "destroy": _destroy,
+    "place_in_support": _place_in_support,
+    "put_on_top": _put_on_top,
+    "upgrade": _upgrade,
+    "neutralize_spell": _spell_to_lose,
+    "exhaust_spell": _spell_to_lose,
+    "lose_spell": _spell_to_lose,
+    "refresh_spell": _refresh_spell,
+    "neutralize_curse": _curse_to_hit,
+    "destroy_curse": _curse_to_hit,
+    "remove_tokens": _curse_to_hit,
+    "add_tokens": _add_tokens,
+    "gain": lambda c: reward_element(c.state, c.p, c.legal),
+    "exchange": _exchange,
+    "may": _may,
+}
 
 
 def _most_tokens(state: GameState, args: list[int]) -> int:

@@ -165,40 +165,60 @@ _FLOAT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 
 
 def _check_value(key: str, value: Any, tp: Any, where: str) -> Any:
-    origin = get_origin(tp)
-    if origin in (Union, types.UnionType):
+    if get_origin(tp) in (Union, types.UnionType):
         options = get_args(tp)
         if value is None and type(None) in options:
             return None
         tp = next(t for t in options if t is not type(None))
-        origin = get_origin(tp)
     bad = f"{where}: {key}={value!r}"
+    origin = get_origin(tp)
     if tp is bool:
-        if not isinstance(value, bool):
-            raise TrainConfigError(f"{bad} must be true or false")
-        return value
+        return _check_bool(value, bad)
+    if origin is list:
+        return _check_int_list(value, bad)
+    if origin is dict:
+        return _check_mapping(value, bad)
     if tp is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TrainConfigError(f"{bad} must be an integer")
+        _check_int(value, bad)
     elif tp is float:
-        if isinstance(value, str) and _FLOAT.fullmatch(value.strip()):
-            value = float(value)  # PyYAML reads 1e-4 (no dot) as a string: YAML 1.1's float syntax
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise TrainConfigError(f"{bad} must be a finite number")
-        value = float(value)
-    elif origin is list:
-        if not isinstance(value, list) or not all(type(v) is int and v > 0 for v in value) or not value:
-            raise TrainConfigError(f"{bad} must be a non-empty list of positive integers")
+        value = _as_float(value, bad)
+    else:
         return value
-    elif origin is dict:
-        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-            raise TrainConfigError(f"{bad} must be a mapping of names to values")
-        return dict(value)
-    if tp in (int, float):
-        lo, hi = RANGES.get(key, (0, math.inf))
-        if not lo <= value <= hi:
-            raise TrainConfigError(f"{bad} is out of range; allowed: {lo} to {hi}")
+    lo, hi = RANGES.get(key, (0, math.inf))
+    if not lo <= value <= hi:
+        raise TrainConfigError(f"{bad} is out of range; allowed: {lo} to {hi}")
     return value
+
+
+def _check_bool(value: Any, bad: str) -> bool:
+    if not isinstance(value, bool):
+        raise TrainConfigError(f"{bad} must be true or false")
+    return value
+
+
+def _check_int(value: Any, bad: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TrainConfigError(f"{bad} must be an integer")
+
+
+def _as_float(value: Any, bad: str) -> float:
+    if isinstance(value, str) and _FLOAT.fullmatch(value.strip()):
+        value = float(value)  # PyYAML reads 1e-4 (no dot) as a string: YAML 1.1's float syntax
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise TrainConfigError(f"{bad} must be a finite number")
+    return float(value)
+
+
+def _check_int_list(value: Any, bad: str) -> list[int]:
+    if not isinstance(value, list) or not all(type(v) is int and v > 0 for v in value) or not value:
+        raise TrainConfigError(f"{bad} must be a non-empty list of positive integers")
+    return value
+
+
+def _check_mapping(value: Any, bad: str) -> dict[str, Any]:
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise TrainConfigError(f"{bad} must be a mapping of names to values")
+    return dict(value)
 
 
 def _build(cls: type, data: Any, prefix: str, where: str) -> Any:
@@ -216,7 +236,7 @@ def _build(cls: type, data: Any, prefix: str, where: str) -> Any:
             continue
         key = f"{prefix}.{name}" if prefix else name
         tp = hints[name]
-        if dataclasses.is_dataclass(tp):
+        if isinstance(tp, type) and dataclasses.is_dataclass(tp):
             kwargs[name] = _build(tp, data[name], key, where)
         else:
             kwargs[name] = _check_value(key, data[name], tp, where)
