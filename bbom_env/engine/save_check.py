@@ -32,7 +32,9 @@ from .constants import (
     Phase,
 )
 from .moves import NUM_BASE_MOVES
+from .pack_checks import check_module_kinds
 from .pack_hash import pack_mismatch
+from .rules import ruleset
 from .state import GameState, SaveError
 
 CONFIG_FIELDS = frozenset(f.name for f in dataclasses.fields(GameConfig))
@@ -164,6 +166,7 @@ def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfi
             raise SaveError(f"pack_sha256: {why}")
     try:
         pack = load_pack(config.pack, config.pack_overrides)
+        check_module_kinds(pack, config.modules, ruleset(config.modules).modifier_kinds)  # as setup does
     except (PackError, OSError) as exc:
         raise SaveError(f"config.pack: the save's card pack cannot be loaded: {exc}") from None
     _rng(data["rng"])

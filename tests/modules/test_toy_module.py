@@ -6,6 +6,7 @@ and an observation section; unregistering restores everything."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 from builders import Scenario
 
-from bbom_env.engine import GameConfig, move_to_string, new_game
+from bbom_env.engine import GameConfig, from_json, move_to_string, new_game
 from bbom_env.engine import moves as M
 from bbom_env.engine.cards import load_pack
 from bbom_env.engine.config import ConfigError
@@ -23,6 +24,7 @@ from bbom_env.engine.invariants import check_invariants
 from bbom_env.engine.pack_checks import module_kind_uses
 from bbom_env.engine.rules import MODULES, ruleset, unregister
 from bbom_env.engine.setup import setup
+from bbom_env.engine.state import SaveError
 from bbom_env.engine.vocab import PackError
 from bbom_env.rl.layout import ActionLayout
 from bbom_env.rl.obs_core import OBS_MODULES
@@ -292,3 +294,16 @@ def test_the_envs_pass_modules_through(toy: None) -> None:
     assert env.action_space(agent).n == M.num_moves(TOY_SET)
     assert env.unwrapped.game.config.modules == TOY_SET
     env.close()
+
+
+def test_a_save_cannot_bring_a_module_kind_into_a_base_game(toy: None) -> None:
+    """A toy game saves and loads; the same save with its module removed from the config is
+    refused naming the card (a base game never sees a module's modifier kind)."""
+    cfg = GameConfig(pack="test", pack_overrides=(TOY_PACK,), modules=TOY_SET)
+    state = new_game(cfg.replace(magicians=("toy_mag_hand5", "test_mag_fire")))
+    text = state.to_json()
+    assert from_json(text).players[0].magician == "toy_mag_hand5"
+    data = json.loads(text)
+    data["config"]["modules"] = []
+    with pytest.raises(SaveError, match=r"toy_pack\.toml: magician 'toy_mag_reshuffle'\.ability\[0\]\.kind"):
+        from_json(json.dumps(data))
