@@ -80,20 +80,23 @@ def _norm(text: str) -> str:
     return "".join(text.split()).upper().rstrip("*~")  # a card name may be typed with its mark
 
 
+# The session's commands: what a person may type instead of a move, and the command it names.
+_COMMANDS = {
+    **dict.fromkeys(("help", "?", "h"), "help"),
+    **dict.fromkeys(("quit", "exit", "q"), "quit"),
+    **dict.fromkeys(("board", "b"), "board"),
+    **dict.fromkeys(("moves", "list", "m"), "moves"),
+}
+
+
 def parse_choice(state: GameState, text: str, legal: list[int]) -> tuple[str, Any]:
     """Read one answer: ("move", id), ("command", (name, argument)) or ("error", message)."""
     raw = text.strip()
     if not raw:
         return "error", "empty answer: type a number from the list (or help)"
     word, _, rest = raw.partition(" ")
-    if word.lower() in ("help", "?", "h"):
-        return "command", ("help", "")
-    if word.lower() in ("quit", "exit", "q"):
-        return "command", ("quit", "")
-    if word.lower() in ("board", "b"):
-        return "command", ("board", "")
-    if word.lower() in ("moves", "list", "m"):
-        return "command", ("moves", "")
+    if word.lower() in _COMMANDS:
+        return "command", (_COMMANDS[word.lower()], "")
     if word.lower() == "card":
         return "command", ("card", rest.strip())
     if re.fullmatch(r"-?[0-9]+", raw):
@@ -102,16 +105,27 @@ def parse_choice(state: GameState, text: str, legal: list[int]) -> tuple[str, An
             return "move", legal[i]
         return "error", f"no move numbered {i}: choose 0 to {len(legal) - 1} (#ID for a move id)"
     if raw.startswith("#"):
-        body = raw[1:].strip()
-        if not re.fullmatch(r"[0-9]+", body):
-            return "error", f"{raw!r} is not a move id: # and digits, e.g. #0"
-        if int(body) in legal:
-            return "move", int(body)
-        try:
-            name = move_to_string(int(body))
-        except ValueError:
-            return "error", f"move id {body} is outside the action space"
-        return "error", f"move {name} (#{body}) is not legal now"
+        return _parse_move_id(raw, legal)
+    return _parse_move_name(state, raw, legal)
+
+
+def _parse_move_id(raw: str, legal: list[int]) -> tuple[str, Any]:
+    """``#ID``: a move by its id in the action space."""
+    body = raw[1:].strip()
+    if not re.fullmatch(r"[0-9]+", body):
+        return "error", f"{raw!r} is not a move id: # and digits, e.g. #0"
+    if int(body) in legal:
+        return "move", int(body)
+    try:
+        name = move_to_string(int(body))
+    except ValueError:
+        return "error", f"move id {body} is outside the action space"
+    return "error", f"move {name} (#{body}) is not legal now"
+
+
+def _parse_move_name(state: GameState, raw: str, legal: list[int]) -> tuple[str, Any]:
+    """A move by name (``LEARN(fire)``), by block when one move of it is legal (``END``), or by
+    the card it points at (``Ice``)."""
     key = _norm(raw)
     exact = [m for m in legal if _norm(move_to_string(m)) == key]
     if exact:

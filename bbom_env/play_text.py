@@ -7,13 +7,13 @@ with what it points at (``move_label``), the pending decision in words (``decisi
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .engine import GameState, decode, move_to_string, pending
 from .engine.actions import CURE_REQ, curse_req, spell_req
-from .engine.constants import ELEMENT_NAMES, MAX_STACK, MAX_SUPPORT_SLOTS, code_name
+from .engine.constants import ELEMENT_NAMES, code_name
 from .engine.hooks import adjust_cost
-from .engine.moves import BLOCKS
+from .engine.moves import Move
 
 if TYPE_CHECKING:
     from .play_session import Seat
@@ -39,68 +39,119 @@ def card_label(state: GameState, card_id: str) -> str:
     return state.pack.marked_name(card_id)  # card ids are unique across the pack's tables
 
 
+_REQ_PARTS = ELEMENT_NAMES + ("any",)  # a requirement: 4 Elements, then "any" (section 4.0)
+
+
 def _cost_text(req: tuple[int, ...]) -> str:
-    names = ELEMENT_NAMES + ("any",)
-    return ", ".join(f"{n} {names[e]}" for e, n in enumerate(req) if n) or "nothing"
+    return ", ".join(f"{n} {_REQ_PARTS[e]}" for e, n in enumerate(req) if n) or "nothing"
+
+
+class _At(NamedTuple):
+    """Who a gloss is read for: the decider ``p`` of ``n`` players, and ``owner``, whose card an
+    effect picks (the effect's player when the frame names one)."""
+
+    p: int
+    n: int
+    owner: int
+    detail: bool
 
 
 def _gloss(state: GameState, move: int, detail: bool) -> str:
     """What a move's arguments point at now (the spell, Curse, player or card), for people:
     ``ACTIVATE(spell#1 X=1)`` says which slot, this says "Ice". With ``detail``, add the cost and
     the card text (for the list of choices). Empty when there is nothing to add."""
-    name = decode(move).block
-    arg = move - BLOCKS[name].start  # the flat index inside the block
+    mv = decode(move)
     p = state.current_player()
-    n = len(state.players)
     frame = state.stack[-1] if state.stack else {}
-    owner = frame["p"] if isinstance(frame.get("p"), int) else p  # whose card an effect picks
-    if name == "ACTIVATE":
-        sid = state.players[p].spells[arg // 3][0]
-        if not detail:
-            return card_label(state, sid)
-        req = spell_req(state, p, sid, arg % 3 + 1)
-        return f"{card_label(state, sid)}, pay {_cost_text(req)}: {state.pack.spells[sid].text}"
-    if name == "LEARN":
-        sid = state.library[arg][-1]
-        if not detail:
-            return card_label(state, sid)
-        sp = state.pack.spells[sid]
-        base = [0] * 5
-        base[arg] = sp.learning_cost
-        req = adjust_cost(state, p, "learn", arg, tuple(base))
-        return f"{card_label(state, sid)}, pay {_cost_text(req)}: {sp.text}"
-    if name in ("DESTROY_CURSE", "PICK_CURSE"):
-        slot, pos = divmod(arg, MAX_STACK)
-        stack = state.track[slot]
-        curse = stack[len(stack) - 1 - pos]
-        text = card_label(state, curse[0])
-        if detail and name == "DESTROY_CURSE":
-            text += f", pay {_cost_text(curse_req(state, p, curse))}"
-        if detail:
-            text += f": {state.pack.curses[curse[0]].text}"
-        return text
-    if name in ("CURE_HAND", "CURE_SUPPORT") and detail:
-        cure = f"pay {_cost_text(adjust_cost(state, p, 'cure', None, CURE_REQ))}"
-        return cure if name == "CURE_HAND" else f"{_gloss(state, move, False)}, {cure}"
-    if name in ("CURE_SUPPORT", "PAY_SUPPORT"):
-        off, slot = divmod(arg, MAX_SUPPORT_SLOTS)
-        q = (p + off) % n
-        return f"{code_name(state.players[q].support[slot])} in P{q}'s support"
-    if name == "PICK_SUPPORT":
-        return f"{code_name(state.players[owner].support[arg % MAX_SUPPORT_SLOTS])} in P{owner}'s support"
-    if name == "PICK_SPELL":
-        return f"P{owner}'s {card_label(state, state.players[owner].spells[arg][0])}"
-    if name == "PICK_PLAYER":
-        q = (p + arg) % n
-        return f"P{q}" + (" (yourself)" if q == p and detail else "")
-    if name == "ABILITY":
-        mag = state.players[p].magician
-        return card_label(state, mag) + (f": {state.pack.magicians[mag].ability_text}" if detail else "")
-    if name == "ACQUIRE" and detail:
-        e, v = divmod(arg, 2)
-        cost = adjust_cost(state, p, "acquire", e, tuple(v + 2 if i == e else 0 for i in range(5)))
-        return f"pay {_cost_text(cost)}; the card goes to your discard pile"
-    return ""
+    owner = frame["p"] if isinstance(frame.get("p"), int) else p
+    gloss = _GLOSSES.get(mv.block)
+    return gloss(state, mv, _At(p, len(state.players), owner, detail)) if gloss is not None else ""
+
+
+def _activate(state: GameState, mv: Move, at: _At) -> str:
+    sid = state.players[at.p].spells[mv.args.spell][0]
+    if not at.detail:
+        return card_label(state, sid)
+    req = spell_req(state, at.p, sid, mv.args.x)
+    return f"{card_label(state, sid)}, pay {_cost_text(req)}: {state.pack.spells[sid].text}"
+
+
+def _learn(state: GameState, mv: Move, at: _At) -> str:
+    e = mv.args.element
+    sid = state.library[e][-1]
+    if not at.detail:
+        return card_label(state, sid)
+    sp = state.pack.spells[sid]
+    base = [0] * len(_REQ_PARTS)
+    base[e] = sp.learning_cost
+    req = adjust_cost(state, at.p, "learn", e, tuple(base))
+    return f"{card_label(state, sid)}, pay {_cost_text(req)}: {sp.text}"
+
+
+def _curse(state: GameState, mv: Move, at: _At) -> str:
+    stack = state.track[mv.args.slot]
+    curse = stack[len(stack) - 1 - mv.args.pos]
+    text = card_label(state, curse[0])
+    if at.detail and mv.block == "DESTROY_CURSE":
+        text += f", pay {_cost_text(curse_req(state, at.p, curse))}"
+    if at.detail:
+        text += f": {state.pack.curses[curse[0]].text}"
+    return text
+
+
+def _cure(state: GameState, mv: Move, at: _At) -> str:
+    if not at.detail:
+        return _support_card(state, mv, at) if mv.block == "CURE_SUPPORT" else ""
+    cure = f"pay {_cost_text(adjust_cost(state, at.p, 'cure', None, CURE_REQ))}"
+    return cure if mv.block == "CURE_HAND" else f"{_support_card(state, mv, at)}, {cure}"
+
+
+def _support_card(state: GameState, mv: Move, at: _At) -> str:
+    q = (at.p + mv.args.offset) % at.n
+    return f"{code_name(state.players[q].support[mv.args.slot])} in P{q}'s support"
+
+
+def _pick_support(state: GameState, mv: Move, at: _At) -> str:
+    return f"{code_name(state.players[at.owner].support[mv.args.slot])} in P{at.owner}'s support"
+
+
+def _pick_spell(state: GameState, mv: Move, at: _At) -> str:
+    return f"P{at.owner}'s {card_label(state, state.players[at.owner].spells[mv.args.spell][0])}"
+
+
+def _pick_player(state: GameState, mv: Move, at: _At) -> str:
+    q = (at.p + mv.args.offset) % at.n
+    return f"P{q}" + (" (yourself)" if q == at.p and at.detail else "")
+
+
+def _ability(state: GameState, mv: Move, at: _At) -> str:
+    mag = state.players[at.p].magician
+    return card_label(state, mag) + (f": {state.pack.magicians[mag].ability_text}" if at.detail else "")
+
+
+def _acquire(state: GameState, mv: Move, at: _At) -> str:
+    if not at.detail:
+        return ""
+    e, v = mv.args
+    cost = adjust_cost(state, at.p, "acquire", e, tuple(v if i == e else 0 for i in range(len(_REQ_PARTS))))
+    return f"pay {_cost_text(cost)}; the card goes to your discard pile"
+
+
+# The gloss of each move block (a block without one has none).
+_GLOSSES: dict[str, Callable[[GameState, Move, _At], str]] = {
+    "ACTIVATE": _activate,
+    "LEARN": _learn,
+    "DESTROY_CURSE": _curse,
+    "PICK_CURSE": _curse,
+    "CURE_HAND": _cure,
+    "CURE_SUPPORT": _cure,
+    "PAY_SUPPORT": _support_card,
+    "PICK_SUPPORT": _pick_support,
+    "PICK_SPELL": _pick_spell,
+    "PICK_PLAYER": _pick_player,
+    "ABILITY": _ability,
+    "ACQUIRE": _acquire,
+}
 
 
 def move_label(state: GameState, move: int, detail: bool = False) -> str:
