@@ -185,22 +185,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    pack = args.pack
+    out: dict[str, Any] = {"pack": pack, "seconds": args.seconds, "core": pin_one_core()}
+    print(f"bbom-env throughput, pack={pack}, {args.seconds:g} s per env, {out['core']}")
+    rng = np.random.default_rng(0)  # one stream, ours first then the peers (the order is part of the run)
+    _measure_ours(out, pack, args.seconds, rng)
+    _measure_peers(out, args.seconds, rng)
+    _report_ratios(out)
+    _report_goals(out)
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+    return 0
 
+
+def _measure_ours(out: dict[str, Any], pack: str, seconds: float, rng: np.random.Generator) -> None:
     import bbom_env  # noqa: F401  (registers the envs)
     from bbom_env.rl.aec_env import raw_env
     from bbom_env.rl.gym_env import BBoMGymEnv
 
-    pack = args.pack
-    missing = peer_missing_errors()
-    out: dict[str, Any] = {"pack": pack, "seconds": args.seconds, "core": pin_one_core()}
-    print(f"bbom-env throughput, pack={pack}, {args.seconds:g} s per env, {out['core']}")
-    rng = np.random.default_rng(0)
-
     for players in (2, 5):
         gym_env = BBoMGymEnv(pack=pack, num_players=players)
-        out[f"gym_{players}p"] = timed(args.seconds, gym_episode(gym_env, rng))
+        out[f"gym_{players}p"] = timed(seconds, gym_episode(gym_env, rng))
         aec = raw_env(pack=pack, num_players=players)
-        out[f"aec_{players}p"] = timed(args.seconds, aec_episode(aec, rng))
+        out[f"aec_{players}p"] = timed(seconds, aec_episode(aec, rng))
         cost = mask_obs_cost(pack, players)
         for k, v in cost.items():
             out[f"{k}_{players}p"] = v
@@ -210,6 +217,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{cost['legal_us']:5.1f} us | {100 * cost['legal_frac']:4.1f}% of ids legal"
         )
 
+
+def _measure_peers(out: dict[str, Any], seconds: float, rng: np.random.Generator) -> None:
+    """PettingZoo's texas_holdem_v4 and OpenSpiel's hanabi, each skipped (None) when not installed."""
+    missing = peer_missing_errors()
     try:
         import warnings
 
@@ -218,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # rlcard's own deprecation noise
             texas = pettingzoo.make("aec", "classic/texas_holdem-v4")
-        out["texas_holdem_v4"] = timed(args.seconds, aec_episode(texas, rng))
+        out["texas_holdem_v4"] = timed(seconds, aec_episode(texas, rng))
         print(f"  pettingzoo texas_holdem_v4: {out['texas_holdem_v4']:8.0f} steps/s")
     except missing as exc:
         out["texas_holdem_v4"] = None
@@ -229,13 +240,15 @@ def main(argv: list[str] | None = None) -> int:
         import pyspiel  # noqa: F401
 
         for players in (2, 5):
-            out[f"openspiel_hanabi_{players}p"] = timed(args.seconds, hanabi_episode(players, rng))
+            out[f"openspiel_hanabi_{players}p"] = timed(seconds, hanabi_episode(players, rng))
             rate = out[f"openspiel_hanabi_{players}p"]
             print(f"  openspiel hanabi {players}p (obs tensor + mask): {rate:8.0f} steps/s")
     except missing:
         out["openspiel_hanabi_2p"] = out["openspiel_hanabi_5p"] = None
         print('  openspiel hanabi: skipped, open_spiel is not installed (pip install -e ".[bench]")')
 
+
+def _report_ratios(out: dict[str, Any]) -> None:
     ratios: dict[str, float] = {}
     for ref in ("texas_holdem_v4", "openspiel_hanabi_2p"):
         if out.get(ref):
@@ -244,6 +257,9 @@ def main(argv: list[str] | None = None) -> int:
     out["ratios"] = ratios
     for k, v in ratios.items():
         print(f"  ratio {k}: {v:.2f}x")
+
+
+def _report_goals(out: dict[str, Any]) -> None:
     # (name, measured, comparison, threshold): the output states each goal, so it needs no lookup.
     checks = [
         ("steps_per_s_2p", min(out["gym_2p"], out["aec_2p"]), ">=", GOALS["steps_per_s_2p"]),
@@ -258,9 +274,6 @@ def main(argv: list[str] | None = None) -> int:
     print("  goals (the project's performance targets):")
     for k, v, op, t in checks:
         print(f"    {k} {op} {t:g}: {'met' if goals[k] else 'MISSED'} (measured {v:.4g})")
-    if args.json:
-        print(json.dumps(out, sort_keys=True))
-    return 0
 
 
 if __name__ == "__main__":
