@@ -25,6 +25,14 @@ from .rewards import RewardConfig, RewardTracker
 CONFIG_FIELDS = frozenset(f.name for f in dataclasses.fields(GameConfig))
 DEFAULT_MAX_STEPS = 2000  # random play ends in ~150 decisions (2-5 players); see "Episode end"
 _SEED_HIGH = 2**31 - 1
+ILLEGAL_MODES = ("raise", "penalty")
+DEFAULT_ILLEGAL_PENALTY = -0.1
+# Consecutive illegal attempts allowed in one decision (penalty mode). Why 100: a uniform policy over
+# the 321 ids (where every unmasked learner starts) needs 321/legal tries on average, about 65 at the
+# mean of 5 legal moves; at 100 it passes about 70% of its decisions (measured over random games), so
+# a fresh learner still sees the game, while a policy stuck on one illegal id loses 100 steps, not the
+# episode's 2000.
+DEFAULT_ILLEGAL_CAP = 100
 
 
 def split_config(kwargs: dict[str, Any]) -> tuple[GameConfig, int | None]:
@@ -71,6 +79,53 @@ def as_action(action: Any) -> Any:
     return action
 
 
+class IllegalMoves:
+    """The one implementation of "an illegal action is a no-op with a penalty" (the env's
+    ``illegal_action="penalty"`` mode; ``IllegalActionPenalty`` uses its check): the legality test of
+    an action against the mask and the invalid-action counts of the episode and of the decision.
+
+    Args:
+        penalty: reward of each illegal attempt (a finite number).
+        cap: consecutive illegal attempts allowed in one decision; the attempt that reaches it ends
+            the episode as truncated (None: no cap, only the episode's step limit).
+    """
+
+    def __init__(self, penalty: float = DEFAULT_ILLEGAL_PENALTY, cap: int | None = DEFAULT_ILLEGAL_CAP):
+        if isinstance(penalty, bool) or not isinstance(penalty, (int, float)) or not np.isfinite(penalty):
+            raise ValueError(f"illegal_penalty={penalty!r} must be a finite number")
+        if cap is not None and (type(cap) is not int or cap < 1):
+            raise ValueError(f"illegal_cap={cap!r} must be a positive int or None")
+        self.penalty = float(penalty)
+        self.cap = cap
+        self.episode = 0  # illegal attempts in the episode
+        self.decision = 0  # consecutive illegal attempts at the pending decision
+
+    def reset(self) -> None:
+        self.episode = self.decision = 0
+
+    @staticmethod
+    def is_legal(mask: np.ndarray, action: Any, who: str) -> bool:
+        """Whether ``action`` is a legal id under ``mask``. A value that is no move id at all (a
+        float, a str, None, a bool) raises TypeError: a bug in the caller, never a choice to
+        penalise, and never rounded into a move (int(0.9) would play move 0)."""
+        a = as_action(action)
+        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+            raise TypeError(f"{who}.step({action!r}): actions are integer ids, got {type(action).__name__}")
+        return 0 <= int(a) < len(mask) and bool(mask[int(a)])
+
+    def illegal(self) -> bool:
+        """Count an illegal attempt; True when it reaches the cap."""
+        self.episode += 1
+        self.decision += 1
+        return self.cap is not None and self.decision >= self.cap
+
+    def info(self, info: dict[str, Any], illegal: bool) -> dict[str, Any]:
+        info["illegal_action"] = illegal
+        info["invalid_actions"] = self.episode
+        info["invalid_in_decision"] = self.decision
+        return info
+
+
 class BBoMGymEnv(gym.Env):
     """The Big Book of Madness as a single-agent, turn-based Gymnasium environment.
 
@@ -101,10 +156,12 @@ class BBoMGymEnv(gym.Env):
     action, the pending decision and the legal actions) and leaves the game unchanged. An action is
     an int, a numpy integer or an integer numpy array of shape (); anything else (a float, a str,
     a bool ...) raises ``bbom_env.engine.MoveTypeError`` (an ``IllegalActionError`` and a
-    ``TypeError``), also leaving the game unchanged. For unmasked baselines wrap the env in
-    ``bbom_env.rl.wrappers.IllegalActionPenalty`` (a penalty reward and, by default, the end of the
-    episode). ``gymnasium.utils.env_checker.check_env`` steps with random
-    unmasked actions, so run it on that wrapper (see tests/rl/test_gym_env.py).
+    ``TypeError``), also leaving the game unchanged. For unmasked baselines pass
+    ``illegal_action="penalty"`` (see Arguments: an illegal id is then a no-op with a penalty reward,
+    and the same decision is asked again) or wrap the env in
+    ``bbom_env.rl.wrappers.IllegalActionPenalty`` (a penalty reward and the end of the episode).
+    ``gymnasium.utils.env_checker.check_env`` steps with random unmasked actions, so run it in
+    penalty mode or on that wrapper (see tests/rl/test_gym_env.py, tests/rl/test_illegal_mode.py).
 
     ## Observation Space
 
@@ -157,6 +214,17 @@ class BBoMGymEnv(gym.Env):
     * ``max_steps``: truncation length in steps of an env built directly (default 2000; None for
       none). ``gymnasium.make`` refuses it: pass ``max_episode_steps=N`` there (see Episode End).
     * ``seed``: the game seed of the first ``reset()`` without a seed (default None: OS entropy).
+    * ``illegal_action``: ``"raise"`` (default: ``IllegalActionError``, see Action Space) or
+      ``"penalty"``: an illegal id (in range or not) leaves the game as it was and returns the same
+      observation (a copy), reward ``illegal_penalty`` (default -0.1), ``terminated=False``, and
+      ``info["illegal_action"]=True``; the same decision is asked again. Each attempt counts as a
+      step (toward ``max_steps`` / ``max_episode_steps``). ``info`` of every step then also has
+      ``invalid_actions`` (illegal attempts in the episode) and ``invalid_in_decision`` (consecutive
+      attempts at the pending decision). The attempt that reaches ``illegal_cap`` (default 100; None:
+      no cap) consecutive illegal attempts in one decision truncates the episode with
+      ``info["illegal_cap"]=True``: it is never replaced by a legal move (an agent's choice is never
+      silently swapped). A value that is no move id (a float, a str ...) raises ``TypeError`` in
+      both modes. Used by benchmarks/masking.py (docs/masking.md).
 
     ``info`` of every step: ``action_mask``, ``player`` (the seat of the observation: the decider,
     or on the final step the player who acted), ``decision`` (the pending decision kind, one of
@@ -166,6 +234,8 @@ class BBoMGymEnv(gym.Env):
     ## Version History
 
     * v0: initial version (base game; Vth Element modules not yet implemented).
+      The ``illegal_action`` option was added later without a version change: the default
+      ("raise") behaves as before.
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
@@ -177,6 +247,9 @@ class BBoMGymEnv(gym.Env):
         dict_obs: bool = False,
         observe_other_hands: bool = False,
         max_steps: int | None = DEFAULT_MAX_STEPS,
+        illegal_action: str = "raise",
+        illegal_penalty: float = DEFAULT_ILLEGAL_PENALTY,
+        illegal_cap: int | None = DEFAULT_ILLEGAL_CAP,
         **config: Any,
     ) -> None:
         check_render_mode(render_mode, self.metadata["render_modes"])
@@ -206,6 +279,24 @@ class BBoMGymEnv(gym.Env):
         self._seat = 0
         self._steps = 0
         self._last_move: LastMove | None = None  # who did what, for render() (only with a render_mode)
+        self.illegal: IllegalMoves | None = None  # None: "raise" mode
+        self._last: tuple[Any, dict[str, Any]] = (None, {})  # the last observation and info (penalty mode)
+        self._capped = False  # the episode was truncated at the illegal-attempt cap
+        self.set_illegal_action(illegal_action, illegal_penalty, illegal_cap)
+
+    def set_illegal_action(
+        self,
+        mode: str,
+        penalty: float = DEFAULT_ILLEGAL_PENALTY,
+        cap: int | None = DEFAULT_ILLEGAL_CAP,
+    ) -> None:
+        """Switch the illegal-action mode (the ``illegal_action``, ``illegal_penalty`` and
+        ``illegal_cap`` arguments); takes effect at the next step (counts restart at 0)."""
+        if mode not in ILLEGAL_MODES:
+            raise ValueError(f"illegal_action={mode!r}: expected one of {ILLEGAL_MODES}")
+        moves = IllegalMoves(penalty, cap)  # validates both even in "raise" mode
+        self.illegal_action = mode
+        self.illegal = moves if mode == "penalty" else None
 
     # -- Gymnasium API -------------------------------------------------------------------------
 
@@ -217,9 +308,14 @@ class BBoMGymEnv(gym.Env):
         self.state = new_game(self.config.replace(seed=game_seed))
         self._tracker.reset(self.state)
         self._steps = 0
+        self._capped = False
         self._last_move = None
         self._seat = max(self.state.current_player(), 0)
         obs, info = self._observe(terminal=self.state.is_terminal())
+        if self.illegal is not None:
+            self.illegal.reset()
+            self._last = (obs, info)
+            self.illegal.info(info, False)
         if self.render_mode == "human":
             self.render()
         return obs, info
@@ -228,10 +324,12 @@ class BBoMGymEnv(gym.Env):
         state = self.state
         if state is None:
             raise RuntimeError("BBoMGymEnv.step() before reset(): call reset() first")
-        if state.over or (self.max_steps is not None and self._steps >= self.max_steps):
+        if state.over or self._capped or (self.max_steps is not None and self._steps >= self.max_steps):
             raise RuntimeError("BBoMGymEnv.step() after the episode ended: call reset()")
         if type(action) is not int:
             action = as_action(action)
+        if self.illegal is not None and not IllegalMoves.is_legal(self._mask, action, "BBoMGymEnv"):
+            return self._illegal_step()
         seat = state.current_player()
         last = before_move(state, action) if self.render_mode is not None else None
         state.apply_action(action)  # IllegalActionError / MoveTypeError (state unchanged) when bad
@@ -242,9 +340,35 @@ class BBoMGymEnv(gym.Env):
         truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
         self._seat = seat if terminated else state.current_player()
         obs, info = self._observe(terminal=terminated or truncated)
+        if self.illegal is not None:
+            self.illegal.decision = 0  # a legal move: the next decision starts afresh
+            self._last = (obs, info)
+            self.illegal.info(info, False)
         if self.render_mode == "human":
             self.render()
         return obs, reward, terminated, truncated, info
+
+    def _illegal_step(self):
+        """Penalty mode: an illegal attempt is a step that changes nothing in the game."""
+        assert self.illegal is not None
+        self._steps += 1
+        capped = self._capped = self.illegal.illegal()
+        truncated = capped or (self.max_steps is not None and self._steps >= self.max_steps)
+        obs, last_info = self._last
+        if truncated:
+            # The episode ends here (no action is taken after it): all-ones mask, as at any end.
+            self._mask = np.ones(self.layout.n, dtype=np.int8)
+        # New objects each step (Gymnasium's checker: returned data must not be shared between steps).
+        info = self.illegal.info({**last_info, "step": self._steps, "action_mask": self._mask.copy()}, True)
+        if truncated:
+            info["illegal_cap"] = capped
+        if isinstance(obs, dict):
+            obs = {"observation": obs["observation"].copy(), "action_mask": self._mask.copy()}
+        else:
+            obs = obs.copy()  # a fresh array each step (check_env: returned data must not be reused)
+        if self.render_mode == "human":
+            self.render()
+        return obs, self.illegal.penalty, False, truncated, info
 
     @property
     def game(self) -> GameState | None:
