@@ -30,11 +30,16 @@ from .evaluate import (
 # -- reports ---------------------------------------------------------------------------------------
 
 # (report column, GameResult / Summary attribute)
-_PER_GAME = (("seed", "seed"), ("win", "win"), ("truncated", "truncated"), ("monsters", "monsters_defeated"))
-_PER_GAME += (("curses", "curses_destroyed"), ("madness", "madness_received"), ("decisions", "decisions"))
-_PER_GAME += (("turns", "turns"), ("reason", "reason"))
-_MEANS = (("monsters", "monsters_defeated"), ("curses", "curses_destroyed"), ("madness", "madness_received"))
-_MEANS += (("decisions", "decisions"), ("turns", "turns"))
+_PER_GAME: tuple[tuple[str, str], ...] = (("seed", "seed"), ("win", "win"), ("truncated", "truncated"))
+_PER_GAME += (("monsters", "monsters_defeated"), ("curses", "curses_destroyed"))
+_PER_GAME += (
+    ("madness", "madness_received"),
+    ("decisions", "decisions"),
+    ("turns", "turns"),
+    ("reason", "reason"),
+)
+_MEANS: tuple[tuple[str, str], ...] = (("monsters", "monsters_defeated"), ("curses", "curses_destroyed"))
+_MEANS += (("madness", "madness_received"), ("decisions", "decisions"), ("turns", "turns"))
 GAME_COLUMNS = ("team", *(col for col, _ in _PER_GAME))
 
 

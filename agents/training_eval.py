@@ -124,7 +124,7 @@ def final_table(run: Any, workers: int = 2) -> dict[str, Any]:
             f"monsters {row['monsters']:.2f}, curses {row['curses']:.1f}"
         )
     imitation = run.dir / "imitation.json"
-    results = {
+    table: dict[str, Any] = {
         "game": cfg.env.game,
         "games": ev.final_games,
         "first_seed": ev.final_seed,
@@ -135,11 +135,11 @@ def final_table(run: Any, workers: int = 2) -> dict[str, Any]:
         "imitation": json.loads(imitation.read_text(encoding="utf-8")) if imitation.is_file() else None,
         "teams": rows,
     }
-    for name, text in (("results.json", json.dumps(results, indent=1)), ("results.md", markdown(results))):
+    for name, text in (("results.json", json.dumps(table, indent=1)), ("results.md", markdown(table))):
         tmp = run.dir / (name + ".tmp")
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, run.dir / name)
-    return results
+    return table
 
 
 def markdown(results: dict[str, Any]) -> str:

@@ -480,7 +480,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     # The report goes to a new run directory unless --out says where: the docs page only when asked.
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = Path(args.out) if args.out else ROOT / "runs" / "balance" / stamp / "balance.md"
+    path: Path | None = Path(args.out) if args.out else ROOT / "runs" / "balance" / stamp / "balance.md"
     if args.out == "-":
         path = None
     log = sys.stdout if path is not None else sys.stderr  # with --out -, stdout carries the report only
