@@ -208,7 +208,12 @@ def _check_names(pack: Pack, origin: dict[str, str]) -> None:
     docs name cards, so two cards of one name would be ambiguous and a name ending in ``*``/``~``
     would pass for a mark. Two copies of one printed card get distinct names, e.g. "Frost (2)"."""
     seen: dict[str, str] = {}
-    tables = {"magician": pack.magicians, "spell": pack.spells, "curse": pack.curses, "grimoire": pack.pages}
+    tables: dict[str, dict[str, Any]] = {
+        "magician": pack.magicians,
+        "spell": pack.spells,
+        "curse": pack.curses,
+        "grimoire": pack.pages,
+    }
     cards = [(section, cid, card) for section, table in tables.items() for cid, card in table.items()]
     rank = {file: i for i, file in enumerate(pack.files)}
     cards.sort(key=lambda c: rank.get(origin[c[1]], 0))  # stable: a clash names the later file's card
@@ -351,7 +356,7 @@ def _module_kind_uses(pack: Pack, origin: dict[str, str]) -> tuple[tuple[str, st
         for i, mod in enumerate(m.mods):
             if mod["kind"] not in base:
                 out.append((mod["kind"], f"{origin[m.id]}: magician '{m.id}'.ability[{i}].kind"))
-    sections = {
+    sections: dict[str, dict[str, Any]] = {
         "magician": pack.magicians,
         "spell": pack.spells,
         "curse": pack.curses,
