@@ -47,12 +47,15 @@ class NaiveMaskingPolicy(MaskableActorCriticPolicy):
     def forward(self, obs: th.Tensor, deterministic: bool = False, action_masks: np.ndarray | None = None):
         latent_pi, latent_vf = _latents(self, obs)
         values = self.value_net(latent_vf)
-        unmasked = self._get_action_dist_from_latent(latent_pi)
-        sampler = self._get_action_dist_from_latent(latent_pi)
+        logits = self.action_net(latent_pi)
+        # The policy's distribution object is reused (proba_distribution returns self.action_dist),
+        # so the unmasked log-probabilities are taken from the logits, not from a second object.
+        sampler = self.action_dist.proba_distribution(action_logits=logits)
         if action_masks is not None:
             sampler.apply_masking(action_masks)
         actions = sampler.get_actions(deterministic=deterministic)
-        log_prob = unmasked.log_prob(actions)  # naive: the gradient ignores the mask
+        # Naive: the log-probability (ratio, gradient) ignores the mask.
+        log_prob = th.log_softmax(logits, dim=-1).gather(1, actions.long().reshape(-1, 1)).squeeze(1)
         return actions.reshape((-1, *self.action_space.shape)), values, log_prob
 
     def evaluate_actions(self, obs: th.Tensor, actions: th.Tensor, action_masks: th.Tensor | None = None):
