@@ -9,6 +9,7 @@ from bbom_env.engine.constants import (
     ELEMENT_BY_NAME,
     ELEMENT_CARDS_PER_VALUE,
     ELEMENT_TOKENS_PER_ELEMENT,
+    ELEMENTS,
     MADNESS_IN_BOX,
     NUM_TRACK_SLOTS,
     PHASE_NAMES,
@@ -19,6 +20,8 @@ from bbom_env.engine.state import GameState
 from .obs_core import ObsContext, ObsSection, Part
 
 TOKEN_SCALE = 1 / ELEMENT_TOKENS_PER_ELEMENT
+N_ELEMENTS = len(ELEMENTS)
+MONSTER_SYMBOLS = 3  # Curse symbols printed per Monster (RULES.md section 1.5)
 
 
 class Library(ObsSection):
@@ -32,7 +35,7 @@ class Library(ObsSection):
         self.index: list[dict[str, int]] = []
         self.empty: list[int] = []  # per Element: index of its "empty pile" flag
         tops_len = 0
-        for e in range(4):
+        for e in range(N_ELEMENTS):
             ids = sorted(sp.id for sp in ctx.pack.spells.values() if not sp.basic and sp.element == e)
             self.offsets.append(tops_len)
             self.index.append({sid: i for i, sid in enumerate(ids)})
@@ -45,7 +48,7 @@ class Library(ObsSection):
                 "per Element (fire, water, earth, air): top Spell one-hot over the pack's Library Spells "
                 "of that Element (sorted ids), then an 'empty pile' flag",
             ),
-            Part("library.sizes", 4, "Library pile sizes / 3", 1 / 3),
+            Part("library.sizes", N_ELEMENTS, "Library pile sizes / 3", 1 / 3),
         ]
 
     def encode(
@@ -210,7 +213,11 @@ class Grimoire(ObsSection):
                 len(monster_pages),
                 "current Monster: left page one-hot (pages with a Monster)",
             ),
-            Part("grimoire.monster_symbols", 12, "current Monster's 3 Curse symbols x Element one-hot"),
+            Part(
+                "grimoire.monster_symbols",
+                MONSTER_SYMBOLS * N_ELEMENTS,
+                "current Monster's 3 Curse symbols x Element one-hot",
+            ),
             Part(
                 "grimoire.right_page",
                 len(right_pages),
@@ -218,7 +225,7 @@ class Grimoire(ObsSection):
             ),
             Part(
                 "grimoire.next_symbols",
-                12,
+                MONSTER_SYMBOLS * N_ELEMENTS,
                 "next Monster's 3 Curse symbols (printed on the right page) x Element one-hot; 0 on the last "
                 "round",
             ),
@@ -238,13 +245,13 @@ class Grimoire(ObsSection):
         on.append(at["grimoire.monster"] + self.monster_index[left])
         o = at["grimoire.monster_symbols"]
         for j, e in enumerate(self.page_symbols[left]):
-            on.append(o + j * 4 + e)
+            on.append(o + j * N_ELEMENTS + e)
         if r < len(state.grimoire):
             right = state.grimoire[r]
             on.append(at["grimoire.right_page"] + self.right_index[right])
             o = at["grimoire.next_symbols"]
             for j, e in enumerate(self.page_symbols.get(right, ())):
-                on.append(o + j * 4 + e)
+                on.append(o + j * N_ELEMENTS + e)
 
 
 class Supply(ObsSection):
@@ -258,12 +265,17 @@ class Supply(ObsSection):
         self.parts = [
             Part(
                 "supply.piles",
-                8,
+                N_ELEMENTS * 2,  # a value-2 and a value-3 pile per Element
                 f"supply piles (fire-2, fire-3, water-2, ..., air-3) / {v2} (value 2) or / {v3} (value 3)",
-                (1 / v2, 1 / v3) * 4,
+                (1 / v2, 1 / v3) * N_ELEMENTS,
             ),
-            Part("supply.reserve1", 4, f"value-1 cards in the box reserve per Element / {v1} (A-41)", 1 / v1),
-            Part("supply.tokens", 4, "Element token pool per Element / 4", TOKEN_SCALE),
+            Part(
+                "supply.reserve1",
+                N_ELEMENTS,
+                f"value-1 cards in the box reserve per Element / {v1} (A-41)",
+                1 / v1,
+            ),
+            Part("supply.tokens", N_ELEMENTS, "Element token pool per Element / 4", TOKEN_SCALE),
             Part("supply.madness_pile", 1, f"Madness pile size / {MADNESS_IN_BOX}", 1 / MADNESS_IN_BOX),
         ]
 
