@@ -11,7 +11,6 @@ from bbom_env.engine import GameState
 from bbom_env.engine import moves as M
 from bbom_env.engine.constants import (
     MAX_STACK,
-    MAX_SUPPORT_SLOTS,
     NUM_CODES,
     NUM_ELEMENT_CODES,
     code_element,
@@ -82,7 +81,7 @@ def _pay_candidates(state: GameState, p: int, legal: list[int]) -> list[tuple[in
         if M.PAY_HAND <= m < M.PAY_SUPPORT:
             cands.append((m - M.PAY_HAND, m, 0))
         elif M.PAY_SUPPORT <= m < M.PAY_CONFIRM:
-            off, s = divmod(m - M.PAY_SUPPORT, MAX_SUPPORT_SLOTS)
+            off, s = M.decode(m).args  # SupportRef(seat offset, slot)
             cands.append((state.players[(p + off) % n].support[s], m, 1 + off))
     return cands
 
@@ -350,7 +349,10 @@ def _choose_player(state: GameState, f: dict, legal: list[int]) -> int:
     seats = [(c + m - M.PICK_PLAYER) % n for m in legal if M.PICK_PLAYER <= m < M.PICK_CURSE]
     name = op["op"]
     if name == "grant_actions":
-        q = max(seats, key=lambda s: (can_destroy_count(state, s), sum(state.players[s].hand[:12]), -s))
+        q = max(
+            seats,
+            key=lambda s: (can_destroy_count(state, s), sum(state.players[s].hand[:NUM_ELEMENT_CODES]), -s),
+        )
     elif name == "receive_madness":
         # The player furthest from elimination takes it (section 5.4).
         q = min(seats, key=lambda s: (madness_in(state.players[s].hand), s))
@@ -360,7 +362,7 @@ def _choose_player(state: GameState, f: dict, legal: list[int]) -> int:
         q = max(seats, key=lambda s: (sum(1 for sp in state.players[s].spells if sp[1]), s == c))
     elif name == "exchange":
         others = [s for s in seats if s != c] or seats
-        q = max(others, key=lambda s: sum(state.players[s].hand[:12]))
+        q = max(others, key=lambda s: sum(state.players[s].hand[:NUM_ELEMENT_CODES]))
     else:
         q = c if c in seats else seats[0]
     return M.PICK_PLAYER + (q - c) % n

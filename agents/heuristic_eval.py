@@ -14,10 +14,14 @@ from bbom_env.engine import GameState
 from bbom_env.engine.actions import curse_req, spell_req
 from bbom_env.engine.constants import (
     ELEMENT_NAMES,
+    ELEMENTS,
     MAX_STACK,
     NUM_CODES,
     NUM_ELEMENT_CODES,
     SPACE_OF_SLOT,
+    code_element,
+    code_value,
+    element_code,
     is_madness,
 )
 from bbom_env.engine.payment import available_values, can_cover
@@ -37,7 +41,7 @@ def add_req(*reqs: tuple[int, ...]) -> Req:
 def hand_counts(state: GameState, p: int) -> list[list[int]]:
     """counts[element][value-1] of the Element cards in p's hand only."""
     hand = state.players[p].hand
-    return [[hand[e * 3], hand[e * 3 + 1], hand[e * 3 + 2]] for e in range(4)]
+    return [[hand[element_code(e, v)] for v in (1, 2, 3)] for e in ELEMENTS]
 
 
 def elements_of(counts: list[list[int]]) -> list[int]:
@@ -133,7 +137,7 @@ def team_elements(state: GameState) -> list[int]:
         for c in pl.deck + pl.support:
             cards[c] += 1
         for c in range(NUM_ELEMENT_CODES):
-            tot[c // 3] += cards[c] * (c % 3 + 1)
+            tot[code_element(c)] += cards[c] * code_value(c)
     return tot
 
 
@@ -143,8 +147,8 @@ def card_score(code: int, want: list[int]) -> float:
         return -5.0
     if code >= NUM_ELEMENT_CODES:
         return 0.5  # Dark Matter (Vth Element), not used in the base game
-    e, v = divmod(code, 3)
-    return v + 1 + (1.2 if want[e] > 0 else 0.0)
+    e, v = code_element(code), code_value(code)
+    return v + (1.2 if want[e] > 0 else 0.0)
 
 
 def can_destroy_count(state: GameState, q: int) -> int:
@@ -202,8 +206,7 @@ def keep_value(code: int, want: list[int]) -> float:
         return 0.5
     if code >= NUM_ELEMENT_CODES:
         return 0.3
-    e, v = divmod(code, 3)
-    return (v + 1) * element_price(want, e)
+    return code_value(code) * element_price(want, code_element(code))
 
 
 def _amount(op: dict, x: int) -> int:
@@ -275,7 +278,12 @@ def _in_context(state: GameState, p: int, op: dict, n: int, v: float) -> float:
     if name == "upgrade" and op.get("from") == "hand":
         # +1 Element on a card kept in the deck for good (section 4.1 effect): worth its price.
         want = wanted(state, p)
-        ups = sorted(element_price(want, c // 3) for c in range(12) if c % 3 < 2 for _ in range(pl.hand[c]))
+        ups = sorted(
+            element_price(want, code_element(c))
+            for c in range(NUM_ELEMENT_CODES)
+            if code_value(c) < 3  # a value-3 card cannot be upgraded
+            for _ in range(pl.hand[c])
+        )
         return sum(ups[-n:]) + 0.1 * min(n, len(ups)) if ups and n > 0 else 0.0
     if name == "neutralize_curse":
         soon = [c for c in curses(state, p) if c.face_up and c.space == state.marker + 1]
