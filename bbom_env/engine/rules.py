@@ -59,10 +59,11 @@ class MenuAction:
 class Module:
     """What a rules module adds. Only ``name`` is required; every other part is optional.
 
-    ``modifier_kinds`` names every modifier kind a card of the module may use: base kinds need no
-    naming, "replace" and "lose_ability" (``vocab.MODULE_MOD_SCHEMAS``) are the engine's and
-    need it, a kind of the module's own comes with its schema in ``modifier_schemas`` (name, schema
-    as in ``vocab.MOD_SCHEMAS``). ``modifier_sources`` are functions ``(state, seat)`` -> modifier
+    ``modifier_kinds`` names every modifier kind the module brings beyond the base's: "replace"
+    and "lose_ability" (``vocab.MODULE_MOD_SCHEMAS``, read by the engine), or kinds of its own.
+    A kind that cards write needs a schema: the engine's, or one in ``modifier_schemas`` (name,
+    schema as in ``vocab.MOD_SCHEMAS``); a kind only the module's sources yield needs none.
+    ``modifier_sources`` are functions ``(state, seat)`` -> modifier
     dicts, asked fresh on every query (they must not call ``hooks``: they are what hooks read)."""
 
     name: str
@@ -97,18 +98,14 @@ def register(module: Module) -> None:
         raise ValueError("the base game's module must be registered first")
     if module.name in MODULES:
         return  # the same module again: nothing to do
-    own = dict(module.modifier_schemas)
-    unknown = [k for k in module.modifier_kinds if k not in own and k not in vocab.ALL_MOD_SCHEMAS]
-    if unknown:
-        raise ValueError(
-            f"module {module.name!r}: modifier kind(s) {unknown} have no schema; declare them in "
-            f"modifier_schemas, or use one of {sorted(vocab.ALL_MOD_SCHEMAS)}"
-        )
-    for kind, schema in own.items():
+    for kind, schema in module.modifier_schemas:  # check them all before registering any
         if kind not in module.modifier_kinds:
             raise ValueError(f"module {module.name!r}: modifier_schemas kind {kind!r} not in modifier_kinds")
-        vocab.register_mod_kind(kind, schema)
+        if vocab.ALL_MOD_SCHEMAS.get(kind, schema) != schema:
+            raise ValueError(f"modifier kind {kind!r} is already known with another schema")
     register_blocks(module.name, module.blocks)
+    for kind, schema in module.modifier_schemas:
+        vocab.register_mod_kind(kind, schema)
     MODULES[module.name] = module
     ruleset.cache_clear()
 

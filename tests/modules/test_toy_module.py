@@ -22,10 +22,10 @@ from bbom_env.engine.constants import HAND_SIZE
 from bbom_env.engine.hooks import hand_size, rule_point
 from bbom_env.engine.invariants import check_invariants
 from bbom_env.engine.pack_checks import module_kind_uses
-from bbom_env.engine.rules import MODULES, ruleset, unregister
+from bbom_env.engine.rules import MODULES, Module, register, ruleset, unregister
 from bbom_env.engine.setup import setup
 from bbom_env.engine.state import SaveError
-from bbom_env.engine.vocab import PackError
+from bbom_env.engine.vocab import IntRange, PackError, normalize_mod
 from bbom_env.rl.layout import ActionLayout
 from bbom_env.rl.obs_core import OBS_MODULES
 from bbom_env.rl.observation import ObservationEncoder
@@ -307,3 +307,24 @@ def test_a_save_cannot_bring_a_module_kind_into_a_base_game(toy: None) -> None:
     data["config"]["modules"] = []
     with pytest.raises(SaveError, match=r"toy_pack\.toml: magician 'toy_mag_reshuffle'\.ability\[0\]\.kind"):
         from_json(json.dumps(data))
+
+
+def test_a_module_kind_of_its_own_is_known_to_the_loader_only_while_registered() -> None:
+    schema = {"amount": (IntRange(0, 3), 1)}
+    own = Module("toy_own", modifier_kinds=("toy_kind",), modifier_schemas=(("toy_kind", schema),))
+    with pytest.raises(PackError, match="unknown kind 'toy_kind'"):
+        normalize_mod({"kind": "toy_kind"}, "x.toml: magician 'm'.ability[0]")
+    register(own)
+    try:
+        assert normalize_mod({"kind": "toy_kind"}, "w") == {"kind": "toy_kind", "amount": 1}
+        with pytest.raises(PackError, match=r"w\.amount: expected an int 0\.\.3, got 7"):
+            normalize_mod({"kind": "toy_kind", "amount": 7}, "w")
+    finally:
+        unregister("toy_own")
+    with pytest.raises(PackError, match="unknown kind 'toy_kind'"):
+        normalize_mod({"kind": "toy_kind"}, "w")
+    with pytest.raises(ValueError, match="not in modifier_kinds"):
+        register(Module("toy_bad", modifier_schemas=(("toy_kind", schema),)))
+    with pytest.raises(ValueError, match="already known with another schema"):
+        register(Module("toy_bad2", modifier_kinds=("replace",), modifier_schemas=(("replace", schema),)))
+    assert "toy_bad" not in MODULES and "toy_bad2" not in MODULES
