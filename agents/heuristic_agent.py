@@ -82,13 +82,13 @@ class HeuristicAgent:
         if len(legal) == 1:
             return legal[0]
         f = state.stack[-1]
-        k = f["k"]
+        k = f["kind"]
         if k == "menu":
             move = self._menu(state, f, legal)
         elif k == "pay":
             move = pay_move(state, f, legal)
         elif k == "reward":
-            move = reward_element(state, f["p"], legal)
+            move = reward_element(state, f["player"], legal)
         else:
             move = answer_choice(state, f, legal)
         if move not in legal:  # defensive: never return an illegal move
@@ -98,8 +98,8 @@ class HeuristicAgent:
     # -- the Action phase ---------------------------------------------------------------------
 
     def _menu(self, state: GameState, f: dict, legal: list[int]) -> int:
-        p = f["p"]
-        own_turn = f["n"] < 0
+        p = f["player"]
+        own_turn = f["grants"] < 0
         if state.log and state.log[-1][1] == "cancel":
             # A manual payment dead-ended (no irreducible completion was left, A-18) and the
             # engine cancelled it: stop rather than pick the same Action again.

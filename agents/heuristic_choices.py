@@ -33,7 +33,7 @@ def pay_move(state: GameState, f: dict, legal: list[int]) -> int:
     team needs least. Confirm as soon as the cost is covered (section 4.0)."""
     if M.PAY_CONFIRM in legal:
         return M.PAY_CONFIRM
-    p = f["p"]
+    p = f["player"]
     n = len(state.players)
     left = pending(state).cost_left
     # (code, move, source rank): hand first, then own support, then the others' (seat order).
@@ -127,11 +127,11 @@ def _best_card(state: GameState, p: int, codes: list[int]) -> int:
 
 
 def answer_choice(state: GameState, f: dict, legal: list[int]) -> int:
-    k = f["k"]
+    k = f["kind"]
     if k == "recup":  # DP-36: discard down to the hand size; keep the useful cards
-        return M.PICK_HAND + _worst_card(state, f["p"], _hand_pick(legal, M.PICK_HAND))
+        return M.PICK_HAND + _worst_card(state, f["player"], _hand_pick(legal, M.PICK_HAND))
     if k == "learn":  # DP-10: the least valuable Spell goes to the box
-        spells = state.players[f["p"]].spells
+        spells = state.players[f["player"]].spells
         return M.PICK_SPELL + min(_spell_picks(legal), key=lambda i: spell_value(state, spells[i][0]))
     if k == "tgt":
         return _choose_player(state, f, legal)
@@ -139,7 +139,7 @@ def answer_choice(state: GameState, f: dict, legal: list[int]) -> int:
         return legal[0]
     op = lookup(state, f)
     name = pending(state).kind
-    p = f["p"]
+    p = f["player"]
     pl = state.players[p]
     optional = M.DECLINE in legal
     hand = _hand_pick(legal, M.PICK_HAND)
@@ -219,24 +219,24 @@ def answer_choice(state: GameState, f: dict, legal: list[int]) -> int:
         if picks:
             return M.PICK_SPELL + max(picks, key=lambda i: spell_value(state, pl.spells[i][0]))
     if name in ("neutralize_curse", "destroy_curse", "remove_tokens"):
-        picks = _curse_picks(state, f["c"], legal)
+        picks = _curse_picks(state, f["controller"], legal)
         if picks:
             if name == "remove_tokens":
                 return M.PICK_CURSE + _most_tokens(state, picks)
             return M.PICK_CURSE + picks[0]
     if name == "add_tokens":
-        picks = _curse_picks(state, f["c"], legal)
+        picks = _curse_picks(state, f["controller"], legal)
         if picks:
             return M.PICK_CURSE + picks[-1]  # the least urgent Curse (already triggered first)
     if name == "gain":
         return reward_element(state, p, legal)
     if name == "exchange":
-        giver = f["w"]
+        giver = f["decider"]
         codes = _hand_pick(legal, M.PICK_HAND)
         if codes:
             return M.PICK_HAND + _worst_card(state, giver, codes)
     if name == "may":
-        value = effect_value(op["ops"], f["X"], state, p)
+        value = effect_value(op["ops"], f["x"], state, p)
         return M.ACCEPT if value > 0 else M.DECLINE
     return M.DECLINE if optional else legal[0]
 
@@ -253,7 +253,7 @@ def _most_tokens(state: GameState, args: list[int]) -> int:
 def _choose_player(state: GameState, f: dict, legal: list[int]) -> int:
     """DP-E01 / DP-29: the target of "a player" / "another player" effects."""
     op = lookup(state, f)
-    c = f["c"]
+    c = f["controller"]
     n = len(state.players)
     seats = [(c + m - M.PICK_PLAYER) % n for m in legal if M.PICK_PLAYER <= m < M.PICK_CURSE]
     name = op["op"]

@@ -32,7 +32,7 @@ def lose_ability(state: GameState, p: int) -> None:
 def enforce_limits(state: GameState, p: int) -> None:
     """Push the reaction to a shrunk limit and run to the next decision (nothing when none shrank)."""
     if _excess_spells(state, p) or _excess_support(state, p):
-        push(state, {"k": "limits", "p": p, "w": None})
+        push(state, {"kind": "limits", "player": p, "decider": None})
         state.legal_cache = None
         run(state)
 
@@ -50,22 +50,22 @@ def _excess_support(state: GameState, p: int) -> int:
 
 
 def run_limits(state: GameState, f: dict) -> None:
-    p = f["p"]
+    p = f["player"]
     if state.players[p].eliminated or not (_excess_spells(state, p) or _excess_support(state, p)):
         done(state, f)
         return
-    f["w"] = p
+    f["decider"] = p
 
 
 def legal_limits(state: GameState, f: dict) -> list[int]:
-    p = f["p"]
+    p = f["player"]
     if _excess_spells(state, p):
         return [M.PICK_SPELL + i for i in range(len(state.players[p].spells))]
     return [M.PICK_SUPPORT + M.support_arg(0, s) for s in _element_slots(state, p) if s < MAX_SUPPORT_SLOTS]
 
 
 def answer_limits(state: GameState, f: dict, move: int) -> None:
-    p = f["p"]
+    p = f["player"]
     pl = state.players[p]
     mv = M.decode(move, state.config.modules)
     if mv.block == "PICK_SPELL":

@@ -2,7 +2,7 @@
 take now. The menu names no Action: it loops over ``ruleset(config.modules).actions`` and hands a
 chosen id to the Action that owns its block (``rules.MenuAction``).
 
-A menu frame is ``{"k": "menu", "p": seat, "n": grants, "w": decider}``: ``n`` is -1 on the
+A menu frame (``frames.MenuFrame``) has the ``player`` whose menu it is and ``grants``: -1 on the
 Active Player's own Action phase (unlimited Actions), else the number of granted Actions left
 (section 4.12).
 """
@@ -48,7 +48,7 @@ class MenuView:
 
     def __init__(self, state: GameState, f: dict) -> None:
         self.frame = f
-        self.p: int = f["p"]
+        self.p: int = f["player"]
         self.player: PlayerState = state.players[self.p]
         self.counts = available_values(state, self.p)
         self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in self.counts]
@@ -98,18 +98,18 @@ def menu_legal(state: GameState, f: dict) -> list[int]:
 
 
 def run_menu(state: GameState, f: dict) -> None:
-    if f["n"] == 0 or state.players[f["p"]].eliminated:
+    if f["grants"] == 0 or state.players[f["player"]].eliminated:
         done(state, f)  # granted Actions used up, or A-73
         return
-    f["w"] = f["p"]
+    f["decider"] = f["player"]
 
 
 def answer_menu(state: GameState, f: dict, move: int) -> None:
     if move == M.END:
         done(state, f)
         return
-    if f["n"] > 0:
-        f["n"] -= 1
+    if f["grants"] > 0:
+        f["grants"] -= 1
     modules = state.config.modules
     mv = M.decode(move, modules)
     action = ruleset(modules).action_of_block.get(mv.block)

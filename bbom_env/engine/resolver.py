@@ -1,15 +1,18 @@
 """The interpreter loop: a stack of frames, each a small dict of plain data (design decision 2).
 
-A frame has a kind ``k``; ``RUN[k](state, f)`` advances it. A frame that needs a choice sets
-``f["w"]`` to the deciding seat and stops; ``LEGAL[k]`` lists its legal moves and ``ANSWER[k]``
-applies one, after which the frame runs again. Nothing here holds a generator or a closure, so a
-state can be cloned, pickled or serialised at any decision.
+A frame has a ``kind`` (its keys and their types: ``frames.py``); ``RUN[kind](state, f)`` advances
+it. A frame that needs a choice sets ``f["decider"]`` to the deciding seat and stops;
+``LEGAL[kind]`` lists its legal moves and ``ANSWER[kind]`` applies one, after which the frame runs
+again. Nothing here holds a generator or a closure, so a state can be cloned, pickled or
+serialised at any decision.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+from .frames import FRAME_TYPES, register_frame_type
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -19,8 +22,13 @@ LEGAL: dict[str, Callable[[GameState, dict], list[int]]] = {}
 ANSWER: dict[str, Callable[[GameState, dict, int], None]] = {}
 
 
-def frame(kind: str, run=None, legal=None, answer=None) -> None:
-    """Register the handlers of a frame kind."""
+def frame(kind: str, run=None, legal=None, answer=None, typed: type | None = None) -> None:
+    """Register the handlers of a frame kind. A module's new kind passes its TypedDict as
+    ``typed`` (see frames.py); every kind with handlers has a registered type."""
+    if typed is not None:
+        register_frame_type(kind, typed)
+    elif kind not in FRAME_TYPES:
+        raise ValueError(f"frame kind {kind!r} has no TypedDict: pass typed= (frames.register_frame_type)")
     if run is not None:
         RUN[kind] = run
     if legal is not None:
@@ -58,15 +66,15 @@ def run(state: GameState) -> None:
             start_turn(state)
             continue
         f = stack[-1]
-        if f.get("w") is not None:
-            legal = LEGAL[f["k"]](state, f)
+        if f.get("decider") is not None:
+            legal = LEGAL[f["kind"]](state, f)
             if not legal:
                 raise AssertionError(f"frame {f} waits with no legal move")
             if skip_forced and len(legal) == 1:
-                f["w"] = None
-                ANSWER[f["k"]](state, f, legal[0])
+                f["decider"] = None
+                ANSWER[f["kind"]](state, f, legal[0])
                 continue
             state.legal_cache = legal
             return
-        RUN[f["k"]](state, f)
+        RUN[f["kind"]](state, f)
     state.legal_cache = []

@@ -174,14 +174,14 @@ class GameState:
         """Sorted legal move ids of the current decider; [] once the game is over."""
         if self.legal_cache is None:
             f = self.stack[-1] if self.stack else None
-            self.legal_cache = LEGAL[f["k"]](self, f) if f and f.get("w") is not None else []
+            self.legal_cache = LEGAL[f["kind"]](self, f) if f and f.get("decider") is not None else []
         return self.legal_cache
 
     def current_player(self) -> int:
         """Seat that must decide now, or -1 when the game is over."""
         if self.over or not self.stack:
             return -1
-        w = self.stack[-1].get("w")
+        w = self.stack[-1].get("decider")
         return -1 if w is None else w
 
     def apply_action(self, action: int) -> None:
@@ -201,11 +201,11 @@ class GameState:
                 name = "outside the layout"
             raise IllegalActionError(self._illegal_message(action, name, legal))
         f = self.stack[-1]
-        self.movers.append(f["w"])
-        f["w"] = None
+        self.movers.append(f["decider"])
+        f["decider"] = None
         self.history.append(action)
         self.legal_cache = None
-        ANSWER[f["k"]](self, f, action)
+        ANSWER[f["kind"]](self, f, action)
         run(self)
 
     def _as_move(self, action: Any) -> int:
