@@ -319,11 +319,17 @@ def frame_schema(kind: str) -> FrameSchema:
         td = FRAME_TYPES[kind]
         hints = typing.get_type_hints(td, include_extras=True)
         keys = {}
+        optional = set(td.__optional_keys__)  # type: ignore[attr-defined]
         for key, tp in hints.items():
+            # Read NotRequired / Required from the hints too: a TypedDict defined under
+            # ``from __future__ import annotations`` does not see them in __optional_keys__.
+            if typing.get_origin(tp) is NotRequired:
+                optional.add(key)
+            elif typing.get_origin(tp) is Required:
+                optional.discard(key)
             if key != "kind":
-                base = _strip(tp)
-                keys[key] = (_value_kind(tp) or "", typing.get_args(base)[0])
-        out = _schema[kind] = FrameSchema(keys, frozenset(td.__optional_keys__))  # type: ignore[attr-defined]
+                keys[key] = (_value_kind(tp) or "", typing.get_args(_strip(tp))[0])
+        out = _schema[kind] = FrameSchema(keys, frozenset(optional))
     return out
 
 

@@ -338,7 +338,12 @@ def _frame(f: Any, where: str, pack: Pack, data: dict, top: bool) -> None:
     if type(kind) is not str or kind not in FRAME_TYPES:
         raise SaveError(f"{where}.kind: unknown frame kind {_name(kind)}; known: {sorted(FRAME_TYPES)}")
     schema = frame_schema(kind)
-    _dict(f, where, set(schema.keys) | {"kind"}, schema.optional)
+    for key in schema.keys:
+        if key not in f and key not in schema.optional:
+            raise SaveError(f"{where}.{key}: missing (a {kind} frame has {sorted(schema.keys)})")
+    for key in f:
+        if key != "kind" and key not in schema.keys:
+            raise SaveError(f"{where}.{key}: unknown field of a {kind} frame; known: {sorted(schema.keys)}")
     players = data["players"]
     n = len(players)
     for key, (value_kind, _type) in schema.keys.items():

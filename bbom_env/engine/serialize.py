@@ -132,33 +132,29 @@ def _old_frame(f: Any) -> Any:
 def _from_replay(data: dict, fmt: str) -> GameState:
     """A save of an old format: checked as far as it shares format 3's fields (its stack has
     other keys), rebuilt by replaying its config and history, and refused unless every shared
-    field is what the replay gives."""
+    field, and the stack read with the old keys, is what the replay gives."""
     from .save_check import check_save, check_state
+    from .setup import new_game
 
-    config, _ = check_save(
-        data, SAVE_KEYS if fmt == "bbom-state/2" else _V1_KEYS, fmt == "bbom-state/2", False
-    )
-    try:
-        state = replay(config, data["history"])
-    except (ValueError, TypeError) as exc:  # IllegalActionError names the index: "actions[i]"
-        raise SaveError(f"history: the moves do not replay from the save's config: {exc}") from None
+    v2 = fmt == "bbom-state/2"
+    config, _ = check_save(data, SAVE_KEYS if v2 else _V1_KEYS, hashed=v2, frames=False)
+    state = new_game(config)
+    for i, move in enumerate(data["history"]):  # ints in range: checked by check_save
+        try:
+            state.apply_action(move)
+        except IllegalActionError as exc:
+            raise SaveError(f"history[{i}]: {exc} (a {fmt} save loads by replaying its history)") from None
     replayed = json.loads(to_json(state))
     for key in ("rng", "players", "track", "log", *_PLAIN_FIELDS):
         if replayed[key] != data[key]:
             raise SaveError(
                 f"{key}: the {fmt} save's {key} is not what replaying its config and history gives"
-                " (old formats load by replay)"
             )
-    old_stack = [_old_frame(f) for f in data["stack"]] if type(data["stack"]) is list else data["stack"]
-    if old_stack != replayed["stack"]:
-        where = next(
-            (
-                f"stack[{i}]"
-                for i, (a, b) in enumerate(zip(old_stack, replayed["stack"], strict=False))
-                if a != b
-            ),
-            "stack",
-        )
+    old = [_old_frame(f) for f in data["stack"]]
+    new = replayed["stack"]
+    if old != new:
+        i = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), None)
+        where = "stack" if i is None else f"stack[{i}]"
         raise SaveError(f"{where}: the {fmt} save's decision stack is not what replaying its history gives")
     check_state(state)
     return state

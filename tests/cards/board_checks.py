@@ -241,8 +241,10 @@ def check_modifier(ctx: OpCtx) -> Errors:
 
 def check_may(ctx: OpCtx) -> Errors:
     ts, asks = ctx.targets(), ctx.mine()
-    if sorted(d.copy["player"] for d in asks) != sorted(ts) or any(d.decider != d.copy["player"] for d in asks):
-        return [f"'may' asked {[d.copy['p'] for d in asks]}, expected {ts} (DP-E15)"]
+    if sorted(d.copy["player"] for d in asks) != sorted(ts) or any(
+        d.decider != d.copy["player"] for d in asks
+    ):
+        return [f"'may' asked {[d.copy['player'] for d in asks]}, expected {ts} (DP-E15)"]
     if all(d.move == M.DECLINE for d in asks):
         if any(
             player_view(ctx.before, q) != player_view(ctx.after, q) for q in range(len(ctx.before.players))

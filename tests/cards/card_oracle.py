@@ -303,7 +303,11 @@ def provoke(state: GameState, event: str, c: int, variant: int) -> list[dict] | 
         for code in pl.deck:
             pl.discard[code] += 1
         pl.deck = []
-        return [{"kind": "recup", "player": c, "decider": None}] if sum(pl.hand) < hooks.hand_size(state, c) else None
+        return (
+            [{"kind": "recup", "player": c, "decider": None}]
+            if sum(pl.hand) < hooks.hand_size(state, c)
+            else None
+        )
     if event == "curse_destroyed":  # by the Destroy Action (4.4), or by a card effect
         if variant == 0:
             cid = next(cur[0] for slot in state.track for cur in slot if cur[1] < 0)
