@@ -21,6 +21,15 @@ from .rules import MenuAction
 from .zones import check_immediate_win, remove_curse, return_madness
 
 if TYPE_CHECKING:
+    from .frames import (
+        AcquireFrame,
+        ActivateFrame,
+        CureFrame,
+        DestroyFrame,
+        ExhaustFrame,
+        LearnFrame,
+        RewardFrame,
+    )
     from .state import GameState
 
 CURE_REQ = (0, 0, 0, 0, CURE_COST)  # A-11: 2 Elements of any type(s)
@@ -212,7 +221,7 @@ PAY_ACTIONS: tuple[str, ...] = ("activate", "learn", "acquire", "destroy", "cure
 # -- the Actions after payment -----------------------------------------------------------------
 
 
-def run_activate(state: GameState, f: dict) -> None:
+def run_activate(state: GameState, f: ActivateFrame) -> None:
     """Section 4.1: pay, apply the effect with power X, then exhaust the Spell."""
     done(state, f)
     state.stat("spells_activated")
@@ -224,7 +233,7 @@ def run_activate(state: GameState, f: dict) -> None:
     )
 
 
-def run_exhaust(state: GameState, f: dict) -> None:
+def run_exhaust(state: GameState, f: ExhaustFrame) -> None:
     done(state, f)
     pl = state.players[f["player"]]
     i = pl.spell_index(f["spell"])
@@ -232,7 +241,7 @@ def run_exhaust(state: GameState, f: dict) -> None:
         pl.spells[i][1] = True
 
 
-def run_learn(state: GameState, f: dict) -> None:
+def run_learn(state: GameState, f: LearnFrame) -> None:
     """Section 4.2: at the Spell limit, first discard a Spell to the box (DP-10, A-69)."""
     p, e = f["player"], f["element"]
     pl = state.players[p]
@@ -246,18 +255,18 @@ def run_learn(state: GameState, f: dict) -> None:
     state.event("learn", p, sid)
 
 
-def legal_spell_to_box(state: GameState, f: dict) -> list[int]:
+def legal_spell_to_box(state: GameState, f: LearnFrame) -> list[int]:
     return [M.PICK_SPELL + i for i in range(len(state.players[f["player"]].spells))]
 
 
-def answer_spell_to_box(state: GameState, f: dict, move: int) -> None:
+def answer_spell_to_box(state: GameState, f: LearnFrame, move: int) -> None:
     pl = state.players[f["player"]]
     sid = pl.spells.pop(move - M.PICK_SPELL)[0]
     state.box_spells.append(sid)
     state.event("spell_to_box", f["player"], sid)
 
 
-def run_acquire(state: GameState, f: dict) -> None:
+def run_acquire(state: GameState, f: AcquireFrame) -> None:
     """Section 4.3: the card goes to the discard pile."""
     done(state, f)
     e, v = f["element"], f["value"]
@@ -266,7 +275,7 @@ def run_acquire(state: GameState, f: dict) -> None:
     state.event("acquire", f["player"], e, v)
 
 
-def run_destroy(state: GameState, f: dict) -> None:
+def run_destroy(state: GameState, f: DestroyFrame) -> None:
     """Section 4.4: remove the Curse, then the reward (DP-15)."""
     done(state, f)
     p = f["player"]
@@ -288,21 +297,21 @@ def _reward_options(state: GameState) -> list[int]:
     return [M.PICK_ELEMENT + e for e in range(4) if state.supply[e][0] > 0]
 
 
-def run_reward(state: GameState, f: dict) -> None:
+def run_reward(state: GameState, f: RewardFrame) -> None:
     if not _reward_options(state):  # A-10: no value-2 card left, no reward
         done(state, f)
         return
     f["decider"] = f["player"]
 
 
-def legal_reward(state: GameState, f: dict) -> list[int]:
+def legal_reward(state: GameState, f: RewardFrame) -> list[int]:
     out = _reward_options(state)
     if state.config.reward_optional:
         out.append(M.DECLINE)
     return out
 
 
-def answer_reward(state: GameState, f: dict, move: int) -> None:
+def answer_reward(state: GameState, f: RewardFrame, move: int) -> None:
     done(state, f)
     if move != M.DECLINE:
         e = move - M.PICK_ELEMENT
@@ -311,7 +320,7 @@ def answer_reward(state: GameState, f: dict, move: int) -> None:
         state.event("reward", f["player"], e)
 
 
-def run_cure(state: GameState, f: dict) -> None:
+def run_cure(state: GameState, f: CureFrame) -> None:
     """Section 4.5: the Madness returns to the Madness pile."""
     done(state, f)
     if f["owner"] < 0:

@@ -12,6 +12,7 @@ from .resolver import done, frame, push
 from .zones import check_immediate_win, draw, eliminate, end_game, madness_in_hand, remove_curse
 
 if TYPE_CHECKING:
+    from .frames import RecupFrame, RefreshChoiceFrame
     from .state import GameState
 
 
@@ -82,19 +83,19 @@ def run_monster(state: GameState, f: dict) -> None:
     advance(state)
 
 
-def run_refresh_choice(state: GameState, f: dict) -> None:
+def run_refresh_choice(state: GameState, f: RefreshChoiceFrame) -> None:
     if f["left"] <= 0 or not legal_refresh_choice(state, f):
         done(state, f)
         return
     f["decider"] = f["player"]
 
 
-def legal_refresh_choice(state: GameState, f: dict) -> list[int]:
+def legal_refresh_choice(state: GameState, f: RefreshChoiceFrame) -> list[int]:
     spells = state.players[f["player"]].spells
     return [PICK_SPELL + i for i, sp in enumerate(spells) if sp[1] and not sp[2]]
 
 
-def answer_refresh_choice(state: GameState, f: dict, move: int) -> None:
+def answer_refresh_choice(state: GameState, f: RefreshChoiceFrame, move: int) -> None:
     state.players[f["player"]].spells[move - PICK_SPELL][1] = False
     f["left"] -= 1
 
@@ -204,7 +205,7 @@ def _recup_options(state: GameState, p: int) -> list[int]:
     return [PICK_HAND + c for c in range(len(hand)) if hand[c] and not is_madness(c)]
 
 
-def run_recup(state: GameState, f: dict) -> None:
+def run_recup(state: GameState, f: RecupFrame) -> None:
     """Section 5.1: exactly hand-size cards; Madness is never discarded here; elimination."""
     state.phase = Phase.RECUPERATION
     p = f["player"]
@@ -226,11 +227,11 @@ def run_recup(state: GameState, f: dict) -> None:
         eliminate(state, p)
 
 
-def legal_recup(state: GameState, f: dict) -> list[int]:
+def legal_recup(state: GameState, f: RecupFrame) -> list[int]:
     return _recup_options(state, f["player"])
 
 
-def answer_recup(state: GameState, f: dict, move: int) -> None:
+def answer_recup(state: GameState, f: RecupFrame, move: int) -> None:
     pl = state.players[f["player"]]
     code = move - PICK_HAND
     pl.hand[code] -= 1

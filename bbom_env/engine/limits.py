@@ -19,6 +19,7 @@ from .constants import MAX_SUPPORT_SLOTS, is_madness
 from .resolver import done, frame, push, run
 
 if TYPE_CHECKING:
+    from .frames import LimitsFrame
     from .state import GameState
 
 
@@ -49,7 +50,7 @@ def _excess_support(state: GameState, p: int) -> int:
     return max(0, len(_element_slots(state, p)) - hooks.support_capacity(state, p))
 
 
-def run_limits(state: GameState, f: dict) -> None:
+def run_limits(state: GameState, f: LimitsFrame) -> None:
     p = f["player"]
     if state.players[p].eliminated or not (_excess_spells(state, p) or _excess_support(state, p)):
         done(state, f)
@@ -57,14 +58,14 @@ def run_limits(state: GameState, f: dict) -> None:
     f["decider"] = p
 
 
-def legal_limits(state: GameState, f: dict) -> list[int]:
+def legal_limits(state: GameState, f: LimitsFrame) -> list[int]:
     p = f["player"]
     if _excess_spells(state, p):
         return [M.PICK_SPELL + i for i in range(len(state.players[p].spells))]
     return [M.PICK_SUPPORT + M.support_arg(0, s) for s in _element_slots(state, p) if s < MAX_SUPPORT_SLOTS]
 
 
-def answer_limits(state: GameState, f: dict, move: int) -> None:
+def answer_limits(state: GameState, f: LimitsFrame, move: int) -> None:
     p = f["player"]
     pl = state.players[p]
     mv = M.decode(move, state.config.modules)

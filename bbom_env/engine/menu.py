@@ -18,6 +18,7 @@ from .resolver import done, frame
 from .rules import ruleset
 
 if TYPE_CHECKING:
+    from .frames import MenuFrame
     from .state import GameState, PlayerState
 
 Req = tuple[int, ...]
@@ -46,7 +47,7 @@ class MenuView:
 
     __slots__ = ("frame", "p", "player", "counts", "tot", "_forbid", "_cost")
 
-    def __init__(self, state: GameState, f: dict) -> None:
+    def __init__(self, state: GameState, f: MenuFrame) -> None:
         self.frame = f
         self.p: int = f["player"]
         self.player: PlayerState = state.players[self.p]
@@ -87,7 +88,7 @@ class MenuView:
         return self._funds(state, action)[0][element] >= n
 
 
-def menu_legal(state: GameState, f: dict) -> list[int]:
+def menu_legal(state: GameState, f: MenuFrame) -> list[int]:
     """DP-03: END plus every Action whose target exists and whose cost can be paid."""
     view = MenuView(state, f)
     out = [M.END]
@@ -97,14 +98,14 @@ def menu_legal(state: GameState, f: dict) -> list[int]:
     return out
 
 
-def run_menu(state: GameState, f: dict) -> None:
+def run_menu(state: GameState, f: MenuFrame) -> None:
     if f["grants"] == 0 or state.players[f["player"]].eliminated:
         done(state, f)  # granted Actions used up, or A-73
         return
     f["decider"] = f["player"]
 
 
-def answer_menu(state: GameState, f: dict, move: int) -> None:
+def answer_menu(state: GameState, f: dict, move: int) -> None:  # rules.MenuAction.choose takes a dict
     if move == M.END:
         done(state, f)
         return

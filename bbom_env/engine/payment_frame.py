@@ -18,10 +18,11 @@ from .payment_auto import auto_payment, completable_pick
 from .resolver import done, frame
 
 if TYPE_CHECKING:
+    from .frames import PayFrame
     from .state import GameState
 
 
-def pay_frame(p: int, req: tuple, action: str, what: str) -> dict:
+def pay_frame(p: int, req: tuple, action: str, what: str) -> PayFrame:
     """A frame that makes player p pay ``req`` (a ``payment.Cost``) for ``action`` (on ``what``)
     before it resolves. The frame keeps the cost's compact form (what a save writes)."""
     cost = as_cost(req).compact()

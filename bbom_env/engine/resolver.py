@@ -9,17 +9,18 @@ serialised at any decision.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .frames import FRAME_TYPES, register_frame_type
 
 if TYPE_CHECKING:
     from .state import GameState
 
-RUN: dict[str, Callable[[GameState, dict], None]] = {}
-LEGAL: dict[str, Callable[[GameState, dict], list[int]]] = {}
-ANSWER: dict[str, Callable[[GameState, dict, int], None]] = {}
+# Handlers take their kind's TypedDict (frames.py), hence Any for the frame here.
+RUN: dict[str, Callable[[GameState, Any], None]] = {}
+LEGAL: dict[str, Callable[[GameState, Any], list[int]]] = {}
+ANSWER: dict[str, Callable[[GameState, Any, int], None]] = {}
 
 
 def frame(kind: str, run=None, legal=None, answer=None, typed: type | None = None) -> None:
@@ -37,7 +38,7 @@ def frame(kind: str, run=None, legal=None, answer=None, typed: type | None = Non
         ANSWER[kind] = answer
 
 
-def done(state: GameState, f: dict) -> None:
+def done(state: GameState, f: Mapping[str, Any]) -> None:
     """Remove frame f (by identity: frames pushed above it since stay in place)."""
     stack = state.stack
     for i in range(len(stack) - 1, -1, -1):
@@ -46,9 +47,9 @@ def done(state: GameState, f: dict) -> None:
             return
 
 
-def push(state: GameState, *frames: dict) -> None:
-    """Push frames so that the first one given runs first."""
-    state.stack.extend(reversed(frames))
+def push(state: GameState, *frames: Mapping[str, Any]) -> None:
+    """Push frames (plain dicts, typed by frames.py) so that the first one given runs first."""
+    state.stack.extend(reversed(frames))  # type: ignore[arg-type]  # TypedDicts are dicts
 
 
 class IllegalActionError(ValueError):

@@ -125,7 +125,7 @@ _OLD_N = {"menu": "grants", "refresh_choice": "left", "op": "count"}
 def _old_frame(f: Any) -> Any:
     if type(f) is not dict:
         return f
-    n = _OLD_N.get(f.get("k"), "n")
+    n = _OLD_N.get(str(f.get("k")), "n")
     return {(n if k == "n" else _OLD_KEYS.get(k, k)): v for k, v in f.items()}
 
 
@@ -153,8 +153,8 @@ def _from_replay(data: dict, fmt: str) -> GameState:
     old = [_old_frame(f) for f in data["stack"]]
     new = replayed["stack"]
     if old != new:
-        i = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), None)
-        where = "stack" if i is None else f"stack[{i}]"
+        bad = next((j for j, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), None)
+        where = "stack" if bad is None else f"stack[{bad}]"
         raise SaveError(f"{where}: the {fmt} save's decision stack is not what replaying its history gives")
     check_state(state)
     return state
