@@ -166,6 +166,8 @@ class GameState:
             why = pack_mismatch(config.pack, config.pack_overrides, recorded)
             if why is not None:
                 raise SaveError(f"cannot unpickle the state: {why}")
+        if any("k" in f for f in d.get("stack", ())):  # one-letter frame keys: before frames.py
+            raise SaveError("cannot unpickle the state: it was pickled before the typed frames (frames.py)")
         self.__dict__.update(d)
 
     # -- public API (the logic lives in resolver / decision / serialize) ----------------------

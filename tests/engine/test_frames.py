@@ -267,3 +267,13 @@ def test_a_tampered_old_save_is_refused(name: str, tamper: Any, message: str) ->
     with pytest.raises(SaveError) as err:
         from_json(json.dumps(data))
     assert re.search(message, str(err.value)), str(err.value)
+
+
+def test_a_pickle_with_one_letter_frames_is_refused() -> None:
+    import pickle
+
+    state = new_game(GameConfig(num_players=2, pack="test", seed=1))
+    assert pickle.loads(pickle.dumps(state)) == state
+    state.stack = [{"k": "menu", "p": 0, "n": -1, "w": 0}]  # as pickled before frames.py
+    with pytest.raises(SaveError, match="pickled before the typed frames"):
+        pickle.loads(pickle.dumps(state))
