@@ -51,7 +51,8 @@ import typing
 from collections.abc import Callable
 from typing import Annotated, Any, NotRequired, Required, TypedDict, Union
 
-# Value types, annotated with the value kind the save check applies (save_check._frame_value).
+# Value types, annotated with the value kind the save check applies (save_check._frame_value,
+# which knows exactly VALUE_KINDS).
 Seat = Annotated[int, "seat"]  # a player's seat 0..n-1
 Decider = Annotated[int | None, "decider"]  # the seat that must decide now; None: not waiting
 Grants = Annotated[int, "grants"]  # -1: the turn's own Action phase; else Actions left
@@ -73,6 +74,10 @@ PickedSources = Annotated[tuple[tuple[str | int, ...], ...], "picks"]  # ("h", c
 CardId = Annotated[str, "effect"]  # source / part / path are checked together against the pack
 EffectPart = Annotated[str, "effect"]
 OpPath = Annotated[tuple[int, ...], "effect"]
+VALUE_KINDS = frozenset(
+    ("seat", "decider", "grants", "count", "step", "element", "value", "power", "stage", "slot", "owner")
+    + ("madness", "spell", "curse", "action", "text", "cost", "picks", "effect")
+)
 
 
 class Frame(TypedDict):
@@ -273,8 +278,11 @@ def register_frame_type(kind: str, td: type) -> None:
     if "kind" not in td.__required_keys__:
         raise TypeError(f"frame kind {kind!r}: {td.__name__} has no 'kind' key (derive it from Frame)")
     for key, tp in typing.get_type_hints(td, include_extras=True).items():
-        if key != "kind" and _value_kind(tp) is None:
-            raise TypeError(f"frame kind {kind!r}: key {key!r} of {td.__name__} is not Annotated with a kind")
+        if key != "kind" and _value_kind(tp) not in VALUE_KINDS:
+            raise TypeError(
+                f"frame kind {kind!r}: key {key!r} of {td.__name__} is not Annotated with a value kind"
+                f" the save check knows ({sorted(VALUE_KINDS)})"
+            )
     old = FRAME_TYPES.get(kind)
     if old is not None and old is not td:
         raise ValueError(f"frame kind {kind!r} is already registered ({old.__name__})")

@@ -15,7 +15,7 @@ from typing import Annotated, Any, NotRequired
 import pytest
 
 from bbom_env.engine import GameConfig, SaveError, from_json, new_game, replay, resolver
-from bbom_env.engine.frames import FRAME_TYPES, Frame, Seat, frame_schema, register_frame_type
+from bbom_env.engine.frames import FRAME_TYPES, VALUE_KINDS, Frame, Seat, frame_schema, register_frame_type
 from bbom_env.engine.serialize import FORMAT
 from bbom_env.engine.state import GameState
 
@@ -120,6 +120,10 @@ class _Untyped(Frame):
     player: int
 
 
+class _UnknownKind(Frame):
+    player: Annotated[int, "no_such_kind"]
+
+
 def test_a_module_registers_its_frame_kind() -> None:
     try:
         with pytest.raises(ValueError, match="has no TypedDict"):
@@ -127,8 +131,9 @@ def test_a_module_registers_its_frame_kind() -> None:
         resolver.frame("toy", run=lambda s, f: None, typed=_ToyFrame)
         assert frame_schema("toy").keys == {"player": ("seat", int), "spare": ("count", int)}
         assert frame_schema("toy").optional == {"spare"}
-        with pytest.raises(TypeError, match="not Annotated"):
-            register_frame_type("untyped", _Untyped)
+        for bad in (_Untyped, _UnknownKind):
+            with pytest.raises(TypeError, match="not Annotated with a value kind the save check knows"):
+                register_frame_type("untyped", bad)
         with pytest.raises(ValueError, match="already registered"):
             register_frame_type("menu", _ToyFrame)
     finally:
@@ -277,3 +282,15 @@ def test_a_pickle_with_one_letter_frames_is_refused() -> None:
     state.stack = [{"k": "menu", "p": 0, "n": -1, "w": 0}]  # as pickled before frames.py
     with pytest.raises(SaveError, match="pickled before the typed frames"):
         pickle.loads(pickle.dumps(state))
+
+
+def test_the_save_check_knows_every_value_kind() -> None:
+    from bbom_env.engine import save_check
+
+    pack = SAVES[0].pack
+    for kind in VALUE_KINDS - {"effect"}:  # effect keys are checked together (save_check._effect)
+        with pytest.raises(SaveError) as err:
+            save_check._frame_value(object(), kind, "stack[0].key", pack, 2)
+        assert "no check for value kind" not in str(err.value), kind
+    with pytest.raises(SaveError, match="no check for value kind 'nope'"):
+        save_check._frame_value(1, "nope", "stack[0].key", pack, 2)
