@@ -29,12 +29,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cached_property
 
 from bbom_env.engine import GameState
 from bbom_env.engine import moves as M
 from bbom_env.engine.actions import CURE_REQ
+from bbom_env.engine.constants import MAX_POWER, MAX_SPELLS
 from bbom_env.engine.hooks import adjust_cost, spell_limit, support_capacity
-from bbom_env.engine.move_args import ElementValue, SpellPower
+from bbom_env.engine.move_args import ACQUIRABLE_VALUES, ElementValue, SpellPower
 from bbom_env.engine.payment import available_values, can_cover
 
 from .heuristic_choices import answer_choice, pay_move, reward_element
@@ -68,8 +70,15 @@ def _cycles(effect: tuple[dict, ...]) -> bool:
     )
 
 
+# Move ids by typed argument, built once (the menu asks for them in its inner loops).
+_ACTIVATE_ID = {
+    (i, x): M.encode("ACTIVATE", SpellPower(i, x)) for i in range(MAX_SPELLS) for x in range(1, MAX_POWER + 1)
+}
+_ACQUIRE_ID = {(e, v): M.encode("ACQUIRE", ElementValue(e, v)) for e in range(4) for v in ACQUIRABLE_VALUES}
+
+
 def _activate(spell: int, x: int) -> int:
-    return M.encode("ACTIVATE", SpellPower(spell, x))
+    return _ACTIVATE_ID[spell, x]
 
 
 @dataclass
@@ -92,9 +101,15 @@ class _Turn:
         self.pl = self.state.players[self.p]
         self.spells = [(i, sp[0], self.state.pack.spells[sp[0]]) for i, sp in enumerate(self.pl.spells)]
         self.mh = madness_in(self.pl.hand)
-        self.cure_req = adjust_cost(self.state, self.p, "cure", None, CURE_REQ)
-        self.pile_low = len(self.state.madness_pile) <= 2 * len(self.state.alive()) + 2
         self.cure_hand = [m for m in self.legal if M.CURE_HAND <= m < M.CURE_SUPPORT]
+
+    @cached_property
+    def cure_req(self) -> tuple[int, ...]:
+        return adjust_cost(self.state, self.p, "cure", None, CURE_REQ)
+
+    @cached_property
+    def pile_low(self) -> bool:
+        return len(self.state.madness_pile) <= 2 * len(self.state.alive()) + 2
 
     def spendable(self, cost: tuple[int, ...], pool: bool = True) -> bool:
         return can_cover(self.counts if pool else self.hand, add_req(self.plan_req, self.reserve, cost))
@@ -129,13 +144,13 @@ class HeuristicAgent:
         if len(legal) == 1:
             return legal[0]
         f = state.stack[-1]
-        k = f["k"]
+        k = f["kind"]
         if k == "menu":
             move = self._menu(state, f, legal)
         elif k == "pay":
             move = pay_move(state, f, legal)
         elif k == "reward":
-            move = reward_element(state, f["p"], legal)
+            move = reward_element(state, f["player"], legal)
         else:
             move = answer_choice(state, f, legal)
         if move not in legal:  # defensive: never return an illegal move
@@ -149,8 +164,8 @@ class HeuristicAgent:
             # A manual payment dead-ended (no irreducible completion was left, A-18) and the
             # engine cancelled it: stop rather than pick the same Action again.
             return M.END
-        t = self._turn(state, f["p"], legal)
-        own_turn = f["n"] < 0
+        t = self._turn(state, f["player"], legal)
+        own_turn = f["grants"] < 0
         if own_turn:
             move = self._resources_now(t)
             if move is not None:
@@ -265,7 +280,7 @@ class HeuristicAgent:
         team = team_elements(state)
         for v in (3, 2):
             for e in sorted(range(4), key=lambda el: team[el]):
-                m = M.encode("ACQUIRE", ElementValue(e, v))
+                m = _ACQUIRE_ID[e, v]
                 if m in t.L:
                     req = [0, 0, 0, 0, 0]
                     req[e] = v

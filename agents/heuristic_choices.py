@@ -43,7 +43,7 @@ def pay_move(state: GameState, f: dict, legal: list[int]) -> int:
     team needs least. Confirm as soon as the cost is covered (section 4.0)."""
     if M.PAY_CONFIRM in legal:
         return M.PAY_CONFIRM
-    p = f["p"]
+    p = f["player"]
     left = pending(state).cost_left
     cands = _pay_candidates(state, p, legal)
     if not cands:
@@ -149,11 +149,11 @@ def _best_card(state: GameState, p: int, codes: list[int]) -> int:
 
 
 def answer_choice(state: GameState, f: dict, legal: list[int]) -> int:
-    k = f["k"]
+    k = f["kind"]
     if k == "recup":  # DP-36: discard down to the hand size; keep the useful cards
-        return M.PICK_HAND + _worst_card(state, f["p"], _hand_pick(legal, M.PICK_HAND))
+        return M.PICK_HAND + _worst_card(state, f["player"], _hand_pick(legal, M.PICK_HAND))
     if k == "learn":  # DP-10: the least valuable Spell goes to the box
-        spells = state.players[f["p"]].spells
+        spells = state.players[f["player"]].spells
         return M.PICK_SPELL + min(_spell_picks(legal), key=lambda i: spell_value(state, spells[i][0]))
     if k == "tgt":
         return _choose_player(state, f, legal)
@@ -178,7 +178,7 @@ class _Choice:
 
     def __post_init__(self) -> None:
         self.name = pending(self.state).kind
-        self.p = self.f["p"]
+        self.p = self.f["player"]
         self.pl = self.state.players[self.p]
         self.optional = M.DECLINE in self.legal
         self.hand = _hand_pick(self.legal, M.PICK_HAND)
@@ -286,7 +286,7 @@ def _refresh_spell(c: _Choice) -> int | None:
 
 
 def _curse_to_hit(c: _Choice) -> int | None:
-    picks = _curse_picks(c.state, c.f["c"], c.legal)
+    picks = _curse_picks(c.state, c.f["controller"], c.legal)
     if not picks:
         return None
     if c.name == "remove_tokens":
@@ -295,17 +295,17 @@ def _curse_to_hit(c: _Choice) -> int | None:
 
 
 def _add_tokens(c: _Choice) -> int | None:
-    picks = _curse_picks(c.state, c.f["c"], c.legal)
+    picks = _curse_picks(c.state, c.f["controller"], c.legal)
     return M.PICK_CURSE + picks[-1] if picks else None  # the least urgent Curse (already triggered first)
 
 
 def _exchange(c: _Choice) -> int | None:
     codes = _hand_pick(c.legal, M.PICK_HAND)
-    return M.PICK_HAND + _worst_card(c.state, c.f["w"], codes) if codes else None
+    return M.PICK_HAND + _worst_card(c.state, c.f["decider"], codes) if codes else None
 
 
 def _may(c: _Choice) -> int | None:
-    value = effect_value(lookup(c.state, c.f)["ops"], c.f["X"], c.state, c.p)
+    value = effect_value(lookup(c.state, c.f)["ops"], c.f["x"], c.state, c.p)
     return M.ACCEPT if value > 0 else M.DECLINE
 
 
@@ -344,7 +344,7 @@ def _most_tokens(state: GameState, args: list[int]) -> int:
 def _choose_player(state: GameState, f: dict, legal: list[int]) -> int:
     """DP-E01 / DP-29: the target of "a player" / "another player" effects."""
     op = lookup(state, f)
-    c = f["c"]
+    c = f["controller"]
     n = len(state.players)
     seats = [(c + m - M.PICK_PLAYER) % n for m in legal if M.PICK_PLAYER <= m < M.PICK_CURSE]
     name = op["op"]

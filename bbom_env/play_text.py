@@ -63,7 +63,7 @@ def _gloss(state: GameState, move: int, detail: bool) -> str:
     mv = decode(move)
     p = state.current_player()
     frame = state.stack[-1] if state.stack else {}
-    owner = frame["p"] if isinstance(frame.get("p"), int) else p
+    owner = frame["player"] if isinstance(frame.get("player"), int) else p
     gloss = _GLOSSES.get(mv.block)
     return gloss(state, mv, _At(p, len(state.players), owner, detail)) if gloss is not None else ""
 
@@ -171,7 +171,7 @@ def decision_text(state: GameState) -> str:
         return "none"
     text = d.kind
     if d.kind == "payment":
-        act = state.stack[-1].get("act", "")
+        act = state.stack[-1].get("action", "")
         what = d.source
         if what[:1].isdigit():  # acquire pays for "element-value"
             e, v = what.split("-")
@@ -193,7 +193,7 @@ def source_text(state: GameState) -> tuple[str, str]:
     """(name, printed text) of the card whose effect asks the pending decision; ("", "") if none.
     A Grimoire page's Bonus / Failure is named as such (its card name is the Monster on its back)."""
     f = state.stack[-1] if state.stack else {}
-    src, part = f.get("src", ""), f.get("part", "")
+    src, part = f.get("source", ""), f.get("part", "")
     pack = state.pack
     if not isinstance(src, str) or not src:
         return "", ""

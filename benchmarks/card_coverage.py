@@ -82,10 +82,10 @@ def choose(state, rng: random.Random) -> int:
     legal = state.legal_actions()
     top = state.stack[-1]
     if len(legal) > 1 and rng.random() > 0.1:
-        if top["k"] == "menu":
+        if top["kind"] == "menu":
             destroy = [a for a in legal if M.DESTROY_CURSE <= a < M.CURE_HAND]
             legal = destroy if destroy and rng.random() < 0.7 else [a for a in legal if a != M.END]
-        elif top["k"] == "pay":
+        elif top["kind"] == "pay":
             legal = [a for a in legal if a != M.PAY_CANCEL]
     return legal[rng.randrange(len(legal))]
 

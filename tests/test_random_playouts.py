@@ -95,7 +95,7 @@ def _check_step(state: GameState, decisions: int) -> None:
         assert legal == [] and state.returns()[0] in (-1.0, 1.0)
         return
     assert legal and legal == sorted(set(legal)) and 0 <= legal[0] and legal[-1] < NUM_BASE_MOVES
-    assert pending(state).player == state.current_player() == state.stack[-1]["w"]
+    assert pending(state).player == state.current_player() == state.stack[-1]["decider"]
     assert state.returns() == [0.0] * len(state.players)
     assert state.turn <= MAX_TURNS, f"turn {state.turn} past the bound {MAX_TURNS}"
     assert decisions <= MAX_DECISIONS, f"{decisions} decisions past the bound {MAX_DECISIONS}"

@@ -21,6 +21,15 @@ from .rules import MenuAction
 from .zones import check_immediate_win, remove_curse, return_madness
 
 if TYPE_CHECKING:
+    from .frames import (
+        AcquireFrame,
+        ActivateFrame,
+        CureFrame,
+        DestroyFrame,
+        ExhaustFrame,
+        LearnFrame,
+        RewardFrame,
+    )
     from .state import GameState
 
 CURE_REQ = (0, 0, 0, 0, CURE_COST)  # A-11: 2 Elements of any type(s)
@@ -66,13 +75,13 @@ def legal_activate(state: GameState, view: MenuView) -> Iterator[int]:
 
 
 def choose_activate(state: GameState, f: dict, mv: M.Move) -> None:
-    p = f["p"]
+    p = f["player"]
     sid = state.players[p].spells[mv.args.spell][0]
     x = mv.args.x
     push(
         state,
         pay_frame(p, spell_req(state, p, sid, x), "activate", sid),
-        {"k": "activate", "p": p, "s": sid, "X": x},
+        {"kind": "activate", "player": p, "spell": sid, "x": x},
     )
 
 
@@ -87,10 +96,12 @@ def legal_learn(state: GameState, view: MenuView) -> Iterator[int]:
 
 
 def choose_learn(state: GameState, f: dict, mv: M.Move) -> None:
-    p, e = f["p"], mv.args.element
+    p, e = f["player"], mv.args.element
     sid = state.library[e][-1]
     req = hooks.adjust_cost(state, p, "learn", e, req_of(e, state.pack.spells[sid].learning_cost))
-    push(state, pay_frame(p, req, "learn", sid), {"k": "learn", "p": p, "e": e, "w": None})
+    push(
+        state, pay_frame(p, req, "learn", sid), {"kind": "learn", "player": p, "element": e, "decider": None}
+    )
 
 
 def legal_acquire(state: GameState, view: MenuView) -> Iterator[int]:
@@ -104,9 +115,13 @@ def legal_acquire(state: GameState, view: MenuView) -> Iterator[int]:
 
 
 def choose_acquire(state: GameState, f: dict, mv: M.Move) -> None:
-    p, e, v = f["p"], mv.args.element, mv.args.value
+    p, e, v = f["player"], mv.args.element, mv.args.value
     req = hooks.adjust_cost(state, p, "acquire", e, req_of(e, v))
-    push(state, pay_frame(p, req, "acquire", f"{e}-{v}"), {"k": "acquire", "p": p, "e": e, "v": v})
+    push(
+        state,
+        pay_frame(p, req, "acquire", f"{e}-{v}"),
+        {"kind": "acquire", "player": p, "element": e, "value": v},
+    )
 
 
 def legal_destroy(state: GameState, view: MenuView) -> Iterator[int]:
@@ -125,13 +140,13 @@ def legal_destroy(state: GameState, view: MenuView) -> Iterator[int]:
 
 
 def choose_destroy(state: GameState, f: dict, mv: M.Move) -> None:
-    p = f["p"]
+    p = f["player"]
     stack = state.track[mv.args.slot]
     curse = stack[len(stack) - 1 - mv.args.pos]
     push(
         state,
         pay_frame(p, curse_req(state, p, curse), "destroy", curse[0]),
-        {"k": "destroy", "p": p, "cid": curse[0]},
+        {"kind": "destroy", "player": p, "curse": curse[0]},
     )
 
 
@@ -156,14 +171,20 @@ def legal_cure(state: GameState, view: MenuView) -> Iterator[int]:
 
 
 def choose_cure(state: GameState, f: dict, mv: M.Move) -> None:
-    p = f["p"]
+    p = f["player"]
     req = hooks.adjust_cost(state, p, "cure", None, CURE_REQ)
     if mv.block == "CURE_HAND":
-        target = {"k": "cure", "p": p, "q": -1, "code": mv.args.code}
+        target = {"kind": "cure", "player": p, "owner": -1, "code": mv.args.code}
     elif mv.block == "CURE_SUPPORT":
         q = (p + mv.args.offset) % len(state.players)
         slot = mv.args.slot
-        target = {"k": "cure", "p": p, "q": q, "slot": slot, "code": state.players[q].support[slot]}
+        target = {
+            "kind": "cure",
+            "player": p,
+            "owner": q,
+            "slot": slot,
+            "code": state.players[q].support[slot],
+        }
     else:
         raise AssertionError(f"cure: unexpected move block {mv.block}")
     push(state, pay_frame(p, req, "cure", ""), target)
@@ -173,13 +194,13 @@ def legal_ability(state: GameState, view: MenuView) -> Iterator[int]:
     """A Magician's activated ability: once per turn, on the owner's own turn (A-35)."""
     pl = view.player
     mag = state.pack.magicians[pl.magician]
-    if mag.activated and view.frame["n"] < 0 and not pl.ability_used:
+    if mag.activated and view.frame["grants"] < 0 and not pl.ability_used:
         if not hooks.ability_lost(state, view.p):  # V-10: also while a lose_ability modifier lasts
             yield M.ABILITY
 
 
 def choose_ability(state: GameState, f: dict, mv: M.Move) -> None:
-    p = f["p"]
+    p = f["player"]
     pl = state.players[p]
     pl.ability_used = True
     state.event("ability", p, pl.magician)
@@ -201,28 +222,32 @@ PAY_ACTIONS: tuple[str, ...] = ("activate", "learn", "acquire", "destroy", "cure
 # -- the Actions after payment -----------------------------------------------------------------
 
 
-def run_activate(state: GameState, f: dict) -> None:
+def run_activate(state: GameState, f: ActivateFrame) -> None:
     """Section 4.1: pay, apply the effect with power X, then exhaust the Spell."""
     done(state, f)
     state.stat("spells_activated")
-    state.event("activate", f["p"], f["s"], f["X"])
-    push(state, seq(f["s"], "effect", f["p"], f["X"]), {"k": "exhaust", "p": f["p"], "s": f["s"]})
+    state.event("activate", f["player"], f["spell"], f["x"])
+    push(
+        state,
+        seq(f["spell"], "effect", f["player"], f["x"]),
+        {"kind": "exhaust", "player": f["player"], "spell": f["spell"]},
+    )
 
 
-def run_exhaust(state: GameState, f: dict) -> None:
+def run_exhaust(state: GameState, f: ExhaustFrame) -> None:
     done(state, f)
-    pl = state.players[f["p"]]
-    i = pl.spell_index(f["s"])
+    pl = state.players[f["player"]]
+    i = pl.spell_index(f["spell"])
     if i >= 0:
         pl.spells[i][1] = True
 
 
-def run_learn(state: GameState, f: dict) -> None:
+def run_learn(state: GameState, f: LearnFrame) -> None:
     """Section 4.2: at the Spell limit, first discard a Spell to the box (DP-10, A-69)."""
-    p, e = f["p"], f["e"]
+    p, e = f["player"], f["element"]
     pl = state.players[p]
     if len(pl.spells) >= hooks.spell_limit(state, p):
-        f["w"] = p
+        f["decider"] = p
         return
     done(state, f)
     sid = state.library[e].pop()
@@ -231,40 +256,40 @@ def run_learn(state: GameState, f: dict) -> None:
     state.event("learn", p, sid)
 
 
-def legal_spell_to_box(state: GameState, f: dict) -> list[int]:
-    return [M.PICK_SPELL + i for i in range(len(state.players[f["p"]].spells))]
+def legal_spell_to_box(state: GameState, f: LearnFrame) -> list[int]:
+    return [M.PICK_SPELL + i for i in range(len(state.players[f["player"]].spells))]
 
 
-def answer_spell_to_box(state: GameState, f: dict, move: int) -> None:
-    pl = state.players[f["p"]]
+def answer_spell_to_box(state: GameState, f: LearnFrame, move: int) -> None:
+    pl = state.players[f["player"]]
     sid = pl.spells.pop(move - M.PICK_SPELL)[0]
     state.box_spells.append(sid)
-    state.event("spell_to_box", f["p"], sid)
+    state.event("spell_to_box", f["player"], sid)
 
 
-def run_acquire(state: GameState, f: dict) -> None:
+def run_acquire(state: GameState, f: AcquireFrame) -> None:
     """Section 4.3: the card goes to the discard pile."""
     done(state, f)
-    e, v = f["e"], f["v"]
+    e, v = f["element"], f["value"]
     state.supply[e][v - 2] -= 1
-    state.players[f["p"]].discard[e * 3 + v - 1] += 1
-    state.event("acquire", f["p"], e, v)
+    state.players[f["player"]].discard[e * 3 + v - 1] += 1
+    state.event("acquire", f["player"], e, v)
 
 
-def run_destroy(state: GameState, f: dict) -> None:
+def run_destroy(state: GameState, f: DestroyFrame) -> None:
     """Section 4.4: remove the Curse, then the reward (DP-15)."""
     done(state, f)
-    p = f["p"]
+    p = f["player"]
     for slot, stack in enumerate(state.track):
         for i, curse in enumerate(stack):
-            if curse[0] == f["cid"]:
+            if curse[0] == f["curse"]:
                 remove_curse(state, slot, len(stack) - 1 - i, p)
                 state.stat("curses_destroyed")
-                state.event("destroy", p, f["cid"])
+                state.event("destroy", p, f["curse"])
                 check_immediate_win(state)
                 if state.over:
                     return
-                push(state, {"k": "reward", "p": p, "w": None})
+                push(state, {"kind": "reward", "player": p, "decider": None})
                 fire(state, p, "curse_destroyed")
                 return
 
@@ -273,43 +298,43 @@ def _reward_options(state: GameState) -> list[int]:
     return [M.PICK_ELEMENT + e for e in range(4) if state.supply[e][0] > 0]
 
 
-def run_reward(state: GameState, f: dict) -> None:
+def run_reward(state: GameState, f: RewardFrame) -> None:
     if not _reward_options(state):  # A-10: no value-2 card left, no reward
         done(state, f)
         return
-    f["w"] = f["p"]
+    f["decider"] = f["player"]
 
 
-def legal_reward(state: GameState, f: dict) -> list[int]:
+def legal_reward(state: GameState, f: RewardFrame) -> list[int]:
     out = _reward_options(state)
     if state.config.reward_optional:
         out.append(M.DECLINE)
     return out
 
 
-def answer_reward(state: GameState, f: dict, move: int) -> None:
+def answer_reward(state: GameState, f: RewardFrame, move: int) -> None:
     done(state, f)
     if move != M.DECLINE:
         e = move - M.PICK_ELEMENT
         state.supply[e][0] -= 1
-        state.players[f["p"]].discard[e * 3 + 1] += 1
-        state.event("reward", f["p"], e)
+        state.players[f["player"]].discard[e * 3 + 1] += 1
+        state.event("reward", f["player"], e)
 
 
-def run_cure(state: GameState, f: dict) -> None:
+def run_cure(state: GameState, f: CureFrame) -> None:
     """Section 4.5: the Madness returns to the Madness pile."""
     done(state, f)
-    if f["q"] < 0:
-        state.players[f["p"]].hand[f["code"]] -= 1
+    if f["owner"] < 0:
+        state.players[f["player"]].hand[f["code"]] -= 1
     else:
         # Paying may have emptied earlier slots of the same support: find the card again.
-        support = state.players[f["q"]].support
+        support = state.players[f["owner"]].support
         slot = f["slot"]
         if slot >= len(support) or support[slot] != f["code"]:
             slot = support.index(f["code"])
         support.pop(slot)
     return_madness(state, f["code"])
-    state.event("cure", f["p"], f["q"])
+    state.event("cure", f["player"], f["owner"])
 
 
 frame("activate", run_activate)

@@ -57,38 +57,40 @@ class Decision:
 
 
 def pending(state: GameState) -> Decision:
-    if state.over or not state.stack or state.stack[-1].get("w") is None:
+    if state.over or not state.stack or state.stack[-1].get("decider") is None:
         return Decision("none", -1, "", 0, (0,) * 5, ())
     f = state.stack[-1]
-    k = f["k"]
-    w = f["w"]
+    k = f["kind"]
+    w = f["decider"]
     if k == "menu":
-        return Decision("action" if f["n"] < 0 else "granted_action", w, "", max(f["n"], 1), (0,) * 5, ())
+        return Decision(
+            "action" if f["grants"] < 0 else "granted_action", w, "", max(f["grants"], 1), (0,) * 5, ()
+        )
     if k == "pay":
         from .payment import left_to_pay, source_code
 
         codes = tuple(source_code(state, s) for s in f["picks"])
         # The payment solver's answer: zero exactly when the picks cover the cost (never by
         # splitting a card between an Element part and "any", [PROPOSED] 4.0).
-        left = left_to_pay(codes, f["req"])
-        return Decision("payment", w, f["what"], 1, tuple(left[:5]), codes)
+        left = left_to_pay(codes, f["cost"])
+        return Decision("payment", w, f["target"], 1, tuple(left[:5]), codes)
     if k == "recup":
         return Decision("recuperation_discard", w, "", 1, (0,) * 5, ())
     if k == "learn":
-        return Decision("spell_to_box", w, state.library[f["e"]][-1], 1, (0,) * 5, ())
+        return Decision("spell_to_box", w, state.library[f["element"]][-1], 1, (0,) * 5, ())
     if k == "limits":  # a limit shrank (limits.py): put a Spell in the box or discard support
-        kind = "lose_spell" if state.stack[-1] is f and _limits_on_spells(state, f["p"]) else "discard"
+        kind = "lose_spell" if state.stack[-1] is f and _limits_on_spells(state, f["player"]) else "discard"
         return Decision(kind, w, "", 1, (0,) * 5, ())
     if k == "refresh_choice":  # a rule point lowered the Concentration refresh
-        return Decision("refresh_spell", w, "", f["n"], (0,) * 5, ())
+        return Decision("refresh_spell", w, "", f["left"], (0,) * 5, ())
     if k == "reward":
         return Decision("destroy_reward", w, "", 1, (0,) * 5, ())
     if k == "tgt":
-        return Decision("choose_player", w, f["src"], 1, (0,) * 5, ())
+        return Decision("choose_player", w, f["source"], 1, (0,) * 5, ())
     from .ops import lookup
 
     op = lookup(state, f)["op"]
-    return Decision(op, w, f["src"], max(f["n"], 1), (0,) * 5, ())
+    return Decision(op, w, f["source"], max(f["count"], 1), (0,) * 5, ())
 
 
 def describe(state: GameState) -> str:

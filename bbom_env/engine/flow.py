@@ -12,12 +12,13 @@ from .resolver import done, frame, push
 from .zones import check_immediate_win, draw, eliminate, end_game, madness_in_hand, remove_curse
 
 if TYPE_CHECKING:
+    from .frames import RecupFrame, RefreshChoiceFrame
     from .state import GameState
 
 
 def seq(src: str, part: str, c: int, x: int = 1, path: tuple = ()) -> dict:
     """A frame that resolves the effect ``part`` of card ``src`` with controller c and power X."""
-    return {"k": "seq", "src": src, "part": part, "path": path, "i": 0, "c": c, "X": x}
+    return {"kind": "seq", "source": src, "part": part, "path": path, "step": 0, "controller": c, "x": x}
 
 
 def fire(state: GameState, p: int, event: str) -> None:
@@ -40,12 +41,12 @@ def start_turn(state: GameState) -> None:
     state.event("turn", a)
     push(
         state,
-        {"k": "conc"},
-        {"k": "monster"},
-        {"k": "release"},
-        {"k": "menu", "p": a, "n": -1, "w": None},
-        {"k": "recup", "p": a, "w": None},
-        {"k": "endturn"},
+        {"kind": "conc"},
+        {"kind": "monster"},
+        {"kind": "release"},
+        {"kind": "menu", "player": a, "grants": -1, "decider": None},
+        {"kind": "recup", "player": a, "decider": None},
+        {"kind": "endturn"},
     )
 
 
@@ -67,7 +68,7 @@ def run_conc(state: GameState, f: dict) -> None:
         for i in exhausted:
             state.players[a].spells[i][1] = False
     elif limit > 0:  # a rule point lowered it: the player chooses which Spells (RULES.md 9.2)
-        push(state, {"k": "refresh_choice", "p": a, "n": limit, "w": None})
+        push(state, {"kind": "refresh_choice", "player": a, "left": limit, "decider": None})
     if state.config.neutralized_curse_release == "start_of_next_turn":  # A-19 alternative
         _release_curses(state)
     fire(state, state.active, "turn_start")
@@ -78,32 +79,32 @@ def run_monster(state: GameState, f: dict) -> None:
     state.phase = Phase.MONSTER
     steps = hooks.rule_point(state, state.active, "marker_steps", 1)
     # One space at a time, each space's effects resolving before the next step (3.3.8).
-    push(state, *[{"k": "advance"} for _ in range(steps - 1)])
+    push(state, *[{"kind": "advance"} for _ in range(steps - 1)])
     advance(state)
 
 
-def run_refresh_choice(state: GameState, f: dict) -> None:
-    if f["n"] <= 0 or not legal_refresh_choice(state, f):
+def run_refresh_choice(state: GameState, f: RefreshChoiceFrame) -> None:
+    if f["left"] <= 0 or not legal_refresh_choice(state, f):
         done(state, f)
         return
-    f["w"] = f["p"]
+    f["decider"] = f["player"]
 
 
-def legal_refresh_choice(state: GameState, f: dict) -> list[int]:
-    spells = state.players[f["p"]].spells
+def legal_refresh_choice(state: GameState, f: RefreshChoiceFrame) -> list[int]:
+    spells = state.players[f["player"]].spells
     return [PICK_SPELL + i for i, sp in enumerate(spells) if sp[1] and not sp[2]]
 
 
-def answer_refresh_choice(state: GameState, f: dict, move: int) -> None:
-    state.players[f["p"]].spells[move - PICK_SPELL][1] = False
-    f["n"] -= 1
+def answer_refresh_choice(state: GameState, f: RefreshChoiceFrame, move: int) -> None:
+    state.players[f["player"]].spells[move - PICK_SPELL][1] = False
+    f["left"] -= 1
 
 
 def advance(state: GameState) -> None:
     """Section 3.3.2: move the Invocation marker one space and apply the new space."""
     if state.round == 0:  # first turn: open the Grimoire (3.3.6, A-04)
         state.marker = 1
-        push(state, {"k": "newmonster"})
+        push(state, {"kind": "newmonster"})
         return
     if state.marker < 5:
         state.marker += 1
@@ -117,7 +118,7 @@ def advance(state: GameState) -> None:
         push(state, *frames)
         return
     state.marker = 0
-    push(state, {"k": "endround"}, {"k": "newmonster"})
+    push(state, {"kind": "endround"}, {"kind": "newmonster"})
 
 
 def run_release(state: GameState, f: dict) -> None:
@@ -144,11 +145,11 @@ def run_endround(state: GameState, f: dict) -> None:
     if remaining:
         state.stat("monsters_failed")
         state.event("failure", page)
-        push(state, seq(page, "failure", state.active), {"k": "cleartrack"}, {"k": "expire"})
+        push(state, seq(page, "failure", state.active), {"kind": "cleartrack"}, {"kind": "expire"})
     else:
         state.stat("monsters_defeated")
         state.event("bonus", page)
-        push(state, seq(page, "bonus", state.active), {"k": "expire"})
+        push(state, seq(page, "bonus", state.active), {"kind": "expire"})
 
 
 def run_cleartrack(state: GameState, f: dict) -> None:
@@ -171,7 +172,7 @@ def run_newmonster(state: GameState, f: dict) -> None:
     state.marker = 1
     page = state.grimoire[state.round - 1]
     state.event("monster", state.round, page)
-    place = {"k": "place"}
+    place = {"kind": "place"}
     arrival = seq(page, "arrival", state.active)
     if state.config.arrival_effect_after_placement:
         push(state, place, arrival)
@@ -204,10 +205,10 @@ def _recup_options(state: GameState, p: int) -> list[int]:
     return [PICK_HAND + c for c in range(len(hand)) if hand[c] and not is_madness(c)]
 
 
-def run_recup(state: GameState, f: dict) -> None:
+def run_recup(state: GameState, f: RecupFrame) -> None:
     """Section 5.1: exactly hand-size cards; Madness is never discarded here; elimination."""
     state.phase = Phase.RECUPERATION
-    p = f["p"]
+    p = f["player"]
     pl = state.players[p]
     if pl.eliminated:
         done(state, f)
@@ -215,7 +216,7 @@ def run_recup(state: GameState, f: dict) -> None:
     limit = hooks.hand_size(state, p)
     n = sum(pl.hand)
     if n > limit and _recup_options(state, p):
-        f["w"] = p  # DP-36
+        f["decider"] = p  # DP-36
         return
     done(state, f)
     if n < limit:
@@ -226,12 +227,12 @@ def run_recup(state: GameState, f: dict) -> None:
         eliminate(state, p)
 
 
-def legal_recup(state: GameState, f: dict) -> list[int]:
-    return _recup_options(state, f["p"])
+def legal_recup(state: GameState, f: RecupFrame) -> list[int]:
+    return _recup_options(state, f["player"])
 
 
-def answer_recup(state: GameState, f: dict, move: int) -> None:
-    pl = state.players[f["p"]]
+def answer_recup(state: GameState, f: RecupFrame, move: int) -> None:
+    pl = state.players[f["player"]]
     code = move - PICK_HAND
     pl.hand[code] -= 1
     pl.discard[code] += 1

@@ -22,6 +22,7 @@ from .constants import MAX_SUPPORT_SLOTS, is_madness
 from .resolver import done, frame, push, run
 
 if TYPE_CHECKING:
+    from .frames import LimitsFrame
     from .state import GameState
 
 
@@ -35,7 +36,7 @@ def lose_ability(state: GameState, p: int) -> None:
 def enforce_limits(state: GameState, p: int) -> None:
     """Push the reaction to a shrunk limit and run to the next decision (nothing when none shrank)."""
     if _excess_spells(state, p) or _excess_support(state, p):
-        push(state, {"k": "limits", "p": p, "w": None})
+        push(state, {"kind": "limits", "player": p, "decider": None})
         state.legal_cache = None
         run(state)
 
@@ -44,7 +45,7 @@ def react(state: GameState, p: int) -> None:
     """Inside a frame (an op, a module's frame): push the reaction when a limit shrank; the run
     loop reaches it next."""
     if _excess_spells(state, p) or _excess_support(state, p):
-        push(state, {"k": "limits", "p": p, "w": None})
+        push(state, {"kind": "limits", "player": p, "decider": None})
 
 
 def after_modifier(state: GameState, p: int, mod: dict) -> None:
@@ -66,23 +67,23 @@ def _excess_support(state: GameState, p: int) -> int:
     return max(0, len(_element_slots(state, p)) - hooks.support_capacity(state, p))
 
 
-def run_limits(state: GameState, f: dict) -> None:
-    p = f["p"]
+def run_limits(state: GameState, f: LimitsFrame) -> None:
+    p = f["player"]
     if state.players[p].eliminated or not (_excess_spells(state, p) or _excess_support(state, p)):
         done(state, f)
         return
-    f["w"] = p
+    f["decider"] = p
 
 
-def legal_limits(state: GameState, f: dict) -> list[int]:
-    p = f["p"]
+def legal_limits(state: GameState, f: LimitsFrame) -> list[int]:
+    p = f["player"]
     if _excess_spells(state, p):
         return [M.PICK_SPELL + i for i in range(len(state.players[p].spells))]
     return [M.PICK_SUPPORT + M.support_arg(0, s) for s in _element_slots(state, p) if s < MAX_SUPPORT_SLOTS]
 
 
-def answer_limits(state: GameState, f: dict, move: int) -> None:
-    p = f["p"]
+def answer_limits(state: GameState, f: LimitsFrame, move: int) -> None:
+    p = f["player"]
     pl = state.players[p]
     mv = M.decode(move, state.config.modules)
     if mv.block == "PICK_SPELL":

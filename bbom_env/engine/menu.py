@@ -2,7 +2,7 @@
 take now. The menu names no Action: it loops over ``ruleset(config.modules).actions`` and hands a
 chosen id to the Action that owns its block (``rules.MenuAction``).
 
-A menu frame is ``{"k": "menu", "p": seat, "n": grants, "w": decider}``: ``n`` is -1 on the
+A menu frame (``frames.MenuFrame``) has the ``player`` whose menu it is and ``grants``: -1 on the
 Active Player's own Action phase (unlimited Actions), else the number of granted Actions left
 (section 4.12).
 """
@@ -18,6 +18,7 @@ from .resolver import done, frame
 from .rules import ruleset
 
 if TYPE_CHECKING:
+    from .frames import MenuFrame
     from .state import GameState, PlayerState
 
 Req = tuple[int, ...]
@@ -46,9 +47,9 @@ class MenuView:
 
     __slots__ = ("frame", "p", "player", "counts", "tot", "_forbid", "_cost")
 
-    def __init__(self, state: GameState, f: dict) -> None:
+    def __init__(self, state: GameState, f: MenuFrame) -> None:
         self.frame = f
-        self.p: int = f["p"]
+        self.p: int = f["player"]
         self.player: PlayerState = state.players[self.p]
         self.counts = available_values(state, self.p)
         self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in self.counts]
@@ -89,7 +90,7 @@ class MenuView:
         return self._funds(state, action)[0][element] >= n
 
 
-def menu_legal(state: GameState, f: dict) -> list[int]:
+def menu_legal(state: GameState, f: MenuFrame) -> list[int]:
     """DP-03: END plus every Action whose target exists and whose cost can be paid."""
     view = MenuView(state, f)
     out = [M.END]
@@ -99,19 +100,19 @@ def menu_legal(state: GameState, f: dict) -> list[int]:
     return out
 
 
-def run_menu(state: GameState, f: dict) -> None:
-    if f["n"] == 0 or state.players[f["p"]].eliminated:
+def run_menu(state: GameState, f: MenuFrame) -> None:
+    if f["grants"] == 0 or state.players[f["player"]].eliminated:
         done(state, f)  # granted Actions used up, or A-73
         return
-    f["w"] = f["p"]
+    f["decider"] = f["player"]
 
 
-def answer_menu(state: GameState, f: dict, move: int) -> None:
+def answer_menu(state: GameState, f: dict, move: int) -> None:  # rules.MenuAction.choose takes a dict
     if move == M.END:
         done(state, f)
         return
-    if f["n"] > 0:
-        f["n"] -= 1
+    if f["grants"] > 0:
+        f["grants"] -= 1
     modules = state.config.modules
     mv = M.decode(move, modules)
     action = ruleset(modules).action_of_block.get(mv.block)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 def lookup(state: GameState, f: dict) -> dict:
-    ops = state.pack.effects[(f["src"], f["part"])]
+    ops = state.pack.effects[(f["source"], f["part"])]
     path = f["path"]
     for idx in path[:-1]:
         ops = ops[idx]["ops"]
@@ -37,38 +37,45 @@ def lookup(state: GameState, f: dict) -> dict:
 
 
 def run_seq(state: GameState, f: dict) -> None:
-    ops = state.pack.effects[(f["src"], f["part"])]
+    ops = state.pack.effects[(f["source"], f["part"])]
     for idx in f["path"]:
         ops = ops[idx]["ops"]
-    i = f["i"]
+    i = f["step"]
     if i >= len(ops):
         done(state, f)
         return
-    f["i"] = i + 1
+    f["step"] = i + 1
     push(
         state,
-        {"k": "tgt", "src": f["src"], "part": f["part"], "path": f["path"] + (i,), "c": f["c"], "X": f["X"]},
+        {
+            "kind": "tgt",
+            "source": f["source"],
+            "part": f["part"],
+            "path": f["path"] + (i,),
+            "controller": f["controller"],
+            "x": f["x"],
+        },
     )
 
 
 def _op_frame(f: dict, p: int, op: dict) -> dict:
     base, per_x = op.get("count", (1, 0))
     return {
-        "k": "op",
-        "src": f["src"],
+        "kind": "op",
+        "source": f["source"],
         "part": f["part"],
         "path": f["path"],
-        "c": f["c"],
-        "X": f["X"],
-        "p": p,
-        "n": base + per_x * f["X"],
-        "w": None,
+        "controller": f["controller"],
+        "x": f["x"],
+        "player": p,
+        "count": base + per_x * f["x"],
+        "decider": None,
         "stage": 0,
     }
 
 
 def _target_candidates(state: GameState, f: dict, op: dict) -> list[int]:
-    c = f["c"]
+    c = f["controller"]
     alive = state.order_from_active()
     if op["target"] == "another_player":
         return [q for q in alive if q != c]
@@ -78,10 +85,10 @@ def _target_candidates(state: GameState, f: dict, op: dict) -> list[int]:
 def run_tgt(state: GameState, f: dict) -> None:
     op = lookup(state, f)
     target = op.get("target", "you")
-    c = f["c"]
+    c = f["controller"]
     if target in ("a_player", "another_player"):
         if _target_candidates(state, f, op):
-            f["w"] = c  # DP-E01 / DP-29
+            f["decider"] = c  # DP-E01 / DP-29
         else:
             done(state, f)
         return
@@ -95,7 +102,7 @@ def run_tgt(state: GameState, f: dict) -> None:
         if target == "each_other":
             players = [q for q in players if q != c]
     players = [q for q in players if not state.players[q].eliminated]
-    if target == "each" and f["src"] in state.pack.curses:
+    if target == "each" and f["source"] in state.pack.curses:
         # A rule point may make a Curse part that targets every player apply more than once to
         # one player (RULES.md section 9.2); each application is its own frame, in turn order.
         players = [q for q in players for _ in range(hooks.rule_point(state, q, "curse_part_times", 1))]
@@ -105,12 +112,12 @@ def run_tgt(state: GameState, f: dict) -> None:
 def legal_tgt(state: GameState, f: dict) -> list[int]:
     op = lookup(state, f)
     n = len(state.players)
-    return sorted(M.PICK_PLAYER + (q - f["c"]) % n for q in _target_candidates(state, f, op))
+    return sorted(M.PICK_PLAYER + (q - f["controller"]) % n for q in _target_candidates(state, f, op))
 
 
 def answer_tgt(state: GameState, f: dict, move: int) -> None:
     done(state, f)
-    q = (f["c"] + move - M.PICK_PLAYER) % len(state.players)
+    q = (f["controller"] + move - M.PICK_PLAYER) % len(state.players)
     push(state, _op_frame(f, q, lookup(state, f)))
 
 
@@ -120,7 +127,7 @@ frame("tgt", run_tgt, legal_tgt, answer_tgt)
 
 # -- op frames ---------------------------------------------------------------------------------
 
-# name -> (run, legal, answer); run decides whether to wait (f["w"]) or finish.
+# name -> (run, legal, answer); run decides whether to wait (f["decider"]) or finish.
 OPS: dict[str, tuple[Callable, Callable | None, Callable | None]] = {}
 
 
@@ -151,16 +158,16 @@ def _filter_ok(flt: str, code: int) -> bool:
 
 
 def choice_op(
-    name: str, options: Callable[[GameState, dict, dict], list[int]], apply: Callable, who: str = "p"
+    name: str, options: Callable[[GameState, dict, dict], list[int]], apply: Callable, who: str = "player"
 ) -> None:
     """Register an op that repeats a single pick ``n`` times: options() lists the moves, apply()
     performs one pick. ``optional`` ops add DECLINE ("may"), which ends the op."""
 
     def run(state: GameState, f: dict, op: dict) -> None:
-        if f["n"] <= 0 or state.players[f["p"]].eliminated or not options(state, f, op):
+        if f["count"] <= 0 or state.players[f["player"]].eliminated or not options(state, f, op):
             done(state, f)
             return
-        f["w"] = f[who]
+        f["decider"] = f[who]
 
     def legal(state: GameState, f: dict, op: dict) -> list[int]:
         out = options(state, f, op)
@@ -172,7 +179,7 @@ def choice_op(
         if move == M.DECLINE:
             done(state, f)
             return
-        f["n"] -= 1
+        f["count"] -= 1
         apply(state, f, op, move)
 
     OPS[name] = (run, legal, answer)
@@ -184,7 +191,7 @@ def auto_op(name: str, apply: Callable[[GameState, dict, dict], None]) -> None:
 
     def run(state: GameState, f: dict, op: dict) -> None:
         done(state, f)
-        if not state.players[f["p"]].eliminated:
+        if not state.players[f["player"]].eliminated:
             apply(state, f, op)
 
     OPS[name] = (run, None, None)
@@ -194,19 +201,19 @@ def auto_op(name: str, apply: Callable[[GameState, dict, dict], None]) -> None:
 
 
 def _hand_options(state: GameState, f: dict, op: dict) -> list[int]:
-    hand = state.players[f["p"]].hand
+    hand = state.players[f["player"]].hand
     flt = op.get("filter", "any")
     return [M.PICK_HAND + c for c in range(NUM_CODES) if hand[c] and _filter_ok(flt, c)]
 
 
 def _discard_options(state: GameState, f: dict, op: dict) -> list[int]:
-    pile = state.players[f["p"]].discard
+    pile = state.players[f["player"]].discard
     flt = op.get("filter", "any")
     return [M.PICK_DISCARD + c for c in range(NUM_CODES) if pile[c] and _filter_ok(flt, c)]
 
 
 def _support_options(state: GameState, f: dict, op: dict) -> list[int]:
-    sup = state.players[f["p"]].support
+    sup = state.players[f["player"]].support
     flt = op.get("filter", "any")
     return [M.PICK_SUPPORT + s for s, c in enumerate(sup) if s < MAX_SUPPORT_SLOTS and _filter_ok(flt, c)]
 
@@ -222,7 +229,7 @@ def _zone_options(state: GameState, f: dict, op: dict) -> list[int]:
 
 def _take(state: GameState, f: dict, move: int) -> int:
     """Remove the picked card from its zone and return its code."""
-    pl = state.players[f["p"]]
+    pl = state.players[f["player"]]
     if move < M.PICK_DISCARD:
         code = move - M.PICK_HAND
         pl.hand[code] -= 1
@@ -235,13 +242,13 @@ def _take(state: GameState, f: dict, move: int) -> int:
 
 
 def _apply_discard(state: GameState, f: dict, op: dict, move: int) -> None:
-    state.players[f["p"]].discard[_take(state, f, move)] += 1  # section 7: to the owner's pile
+    state.players[f["player"]].discard[_take(state, f, move)] += 1  # section 7: to the owner's pile
 
 
 def _apply_destroy(state: GameState, f: dict, op: dict, move: int) -> None:
     code = _take(state, f, move)
     state.destroyed[code] += 1  # section 7: destroyed Madness does not return to the pile
-    state.event("destroyed", f["p"], code)
+    state.event("destroyed", f["player"], code)
 
 
 choice_op("discard", _zone_options, _apply_discard)
@@ -250,8 +257,8 @@ choice_op("discard", _zone_options, _apply_discard)
 def _run_destroy(state: GameState, f: dict, op: dict) -> None:
     if op["from"] == "deck_top":  # A-23: an empty deck is refilled first
         done(state, f)
-        for _ in range(f["n"]):
-            code = take_top(state, f["p"])
+        for _ in range(f["count"]):
+            code = take_top(state, f["player"])
             if code < 0:
                 return
             state.destroyed[code] += 1
@@ -268,14 +275,14 @@ def _support_room(state: GameState, p: int) -> bool:
 
 
 def _place_options(state: GameState, f: dict, op: dict) -> list[int]:
-    if not _support_room(state, f["p"]):
+    if not _support_room(state, f["player"]):
         return []
     return _hand_options(state, f, {"filter": "any"})
 
 
 def _apply_place(state: GameState, f: dict, op: dict, move: int) -> None:
     code = _take(state, f, move)
-    state.players[f["p"]].support.append(code)
+    state.players[f["player"]].support.append(code)
 
 
 choice_op("place_in_support", _place_options, _apply_place)
@@ -286,7 +293,7 @@ def _top_options(state: GameState, f: dict, op: dict) -> list[int]:
 
 
 def _apply_top(state: GameState, f: dict, op: dict, move: int) -> None:
-    state.players[f["p"]].deck.append(_take(state, f, move))
+    state.players[f["player"]].deck.append(_take(state, f, move))
 
 
 choice_op("put_on_top", _top_options, _apply_top)
@@ -311,12 +318,12 @@ def _apply_upgrade(state: GameState, f: dict, op: dict, move: int) -> None:
     else:
         state.supply[e][0] += 1
     state.supply[e][v] -= 1
-    pl = state.players[f["p"]]
+    pl = state.players[f["player"]]
     if op["from"] == "hand":
         pl.hand[code + 1] += 1
     else:
         pl.discard[code + 1] += 1
-    state.event("upgrade", f["p"], code)
+    state.event("upgrade", f["player"], code)
 
 
 choice_op("upgrade", _upgrade_options, _apply_upgrade)

@@ -25,27 +25,27 @@ def _spell_choice(
     name: str, ok: Callable[[list], bool], apply: Callable[[GameState, dict, dict, int], None]
 ) -> None:
     def options(state: GameState, f: dict, op: dict) -> list[int]:
-        return [M.PICK_SPELL + i for i, sp in enumerate(state.players[f["p"]].spells) if ok(sp)]
+        return [M.PICK_SPELL + i for i, sp in enumerate(state.players[f["player"]].spells) if ok(sp)]
 
     choice_op(name, options, apply)
 
 
 def _neutralize_spell(state: GameState, f: dict, op: dict, move: int) -> None:
-    state.players[f["p"]].spells[move - M.PICK_SPELL][2] = op["duration"]
+    state.players[f["player"]].spells[move - M.PICK_SPELL][2] = op["duration"]
 
 
 def _exhaust_spell(state: GameState, f: dict, op: dict, move: int) -> None:
-    state.players[f["p"]].spells[move - M.PICK_SPELL][1] = True
+    state.players[f["player"]].spells[move - M.PICK_SPELL][1] = True
 
 
 def _refresh_spell(state: GameState, f: dict, op: dict, move: int) -> None:
-    state.players[f["p"]].spells[move - M.PICK_SPELL][1] = False
+    state.players[f["player"]].spells[move - M.PICK_SPELL][1] = False
 
 
 def _lose_spell(state: GameState, f: dict, op: dict, move: int) -> None:
-    sid = state.players[f["p"]].spells.pop(move - M.PICK_SPELL)[0]
+    sid = state.players[f["player"]].spells.pop(move - M.PICK_SPELL)[0]
     state.box_spells.append(sid)
-    state.event("spell_lost", f["p"], sid)
+    state.event("spell_lost", f["player"], sid)
 
 
 _spell_choice("neutralize_spell", lambda sp: not sp[2], _neutralize_spell)
@@ -83,25 +83,25 @@ def _neutralize_curse(state: GameState, f: dict, op: dict, move: int) -> None:
     state.event("neutralize_curse", curse[0])
 
 
-choice_op("neutralize_curse", lambda s, f, op: _curse_moves(s, True), _neutralize_curse, who="c")
+choice_op("neutralize_curse", lambda s, f, op: _curse_moves(s, True), _neutralize_curse, who="controller")
 
 
 def _destroy_curse(state: GameState, f: dict, op: dict, move: int) -> None:
     slot, pos = divmod(move - M.PICK_CURSE, MAX_STACK)
-    cid = remove_curse(state, slot, pos, f["c"])
+    cid = remove_curse(state, slot, pos, f["controller"])
     state.stat("curses_destroyed")
-    state.event("destroy", f["c"], cid)
+    state.event("destroy", f["controller"], cid)
     check_immediate_win(state)
     if state.over:
         return
     if op["reward"]:
-        push(state, {"k": "reward", "p": f["c"], "w": None})
+        push(state, {"kind": "reward", "player": f["controller"], "decider": None})
     # "Whenever you destroy a Curse" abilities also apply to Curses destroyed by an effect, as
     # after the Destroy Action (actions.run_destroy): the trigger resolves, then the reward.
-    fire(state, f["c"], "curse_destroyed")
+    fire(state, f["controller"], "curse_destroyed")
 
 
-choice_op("destroy_curse", lambda s, f, op: _curse_moves(s, True), _destroy_curse, who="c")
+choice_op("destroy_curse", lambda s, f, op: _curse_moves(s, True), _destroy_curse, who="controller")
 
 
 def _token_element(state: GameState, curse: list, how: str) -> int:
@@ -136,15 +136,15 @@ def _run_add_tokens(state: GameState, f: dict, op: dict) -> None:
     else:
         targets = [c for stack in state.track for c in stack]
     for curse in targets:
-        _add_tokens_to(state, curse, f["n"], op["element"])
+        _add_tokens_to(state, curse, f["count"], op["element"])
 
 
 def _apply_add_tokens(state: GameState, f: dict, op: dict, move: int) -> None:
-    _add_tokens_to(state, _curse_at(state, move), f["n"] + 1, op["element"])
-    f["n"] = 0  # one Curse receives all the tokens
+    _add_tokens_to(state, _curse_at(state, move), f["count"] + 1, op["element"])
+    f["count"] = 0  # one Curse receives all the tokens
 
 
-choice_op("_add_tokens_pick", lambda s, f, op: _curse_moves(s, False), _apply_add_tokens, who="c")
+choice_op("_add_tokens_pick", lambda s, f, op: _curse_moves(s, False), _apply_add_tokens, who="controller")
 OPS["add_tokens"] = (_run_add_tokens, OPS["_add_tokens_pick"][1], OPS["_add_tokens_pick"][2])
 
 
@@ -165,15 +165,20 @@ def _run_remove_tokens(state: GameState, f: dict, op: dict) -> None:
     done(state, f)
     for stack in state.track:
         for curse in stack:
-            _remove_tokens_from(state, curse, f["n"])
+            _remove_tokens_from(state, curse, f["count"])
 
 
 def _apply_remove_tokens(state: GameState, f: dict, op: dict, move: int) -> None:
-    _remove_tokens_from(state, _curse_at(state, move), f["n"] + 1)
-    f["n"] = 0
+    _remove_tokens_from(state, _curse_at(state, move), f["count"] + 1)
+    f["count"] = 0
 
 
-choice_op("_remove_tokens_pick", lambda s, f, op: _curse_moves(s, False, True), _apply_remove_tokens, who="c")
+choice_op(
+    "_remove_tokens_pick",
+    lambda s, f, op: _curse_moves(s, False, True),
+    _apply_remove_tokens,
+    who="controller",
+)
 OPS["remove_tokens"] = (_run_remove_tokens, OPS["_remove_tokens_pick"][1], OPS["_remove_tokens_pick"][2])
 
 
@@ -202,7 +207,7 @@ def _move_marker(state: GameState, f: dict, op: dict) -> None:
         state.marker = max(1, state.marker + steps)
         state.event("marker", state.marker)
     else:
-        push(state, *[{"k": "advance"} for _ in range(steps)])
+        push(state, *[{"kind": "advance"} for _ in range(steps)])
 
 
 auto_op("move_marker", _move_marker)

@@ -22,13 +22,13 @@ if TYPE_CHECKING:
 # Players' cards without choices -------------------------------------------------------------
 
 
-auto_op("draw", lambda s, f, op: draw(s, f["p"], f["n"]))
+auto_op("draw", lambda s, f, op: draw(s, f["player"], f["count"]))
 
 
 def _discard_deck_top(state: GameState, f: dict, op: dict) -> None:
-    pl = state.players[f["p"]]
-    for _ in range(f["n"]):
-        code = take_top(state, f["p"])  # bee-like Monster ruling: refill first
+    pl = state.players[f["player"]]
+    for _ in range(f["count"]):
+        code = take_top(state, f["player"])  # bee-like Monster ruling: refill first
         if code < 0:
             return
         pl.discard[code] += 1
@@ -39,8 +39,8 @@ auto_op("discard_deck_top", _discard_deck_top)
 
 def _cure(state: GameState, f: dict, op: dict) -> None:
     """Cure by effect: identical Madness cards, so no choice (section 7, A-67)."""
-    pl = state.players[f["p"]]
-    n = f["n"]
+    pl = state.players[f["player"]]
+    n = f["count"]
     zone = op["from"]
     if zone == "hand":
         for c in range(NUM_ELEMENT_CODES, NUM_CODES):
@@ -74,22 +74,22 @@ auto_op("cure", _cure)
 
 
 def _run_receive(state: GameState, f: dict, op: dict) -> None:
-    p = f["p"]
+    p = f["player"]
     pl = state.players[p]
     if op["to"] == "support" and op["full_support"] == "replace" and not pl.eliminated:
         # Bagpipe Monster ruling, Madness by Madness: a free slot takes it; a full support
         # discards one of its cards, and the Madness takes its place.
-        while f["n"] > 0 and (_support_room(state, p) or not pl.support):
-            f["n"] -= 1
+        while f["count"] > 0 and (_support_room(state, p) or not pl.support):
+            f["count"] -= 1
             if not receive_madness(state, p, "support"):
                 return
-        if f["n"] > 0:
-            f["w"] = p
+        if f["count"] > 0:
+            f["decider"] = p
             return
     done(state, f)
     if pl.eliminated:
         return
-    for _ in range(f["n"]):
+    for _ in range(f["count"]):
         if not receive_madness(state, p, op["to"]):
             return
 
@@ -100,8 +100,8 @@ def _legal_receive(state: GameState, f: dict, op: dict) -> list[int]:
 
 def _answer_receive(state: GameState, f: dict, op: dict, move: int) -> None:
     _apply_discard(state, f, op, move)
-    f["n"] -= 1
-    receive_madness(state, f["p"], "support")
+    f["count"] -= 1
+    receive_madness(state, f["player"], "support")
 
 
 OPS["receive_madness"] = (_run_receive, _legal_receive, _answer_receive)
@@ -140,35 +140,35 @@ def _run_gain(state: GameState, f: dict, op: dict) -> None:
         return
     done(state, f)
     if op["element"] == "spell":
-        src = state.pack.spells.get(f["src"])
-        e = src.element if src else state.pack.magicians[state.players[f["c"]].magician].element
+        src = state.pack.spells.get(f["source"])
+        e = src.element if src else state.pack.magicians[state.players[f["controller"]].magician].element
     else:
         e = ELEMENT_NAMES.index(op["element"])
-    for _ in range(f["n"]):
-        _gain_one(state, f["p"], e, op["value"], op["to"])
+    for _ in range(f["count"]):
+        _gain_one(state, f["player"], e, op["value"], op["to"])
 
 
 choice_op(
     "_gain_pick",
     _gain_options,
-    lambda s, f, op, m: _gain_one(s, f["p"], m - M.PICK_ELEMENT, op["value"], op["to"]),
+    lambda s, f, op, m: _gain_one(s, f["player"], m - M.PICK_ELEMENT, op["value"], op["to"]),
 )
 OPS["gain"] = (_run_gain, OPS["_gain_pick"][1], OPS["_gain_pick"][2])
 
 
 def _grant(state: GameState, f: dict, op: dict) -> None:
     """Section 4.12: the player takes up to n Actions now; they may stop early ([FAQ])."""
-    if f["n"] > 0:
-        push(state, {"k": "menu", "p": f["p"], "n": f["n"], "w": None})
-        state.event("grant", f["p"], f["n"])
+    if f["count"] > 0:
+        push(state, {"kind": "menu", "player": f["player"], "grants": f["count"], "decider": None})
+        state.event("grant", f["player"], f["count"])
 
 
 auto_op("grant_actions", _grant)
 
 
 def _modifier(state: GameState, f: dict, op: dict) -> None:
-    state.players[f["p"]].mods.append((op["mod"], op["duration"], f["src"]))
-    limits.after_modifier(state, f["p"], op["mod"])  # V-10: a lost ability shrinks limits
+    state.players[f["player"]].mods.append((op["mod"], op["duration"], f["source"]))
+    limits.after_modifier(state, f["player"], op["mod"])  # V-10: a lost ability shrinks limits
 
 
 auto_op("modifier", _modifier)
@@ -176,7 +176,7 @@ auto_op("modifier", _modifier)
 
 def _reshuffle(state: GameState, f: dict, op: dict) -> None:
     """Shuffle the discard pile into the deck; never gives a Madness (section 7 "Shuffle")."""
-    pl = state.players[f["p"]]
+    pl = state.players[f["player"]]
     cards = pl.deck + [c for c in range(NUM_CODES) for _ in range(pl.discard[c])]
     pl.discard = [0] * NUM_CODES
     state.rng.shuffle(cards)
@@ -190,17 +190,17 @@ auto_op("reshuffle", _reshuffle)
 
 
 def _exchange_giver(f: dict) -> int:
-    return f["c"] if f["stage"] == 0 else f["p"]
+    return f["controller"] if f["stage"] == 0 else f["player"]
 
 
 def _run_exchange(state: GameState, f: dict, op: dict) -> None:
     while True:
-        if f["n"] <= 0 or f["p"] == f["c"] or state.players[f["p"]].eliminated:
+        if f["count"] <= 0 or f["player"] == f["controller"] or state.players[f["player"]].eliminated:
             done(state, f)
             return
         giver = _exchange_giver(f)
         if any(state.players[giver].hand):
-            f["w"] = giver
+            f["decider"] = giver
             return
         _next_exchange_stage(f)
 
@@ -209,7 +209,7 @@ def _next_exchange_stage(f: dict) -> None:
     f["stage"] += 1
     if f["stage"] == 2:
         f["stage"] = 0
-        f["n"] -= 1
+        f["count"] -= 1
 
 
 def _legal_exchange(state: GameState, f: dict, op: dict) -> list[int]:
@@ -219,7 +219,7 @@ def _legal_exchange(state: GameState, f: dict, op: dict) -> list[int]:
 
 def _answer_exchange(state: GameState, f: dict, op: dict, move: int) -> None:
     giver = _exchange_giver(f)
-    taker = f["p"] if giver == f["c"] else f["c"]
+    taker = f["player"] if giver == f["controller"] else f["controller"]
     code = move - M.PICK_HAND
     state.players[giver].hand[code] -= 1
     state.players[taker].hand[code] += 1
@@ -233,7 +233,7 @@ OPS["exchange"] = (_run_exchange, _legal_exchange, _answer_exchange)
 
 
 def _run_may(state: GameState, f: dict, op: dict) -> None:
-    f["w"] = f["p"]
+    f["decider"] = f["player"]
 
 
 def _legal_may(state: GameState, f: dict, op: dict) -> list[int]:
@@ -243,7 +243,7 @@ def _legal_may(state: GameState, f: dict, op: dict) -> list[int]:
 def _answer_may(state: GameState, f: dict, op: dict, move: int) -> None:
     done(state, f)
     if move == M.ACCEPT:
-        push(state, seq(f["src"], f["part"], f["p"], f["X"], f["path"]))
+        push(state, seq(f["source"], f["part"], f["player"], f["x"], f["path"]))
 
 
 OPS["may"] = (_run_may, _legal_may, _answer_may)

@@ -2,8 +2,9 @@
 
 ``payment="auto"`` pays with the canonical least-waste payment (``payment.auto_payment``);
 ``"manual"`` asks for each card (PAY_HAND / PAY_SUPPORT), then PAY_CONFIRM, or PAY_CANCEL, which
-returns to the menu with nothing spent. A pay frame is ``{"k": "pay", "p": payer, "req": cost,
-"picks": sources picked so far, "act": the Action, "what": its target}``.
+returns to the menu with nothing spent. A pay frame (``frames.PayFrame``) has the payer
+(``player``), the ``cost``, the sources picked so far (``picks``), the ``action`` and its
+``target``.
 """
 
 from __future__ import annotations
@@ -17,14 +18,23 @@ from .payment_auto import auto_payment, completable_pick
 from .resolver import done, frame
 
 if TYPE_CHECKING:
+    from .frames import PayFrame
     from .state import GameState
 
 
-def pay_frame(p: int, req: tuple, action: str, what: str) -> dict:
+def pay_frame(p: int, req: tuple, action: str, what: str) -> PayFrame:
     """A frame that makes player p pay ``req`` (a ``payment.Cost``) for ``action`` (on ``what``)
     before it resolves. The frame keeps the cost's compact form (what a save writes)."""
     cost = as_cost(req).compact()
-    return {"k": "pay", "p": p, "req": cost, "picks": (), "act": action, "what": what, "w": None}
+    return {
+        "kind": "pay",
+        "player": p,
+        "cost": cost,
+        "picks": (),
+        "action": action,
+        "target": what,
+        "decider": None,
+    }
 
 
 def _discard_sources(state: GameState, p: int, sources: list) -> None:
@@ -44,15 +54,15 @@ def _discard_sources(state: GameState, p: int, sources: list) -> None:
 
 
 def run_pay(state: GameState, f: dict) -> None:
-    p = f["p"]
-    if state.config.payment == "auto" or as_cost(f["req"]).is_free:
-        sources = auto_payment(state, p, f["req"], f["act"])
+    p = f["player"]
+    if state.config.payment == "auto" or as_cost(f["cost"]).is_free:
+        sources = auto_payment(state, p, f["cost"], f["action"])
         codes = tuple(source_code(state, s) for s in sources)
         _discard_sources(state, p, sources)
-        state.event("pay", p, f["act"], f["what"], codes)
+        state.event("pay", p, f["action"], f["target"], codes)
         done(state, f)
         return
-    f["w"] = p
+    f["decider"] = p
 
 
 def _picked_codes(state: GameState, f: dict) -> list[int]:
@@ -62,8 +72,8 @@ def _picked_codes(state: GameState, f: dict) -> list[int]:
 def _offers(state: GameState, f: dict, cost: tuple) -> tuple[list[tuple[int, int]], list[int]]:
     """The cards still available to pick: (move, code) pairs, and counts by code. Banned
     Elements, crushed cards and (with "no_support_payment") the support pool are left out."""
-    p = f["p"]
-    banned = banned_elements(state, p, f["act"])
+    p = f["player"]
+    banned = banned_elements(state, p, f["action"])
     hand = state.players[p].hand
     used_hand = [0] * NUM_CODES
     used_slots = set()
@@ -91,7 +101,7 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     """DP-P1..P3, P6: a card is offered if it pays part of what is still owed (for an Element-only
     cost: its Element still has an uncovered need, or the ``any`` part is uncovered) and, with
     irreducible payments, the payment it makes is not reducible (A-18)."""
-    req = f["req"]
+    req = f["cost"]
     cost = as_cost(req)
     picked = _picked_codes(state, f)
     out = [M.PAY_CANCEL]
@@ -142,20 +152,20 @@ def _numbers(cost: tuple) -> tuple[int, ...]:
 
 
 def answer_pay(state: GameState, f: dict, move: int) -> None:
-    p = f["p"]
+    p = f["player"]
     if move == M.PAY_CANCEL:
         # Nothing was spent: drop the pay frame and the Action's frames, back to the menu.
-        while state.stack and state.stack[-1]["k"] != "menu":
+        while state.stack and state.stack[-1]["kind"] != "menu":
             state.stack.pop()
         menu = state.stack[-1] if state.stack else None
-        if menu is not None and menu["n"] >= 0:
-            menu["n"] += 1  # a granted Action (4.12) cancelled is not used up: give it back
-        state.event("cancel", p, f["act"])
+        if menu is not None and menu["grants"] >= 0:
+            menu["grants"] += 1  # a granted Action (4.12) cancelled is not used up: give it back
+        state.event("cancel", p, f["action"])
         return
     if move == M.PAY_CONFIRM:
         codes = tuple(_picked_codes(state, f))
         _discard_sources(state, p, list(f["picks"]))
-        state.event("pay", p, f["act"], f["what"], codes)
+        state.event("pay", p, f["action"], f["target"], codes)
         done(state, f)
         return
     if move < M.PAY_SUPPORT:

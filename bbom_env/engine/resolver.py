@@ -1,26 +1,35 @@
 """The interpreter loop: a stack of frames, each a small dict of plain data (design decision 2).
 
-A frame has a kind ``k``; ``RUN[k](state, f)`` advances it. A frame that needs a choice sets
-``f["w"]`` to the deciding seat and stops; ``LEGAL[k]`` lists its legal moves and ``ANSWER[k]``
-applies one, after which the frame runs again. Nothing here holds a generator or a closure, so a
-state can be cloned, pickled or serialised at any decision.
+A frame has a ``kind`` (its keys and their types: ``frames.py``); ``RUN[kind](state, f)`` advances
+it. A frame that needs a choice sets ``f["decider"]`` to the deciding seat and stops;
+``LEGAL[kind]`` lists its legal moves and ``ANSWER[kind]`` applies one, after which the frame runs
+again. Nothing here holds a generator or a closure, so a state can be cloned, pickled or
+serialised at any decision.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from .frames import FRAME_TYPES, register_frame_type
 
 if TYPE_CHECKING:
     from .state import GameState
 
-RUN: dict[str, Callable[[GameState, dict], None]] = {}
-LEGAL: dict[str, Callable[[GameState, dict], list[int]]] = {}
-ANSWER: dict[str, Callable[[GameState, dict, int], None]] = {}
+# Handlers take their kind's TypedDict (frames.py), hence Any for the frame here.
+RUN: dict[str, Callable[[GameState, Any], None]] = {}
+LEGAL: dict[str, Callable[[GameState, Any], list[int]]] = {}
+ANSWER: dict[str, Callable[[GameState, Any, int], None]] = {}
 
 
-def frame(kind: str, run=None, legal=None, answer=None) -> None:
-    """Register the handlers of a frame kind."""
+def frame(kind: str, run=None, legal=None, answer=None, typed: type | None = None) -> None:
+    """Register the handlers of a frame kind. A module's new kind passes its TypedDict as
+    ``typed`` (see frames.py); every kind with handlers has a registered type."""
+    if typed is not None:
+        register_frame_type(kind, typed)
+    elif kind not in FRAME_TYPES:
+        raise ValueError(f"frame kind {kind!r} has no TypedDict: pass typed= (frames.register_frame_type)")
     if run is not None:
         RUN[kind] = run
     if legal is not None:
@@ -29,7 +38,7 @@ def frame(kind: str, run=None, legal=None, answer=None) -> None:
         ANSWER[kind] = answer
 
 
-def done(state: GameState, f: dict) -> None:
+def done(state: GameState, f: Mapping[str, Any]) -> None:
     """Remove frame f (by identity: frames pushed above it since stay in place)."""
     stack = state.stack
     for i in range(len(stack) - 1, -1, -1):
@@ -38,9 +47,9 @@ def done(state: GameState, f: dict) -> None:
             return
 
 
-def push(state: GameState, *frames: dict) -> None:
-    """Push frames so that the first one given runs first."""
-    state.stack.extend(reversed(frames))
+def push(state: GameState, *frames: Mapping[str, Any]) -> None:
+    """Push frames (plain dicts, typed by frames.py) so that the first one given runs first."""
+    state.stack.extend(reversed(frames))  # type: ignore[arg-type]  # TypedDicts are dicts
 
 
 class IllegalActionError(ValueError):
@@ -58,15 +67,15 @@ def run(state: GameState) -> None:
             start_turn(state)
             continue
         f = stack[-1]
-        if f.get("w") is not None:
-            legal = LEGAL[f["k"]](state, f)
+        if f.get("decider") is not None:
+            legal = LEGAL[f["kind"]](state, f)
             if not legal:
                 raise AssertionError(f"frame {f} waits with no legal move")
             if skip_forced and len(legal) == 1:
-                f["w"] = None
-                ANSWER[f["k"]](state, f, legal[0])
+                f["decider"] = None
+                ANSWER[f["kind"]](state, f, legal[0])
                 continue
             state.legal_cache = legal
             return
-        RUN[f["k"]](state, f)
+        RUN[f["kind"]](state, f)
     state.legal_cache = []

@@ -31,6 +31,7 @@ from .constants import (
     ROUNDS,
     Phase,
 )
+from .frames import FRAME_TYPES, frame_schema
 from .moves import NUM_BASE_MOVES
 from .pack_checks import check_module_kinds
 from .pack_hash import pack_mismatch
@@ -46,28 +47,8 @@ DURATIONS = ("until_next_monster", "this_turn")
 OUTCOMES = ("", "win", "loss")
 ACTS = ("activate", "learn", "acquire", "destroy", "cure")
 
-# Frame kind -> {key: kind of value}; see _frame_value. Keys in _OPTIONAL may be absent.
-_EFFECT = {"src": "effect", "part": "effect", "path": "effect", "c": "seat", "X": "power"}
-FRAMES: dict[str, dict[str, str]] = {
-    **{k: {} for k in ("conc", "monster", "release", "endround", "cleartrack", "expire", "newmonster")},
-    **{k: {} for k in ("place", "endturn", "advance")},
-    "menu": {"p": "seat", "n": "grant", "w": "wait"},
-    "recup": {"p": "seat", "w": "wait"},
-    "refresh_choice": {"p": "seat", "n": "grant", "w": "wait"},
-    "limits": {"p": "seat", "w": "wait"},
-    "reward": {"p": "seat", "w": "wait"},
-    "learn": {"p": "seat", "e": "element", "w": "wait"},
-    "pay": {"p": "seat", "req": "req", "picks": "picks", "act": "act", "what": "str", "w": "wait"},
-    "activate": {"p": "seat", "s": "spell", "X": "power"},
-    "exhaust": {"p": "seat", "s": "spell"},
-    "acquire": {"p": "seat", "e": "element", "v": "value"},
-    "destroy": {"p": "seat", "cid": "curse"},
-    "cure": {"p": "seat", "q": "target", "code": "madness", "slot": "slot"},
-    "seq": {**_EFFECT, "i": "count"},
-    "tgt": {**_EFFECT, "w": "wait"},
-    "op": {**_EFFECT, "p": "seat", "n": "count", "w": "wait", "stage": "stage"},
-}
-_OPTIONAL = {"tgt": frozenset({"w"}), "cure": frozenset({"slot"})}
+# The frame schema (keys, value kinds, optional keys) is read from the frame types of frames.py
+# (FRAME_TYPES, frame_schema), so that a module's frame kinds are checked like the base game's.
 
 
 def _name(v: Any) -> str:
@@ -153,8 +134,9 @@ def _id(v: Any, table: dict, where: str, what: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfig, Pack]:
-    """Check everything a save holds; return its config and (freshly checked) pack."""
+def check_save(data: Any, keys: frozenset[str], hashed: bool, frames: bool = True) -> tuple[GameConfig, Pack]:
+    """Check everything a save holds; return its config and (freshly checked) pack. ``frames``:
+    check the decision stack's frames too (not for old formats, whose frames have other keys)."""
     _dict(data, "save", keys)
     config = _config(data["config"])
     if hashed:
@@ -180,7 +162,7 @@ def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfi
     _board(data, pack, n)
     _zones(data)
     stack = _list(data["stack"], "stack")
-    for i, f in enumerate(stack):
+    for i, f in enumerate(stack if frames else ()):
         _frame(f, f"stack[{i}]", pack, data, top=i == len(stack) - 1)
     return config, pack
 
@@ -298,7 +280,10 @@ def _board(data: dict, pack: Pack, n: int) -> None:
     marker = _int(data["marker"], "marker", 0, 5)
     # In a running game marker 0 (the Invocation space) is held only before the first Monster phase
     # and between the end of a round and its New Monster; elsewhere the next advance finds no space.
-    pending_page = any(type(f) is dict and f.get("k") == "newmonster" for f in _list(data["stack"], "stack"))
+    pending_page = any(
+        type(f) is dict and f.get("kind", f.get("k")) == "newmonster"  # "k": formats 1 and 2
+        for f in _list(data["stack"], "stack")
+    )
     if not data["over"] and ((rnd == 0 and marker != 0) or (rnd > 0 and marker == 0 and not pending_page)):
         raise SaveError(f"marker: {marker} does not fit round {rnd} (marker 0 only before a New Monster)")
     _int(data["phase"], "phase", min(Phase), max(Phase))
@@ -352,35 +337,41 @@ def _progress(data: dict, n: int) -> None:
 def _frame(f: Any, where: str, pack: Pack, data: dict, top: bool) -> None:
     if type(f) is not dict:
         raise SaveError(f"{where}: expected an object, got {_name(f)}")
-    kind = f.get("k")
-    if type(kind) is not str or kind not in FRAMES:
-        raise SaveError(f"{where}.k: unknown frame kind {_name(kind)}; known: {sorted(FRAMES)}")
-    schema = FRAMES[kind]
-    _dict(f, where, set(schema) | {"k"}, _OPTIONAL.get(kind, frozenset()))
+    kind = f.get("kind")
+    if type(kind) is not str or kind not in FRAME_TYPES:
+        raise SaveError(f"{where}.kind: unknown frame kind {_name(kind)}; known: {sorted(FRAME_TYPES)}")
+    schema = frame_schema(kind)
+    for key in schema.keys:
+        if key not in f and key not in schema.optional:
+            raise SaveError(f"{where}.{key}: missing (a {kind} frame has {sorted(schema.keys)})")
+    for key in f:
+        if key != "kind" and key not in schema.keys:
+            raise SaveError(f"{where}.{key}: unknown field of a {kind} frame; known: {sorted(schema.keys)}")
     players = data["players"]
     n = len(players)
-    for key, value_kind in schema.items():
+    for key, (value_kind, _type) in schema.keys.items():
         if key in f:
             _frame_value(f[key], value_kind, f"{where}.{key}", pack, n)
     _card_there(f, where, data)
-    if "src" in f:
+    if "source" in f:
         _effect(f, where, pack)
-    w = f.get("w")
+    w = f.get("decider")
     if w is not None:
         if not top:
-            raise SaveError(f"{where}.w: only the top frame of the stack waits for a decision")
-        if w not in (f.get("p"), f.get("c")):
-            raise SaveError(f"{where}.w: seat {w} is not the frame's player")
+            raise SaveError(f"{where}.decider: only the top frame of the stack waits for a decision")
+        if w not in (f.get("player"), f.get("controller")):
+            raise SaveError(f"{where}.decider: seat {w} is not the frame's player")
         if players[w]["eliminated"]:
-            raise SaveError(f"{where}.w: player {w} is eliminated and cannot decide")
+            raise SaveError(f"{where}.decider: player {w} is eliminated and cannot decide")
     if kind == "pay":
         _picks_held(f, where, players)
 
 
 # Value kinds of frame fields that are plain int ranges (None: no upper bound).
 _RANGES: dict[str, tuple[int, int | None]] = {
-    "grant": (-1, None),  # -1: the turn's own Action phase, else granted Actions left
+    "grants": (-1, None),  # -1: the turn's own Action phase, else granted Actions left
     "count": (0, None),
+    "step": (0, None),  # refined by _effect (at most the length of the op list)
     "element": (0, 3),
     "value": (2, 3),
     "power": (1, MAX_POWER),
@@ -394,10 +385,10 @@ def _frame_value(v: Any, kind: str, where: str, pack: Pack, n: int) -> None:
         _int(v, where, *_RANGES[kind])
     elif kind == "seat":
         _seat(v, where, n)
-    elif kind == "wait":
+    elif kind == "decider":
         if v is not None:
             _seat(v, where, n)
-    elif kind == "target":
+    elif kind == "owner":
         _seat(v, where, n, -1)  # -1: the curer's own hand
     elif kind == "madness":
         if _code(v, where) != MADNESS:
@@ -406,11 +397,11 @@ def _frame_value(v: Any, kind: str, where: str, pack: Pack, n: int) -> None:
         _id(v, pack.spells, where, "Spell")
     elif kind == "curse":
         _id(v, pack.curses, where, "Curse")
-    elif kind == "act":
+    elif kind == "action":
         _str(v, where, ACTS)
-    elif kind == "str":
+    elif kind == "text":
         _str(v, where)
-    elif kind == "req":
+    elif kind == "cost":
         for i, r in enumerate(_list(v, where, 5)):
             _int(r, f"{where}[{i}]", 0)
     elif kind == "picks":
@@ -423,14 +414,15 @@ def _frame_value(v: Any, kind: str, where: str, pack: Pack, n: int) -> None:
                 _int(s[2], f"{w}[2]", 0, MAX_SUPPORT_SLOTS - 1)
             else:
                 raise SaveError(f"{w}: expected ['h', card code] or ['s', seat, slot], got {_name(s)}")
-    # "effect" (src / part / path) is checked as a whole by _effect
+    elif kind != "effect":  # "effect" (source / part / path) is checked as a whole by _effect
+        raise SaveError(f"{where}: the engine has no check for value kind {kind!r} (frames.py)")
 
 
 def _effect(f: dict, where: str, pack: Pack) -> None:
-    """src / part / path name an op list (seq) or an op (tgt, op) of the pack; counts fit it."""
-    key = (_str(f["src"], f"{where}.src"), _str(f["part"], f"{where}.part"))
+    """source / part / path name an op list (seq) or an op (tgt, op) of the pack; counts fit it."""
+    key = (_str(f["source"], f"{where}.source"), _str(f["part"], f"{where}.part"))
     if key not in pack.effects:
-        raise SaveError(f"{where}: no effect {f['part']!r} of card {_name(f['src'])} in the pack")
+        raise SaveError(f"{where}: no effect {f['part']!r} of card {_name(f['source'])} in the pack")
     path = _list(f["path"], f"{where}.path")
     ops: Any = pack.effects[key]
     op: dict | None = None
@@ -441,42 +433,44 @@ def _effect(f: dict, where: str, pack: Pack) -> None:
             ops = op["ops"]
         _int(idx, f"{where}.path[{depth}]", 0, len(ops) - 1)
         op = ops[idx]
-    if f["k"] == "seq":
+    if f["kind"] == "seq":
         if op is not None:
             if "ops" not in op:
                 raise SaveError(f"{where}.path: op {op.get('op')!r} has no nested ops")
             ops = op["ops"]
-        _int(f["i"], f"{where}.i", 0, len(ops))
+        _int(f["step"], f"{where}.step", 0, len(ops))
         return
     if op is None:
-        raise SaveError(f"{where}.path: a {f['k']} frame names one op; the path is empty")
-    if f["k"] == "op":
+        raise SaveError(f"{where}.path: a {f['kind']} frame names one op; the path is empty")
+    if f["kind"] == "op":
         from .ops import OPS
 
         if op["op"] not in OPS:
             raise SaveError(f"{where}.path: op {op['op']!r} is not one the engine runs")
         base, per_x = op.get("count", (1, 0))
-        _int(f["n"], f"{where}.n", 0, max(0, base + per_x * f["X"]))
+        _int(f["count"], f"{where}.count", 0, max(0, base + per_x * f["x"]))
 
 
 def _card_there(f: dict, where: str, data: dict) -> None:
     """The card an Action frame takes is still there (its payment comes first and never takes it)."""
-    kind = f["k"]
+    kind = f["kind"]
     if kind == "cure":
-        if (f["q"] >= 0) != ("slot" in f):
+        if (f["owner"] >= 0) != ("slot" in f):
             raise SaveError(f"{where}: a cure frame has a slot exactly when it cures a support card")
-        held = data["players"][f["p"]]["hand"][f["code"]] if f["q"] < 0 else None
-        if held == 0 or (held is None and f["code"] not in data["players"][f["q"]]["support"]):
+        held = data["players"][f["player"]]["hand"][f["code"]] if f["owner"] < 0 else None
+        if held == 0 or (held is None and f["code"] not in data["players"][f["owner"]]["support"]):
             raise SaveError(f"{where}: the Madness card to cure ({f['code']}) is not where the frame says")
-    elif kind == "learn" and not data["library"][f["e"]]:
-        raise SaveError(f"{where}.e: the Library pile of Element {f['e']} is empty")
-    elif kind == "acquire" and data["supply"][f["e"]][f["v"] - 2] < 1:
-        raise SaveError(f"{where}: no card of Element {f['e']} and value {f['v']} is left in the supply")
+    elif kind == "learn" and not data["library"][f["element"]]:
+        raise SaveError(f"{where}.element: the Library pile of Element {f['element']} is empty")
+    elif kind == "acquire" and data["supply"][f["element"]][f["value"] - 2] < 1:
+        raise SaveError(
+            f"{where}: no card of Element {f['element']} and value {f['value']} is left in the supply"
+        )
 
 
 def _picks_held(f: dict, where: str, players: list | tuple) -> None:
     """Cards picked for a payment are still where they were picked (the payment is not made yet)."""
-    hand = players[f["p"]]["hand"]
+    hand = players[f["player"]]["hand"]
     used = [0] * NUM_CODES
     slots = set()
     for i, s in enumerate(f["picks"]):

@@ -41,9 +41,9 @@ def start_action_phase(state: GameState, seat: int) -> None:
     state.stack = []
     push(
         state,
-        {"k": "menu", "p": seat, "n": -1, "w": seat},
-        {"k": "recup", "p": seat, "w": None},
-        {"k": "endturn"},
+        {"kind": "menu", "player": seat, "grants": -1, "decider": seat},
+        {"kind": "recup", "player": seat, "decider": None},
+        {"kind": "endturn"},
     )
     state.legal_cache = None
 
@@ -70,5 +70,5 @@ def start_payment(
 
 def grant_actions(state: GameState, seat: int, n: int) -> None:
     """``seat`` may take n Actions now, as "Another Player Takes an Action" grants them."""
-    push(state, {"k": "menu", "p": seat, "n": n, "w": None})
+    push(state, {"kind": "menu", "player": seat, "grants": n, "decider": None})
     _run(state)

@@ -4,6 +4,11 @@ A save names its card pack by the config (path and overrides) and records the sh
 pack file (``pack_sha256``), so that loading it against an edited pack is refused. ``from_json``
 trusts nothing: ``save_check`` validates the structure, the ids and the invariants, and every
 refusal is a ``SaveError`` naming the field path.
+
+Format 3 writes the decision stack with the named keys of ``frames.py`` and loads it by the frame
+types. Saves of formats 1 and 2 (frames with one-letter keys) load by replaying their config and
+history (a seeded game replays exactly); every field the old save shares with format 3 must be
+what the replay gives, else a ``SaveError`` names the field.
 """
 
 from __future__ import annotations
@@ -14,13 +19,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from .config import GameConfig
+from .frames import frame_from_json, frame_to_json
 from .pack_hash import pack_sha256
 from .resolver import IllegalActionError
 from .state import GameState, PlayerState, SaveError
 
-FORMAT = "bbom-state/2"
-# Saves of version 1 (before the pack hash) still load; they cannot tell an edited pack.
-OLD_FORMATS = ("bbom-state/1",)
+FORMAT = "bbom-state/3"
+# Saves of versions 1 (before the pack hash; it cannot tell an edited pack) and 2 (one-letter frame
+# keys) still load, by replay (_from_replay).
+OLD_FORMATS = ("bbom-state/1", "bbom-state/2")
 # GameState fields that are plain JSON data as they are (saved and restored unchanged).
 _PLAIN_FIELDS = (
     "active", "turn", "round", "marker", "phase", "grimoire", "library", "curse_piles", "supply",
@@ -65,13 +72,9 @@ def to_dict(state: GameState) -> dict[str, Any]:
         ],
         **{k: getattr(state, k) for k in _PLAIN_FIELDS},
         "track": [[[c[0], c[1], list(c[2]), c[3]] for c in slot] for slot in state.track],
-        "stack": [{k: _listify(v) for k, v in f.items()} for f in state.stack],
+        "stack": [frame_to_json(f) for f in state.stack],
         "log": [list(e) for e in state.log],
     }
-
-
-def _listify(x: Any) -> Any:
-    return [_listify(v) for v in x] if isinstance(x, tuple) else x
 
 
 def to_json(state: GameState) -> str:
@@ -85,7 +88,9 @@ def from_dict(data: Any) -> GameState:
     fmt = data.get("format") if isinstance(data, dict) else None
     if fmt != FORMAT and fmt not in OLD_FORMATS:
         raise SaveError(f"not a saved bbom state (format {fmt!r}, expected {FORMAT!r})")
-    config, pack = check_save(data, SAVE_KEYS if fmt == FORMAT else _V1_KEYS, hashed=fmt == FORMAT)
+    if fmt != FORMAT:
+        return _from_replay(data, fmt)
+    config, pack = check_save(data, SAVE_KEYS, hashed=True)
     rng = random.Random()
     version, internal, gauss = data["rng"]
     rng.setstate((version, tuple(internal), gauss))
@@ -101,9 +106,57 @@ def from_dict(data: Any) -> GameState:
     for k in _PLAIN_FIELDS:
         setattr(state, k, data[k])
     state.track = [[[c[0], c[1], tuple(c[2]), c[3]] for c in slot] for slot in data["track"]]
-    state.stack = [{k: _tuplify(v) for k, v in f.items()} for f in data["stack"]]
+    state.stack = [frame_from_json(f) for f in data["stack"]]
     state.log = [tuple([_tuplify(v) if type(v) is list else v for v in e]) for e in data["log"]]
     check_state(state)  # the invariants; this also computes the legal moves of the decision
+    return state
+
+
+# Frame keys of formats 1 and 2 -> format 3 (frames.py); "n" meant the grants of a menu, the
+# Spells left of a refresh_choice and the picks left of an op.
+_OLD_KEYS = {
+    "k": "kind", "w": "decider", "p": "player", "c": "controller", "e": "element", "v": "value",
+    "s": "spell", "q": "owner", "cid": "curse", "i": "step", "X": "x", "src": "source",
+    "req": "cost", "act": "action", "what": "target",
+}  # fmt: skip
+_OLD_N = {"menu": "grants", "refresh_choice": "left", "op": "count"}
+
+
+def _old_frame(f: Any) -> Any:
+    if type(f) is not dict:
+        return f
+    n = _OLD_N.get(str(f.get("k")), "n")
+    return {(n if k == "n" else _OLD_KEYS.get(k, k)): v for k, v in f.items()}
+
+
+def _from_replay(data: dict, fmt: str) -> GameState:
+    """A save of an old format: checked as far as it shares format 3's fields (its stack has
+    other keys), rebuilt by replaying its config and history, and refused unless every shared
+    field, and the stack read with the old keys, is what the replay gives."""
+    from .save_check import check_save, check_state
+    from .setup import new_game
+
+    v2 = fmt == "bbom-state/2"
+    config, _ = check_save(data, SAVE_KEYS if v2 else _V1_KEYS, hashed=v2, frames=False)
+    state = new_game(config)
+    for i, move in enumerate(data["history"]):  # ints in range: checked by check_save
+        try:
+            state.apply_action(move)
+        except IllegalActionError as exc:
+            raise SaveError(f"history[{i}]: {exc} (a {fmt} save loads by replaying its history)") from None
+    replayed = json.loads(to_json(state))
+    for key in ("rng", "players", "track", "log", *_PLAIN_FIELDS):
+        if replayed[key] != data[key]:
+            raise SaveError(
+                f"{key}: the {fmt} save's {key} is not what replaying its config and history gives"
+            )
+    old = [_old_frame(f) for f in data["stack"]]
+    new = replayed["stack"]
+    if old != new:
+        bad = next((j for j, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), None)
+        where = "stack" if bad is None else f"stack[{bad}]"
+        raise SaveError(f"{where}: the {fmt} save's decision stack is not what replaying its history gives")
+    check_state(state)
     return state
 
 

@@ -166,6 +166,8 @@ class GameState:
             why = pack_mismatch(config.pack, config.pack_overrides, recorded)
             if why is not None:
                 raise SaveError(f"cannot unpickle the state: {why}")
+        if any("k" in f for f in d.get("stack", ())):  # one-letter frame keys: before frames.py
+            raise SaveError("cannot unpickle the state: it was pickled before the typed frames (frames.py)")
         self.__dict__.update(d)
 
     # -- public API (the logic lives in resolver / decision / serialize) ----------------------
@@ -174,14 +176,14 @@ class GameState:
         """Sorted legal move ids of the current decider; [] once the game is over."""
         if self.legal_cache is None:
             f = self.stack[-1] if self.stack else None
-            self.legal_cache = LEGAL[f["k"]](self, f) if f and f.get("w") is not None else []
+            self.legal_cache = LEGAL[f["kind"]](self, f) if f and f.get("decider") is not None else []
         return self.legal_cache
 
     def current_player(self) -> int:
         """Seat that must decide now, or -1 when the game is over."""
         if self.over or not self.stack:
             return -1
-        w = self.stack[-1].get("w")
+        w = self.stack[-1].get("decider")
         return -1 if w is None else w
 
     def apply_action(self, action: int) -> None:
@@ -201,11 +203,11 @@ class GameState:
                 name = "outside the layout"
             raise IllegalActionError(self._illegal_message(action, name, legal))
         f = self.stack[-1]
-        self.movers.append(f["w"])
-        f["w"] = None
+        self.movers.append(f["decider"])
+        f["decider"] = None
         self.history.append(action)
         self.legal_cache = None
-        ANSWER[f["k"]](self, f, action)
+        ANSWER[f["kind"]](self, f, action)
         run(self)
 
     def _as_move(self, action: Any) -> int:

@@ -74,7 +74,7 @@ class Decision(ObsSection):
                 e, v = d.source.split("-")
                 on.append(at["decision.acquire_target"] + int(e) * 2 + int(v) - 2)
         if d.kind == "payment":
-            j = self.pay_index.get(state.stack[-1].get("act"), -1)
+            j = self.pay_index.get(state.stack[-1].get("action"), -1)
             if j >= 0:
                 on.append(at["decision.payment_action"] + j)
             o = at["decision.cost_left"]

@@ -128,7 +128,7 @@ def test_heuristic_casts_a_learned_cycling_spell() -> None:
     agent = HeuristicAgent(0)
     assert spell_gain(sc.s, 0, "test_air_1", 1) > 0
     for _ in range(20):  # the turn's decisions, up to END
-        if sc.s.current_player() != 0 or sc.s.stack[-1]["k"] == "recup":
+        if sc.s.current_player() != 0 or sc.s.stack[-1]["kind"] == "recup":
             break
         m = agent.act(sc.s)
         if move_to_string(m) == "END":

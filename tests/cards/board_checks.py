@@ -89,12 +89,12 @@ def check_destroy_curse(ctx: OpCtx) -> Errors:
         if cid not in pile[: len(gone)]:
             errs.append(f"{cid} not at the bottom of its pile (A-08)")
     under = sum(c[3] for c in face_up if c[0] in gone)
-    rewards = [d for d in ctx.decs if d.copy["k"] == "reward" and d.move != M.DECLINE]
+    rewards = [d for d in ctx.decs if d.copy["kind"] == "reward" and d.move != M.DECLINE]
     got = vec(a.players[ctx.c].discard) - vec(b.players[ctx.c].discard)
     want = Counter({MADNESS: under}) + Counter(3 * (d.move - M.PICK_ELEMENT) + 1 for d in rewards)
     if +want != got:
         errs.append(f"destroyer's discard got {dict(got)}, expected {dict(want)} (reward, A-43 Madness)")
-    n_offers = len([d for d in ctx.decs if d.copy["k"] == "reward"])
+    n_offers = len([d for d in ctx.decs if d.copy["kind"] == "reward"])
     if ctx.op["reward"] != bool(n_offers) and k:
         errs.append(f"reward={ctx.op['reward']} but {n_offers} reward choices were offered")
     return errs
@@ -186,15 +186,15 @@ def check_move_marker(ctx: OpCtx) -> Errors:
 def check_grant(ctx: OpCtx) -> Errors:
     errs = []
     for q in ctx.targets():
-        menus = [d for d in ctx.decs if d.copy["k"] == "menu" and d.copy["p"] == q]
-        if ctx.n > 0 and (not menus or menus[0].copy["n"] != ctx.n):
+        menus = [d for d in ctx.decs if d.copy["kind"] == "menu" and d.copy["player"] == q]
+        if ctx.n > 0 and (not menus or menus[0].copy["grants"] != ctx.n):
             errs.append(f"seat {q}: no Action menu for {ctx.n} Actions (section 4.12)")
             continue
         first = menus[0].frame if menus else None
         taken = [d for d in menus if d.frame is first and d.move != M.END]
         if len(taken) > ctx.n or any(M.ABILITY in d.legal for d in menus if d.frame is first):
             errs.append(f"seat {q}: {len(taken)} granted Actions taken (<= {ctx.n}; no ability, A-35)")
-        if any(f.get("k") == "menu" and f is first for f in ctx.after.stack):
+        if any(f.get("kind") == "menu" and f is first for f in ctx.after.stack):
             errs.append(f"seat {q}: granted menu still open")
     return errs
 
@@ -241,8 +241,10 @@ def check_modifier(ctx: OpCtx) -> Errors:
 
 def check_may(ctx: OpCtx) -> Errors:
     ts, asks = ctx.targets(), ctx.mine()
-    if sorted(d.copy["p"] for d in asks) != sorted(ts) or any(d.decider != d.copy["p"] for d in asks):
-        return [f"'may' asked {[d.copy['p'] for d in asks]}, expected {ts} (DP-E15)"]
+    if sorted(d.copy["player"] for d in asks) != sorted(ts) or any(
+        d.decider != d.copy["player"] for d in asks
+    ):
+        return [f"'may' asked {[d.copy['player'] for d in asks]}, expected {ts} (DP-E15)"]
     if all(d.move == M.DECLINE for d in asks):
         if any(
             player_view(ctx.before, q) != player_view(ctx.after, q) for q in range(len(ctx.before.players))

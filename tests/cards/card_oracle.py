@@ -183,7 +183,7 @@ def run_effect(
     ``provoke`` frames instead (e.g. a Concentration phase, to see a Magician trigger fire through
     the engine's own flow); snapshot before each op of every ``seq`` of (src, part), nested "may"
     included."""
-    sentinel = {"k": "menu", "p": state.active, "n": -1, "w": None}
+    sentinel = {"kind": "menu", "player": state.active, "grants": -1, "decider": None}
     frames = provoke if provoke is not None else [seq(src, part, c, x)]
     state.stack = [sentinel] + frames[::-1]
     state.legal_cache = None
@@ -191,10 +191,10 @@ def run_effect(
     orig = resolver.RUN["seq"]
 
     def hook(st: GameState, f: dict) -> None:
-        if st is state and f["src"] == src and f["part"] == part:
-            if not f["path"] and f["i"] == 0:
+        if st is state and f["source"] == src and f["part"] == part:
+            if not f["path"] and f["step"] == 0:
                 tr.roots.append(f)
-            tr.records.append((f, f["i"], st.clone(), len(tr.decisions)))
+            tr.records.append((f, f["step"], st.clone(), len(tr.decisions)))
         orig(st, f)
 
     resolver.RUN["seq"] = hook
@@ -244,8 +244,8 @@ def check_trace(tr: Trace, policy: Any, label: str) -> int:
             before, after = recs[i][2], recs[i + 1][2]
             decs = tr.decisions[recs[i][3] : recs[i + 1][3]]
             base, per_x = op.get("count", (1, 0))
-            n = base + per_x * f["X"]
-            ctx = OpCtx(op, n, f["c"], f["path"] + (i,), before, after, decs, tr.src, tr.part)
+            n = base + per_x * f["x"]
+            ctx = OpCtx(op, n, f["controller"], f["path"] + (i,), before, after, decs, tr.src, tr.part)
             where = f"{label} op {f['path'] + (i,)} {op['op']}"
             errors = ctx.invariants() + CHECKS[op["op"]](ctx)
             if errors:
@@ -295,19 +295,23 @@ def provoke(state: GameState, event: str, c: int, variant: int) -> list[dict] | 
     Magician trigger is tested through the engine's own flow rather than called directly; None
     when the variant does not apply to this pack."""
     if event == "turn_start":
-        return [{"k": "conc"}]  # section 3.2
+        return [{"kind": "conc"}]  # section 3.2
     if event == "action_phase_start":
-        return [{"k": "release"}]
+        return [{"kind": "release"}]
     if event == "reshuffle":  # section 5.2: a player draws from an empty deck
         pl = state.players[c]
         for code in pl.deck:
             pl.discard[code] += 1
         pl.deck = []
-        return [{"k": "recup", "p": c, "w": None}] if sum(pl.hand) < hooks.hand_size(state, c) else None
+        return (
+            [{"kind": "recup", "player": c, "decider": None}]
+            if sum(pl.hand) < hooks.hand_size(state, c)
+            else None
+        )
     if event == "curse_destroyed":  # by the Destroy Action (4.4), or by a card effect
         if variant == 0:
             cid = next(cur[0] for slot in state.track for cur in slot if cur[1] < 0)
-            return [{"k": "destroy", "p": c, "cid": cid}]
+            return [{"kind": "destroy", "player": c, "curse": cid}]
         p = state.pack
         for (src, part), eff in sorted(p.effects.items()):
             if src in p.spells and any(op["op"] == "destroy_curse" for op in eff):
@@ -348,7 +352,7 @@ def _placement_check(pack: str, pid: str) -> int:
                 cur = s.track[slot].pop()
                 s.curse_piles[s.pack.curses[cur[0]].type].insert(0, cur[0])
         s.grimoire[s.round - 1] = pid
-        run_effect_frames(s, [{"k": "place"}])
+        run_effect_frames(s, [{"kind": "place"}])
         k = s.pack.round_track[level - 1][s.round - 1]
         want = (["multi"] * k + list(monster.curse_symbols))[:5]
         got = [s.pack.curses[slot[0][0]].type for slot in s.track if slot]
@@ -358,7 +362,7 @@ def _placement_check(pack: str, pid: str) -> int:
 
 
 def run_effect_frames(state: GameState, frames: list[dict]) -> None:
-    sentinel = {"k": "menu", "p": state.active, "n": -1, "w": None}
+    sentinel = {"kind": "menu", "player": state.active, "grants": -1, "decider": None}
     state.stack = [sentinel] + frames[::-1]
     resolver.run(state)
     while not state.over and state.stack[-1] is not sentinel:
@@ -375,7 +379,7 @@ def _end_page_check(pack: str, pid: str) -> int:
         s.round = 6
         if clear:
             s.track = [[] for _ in range(5)]
-        run_effect_frames(s, [{"k": "endround"}])
+        run_effect_frames(s, [{"kind": "endround"}])
         if s.outcome != outcome:
             raise AssertionError(f"{pid}: round 6 end with clear={clear} gave {s.outcome!r}")
     return 2

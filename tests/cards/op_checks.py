@@ -102,8 +102,8 @@ class OpCtx:
         return [
             d
             for d in self.decs
-            if (d.copy["k"], d.copy.get("src"), d.copy.get("part"), d.copy.get("path")) == key
-            and (q is None or d.copy.get("p") == q)
+            if (d.copy["kind"], d.copy.get("source"), d.copy.get("part"), d.copy.get("path")) == key
+            and (q is None or d.copy.get("player") == q)
         ]
 
     def declined(self, q: int) -> bool:
@@ -149,14 +149,14 @@ class OpCtx:
             want = sorted(M.PICK_PLAYER + (q - self.c) % n for q in cands)
             if d.decider != self.c or sorted(d.legal) != want:
                 errs.append(f"target choice by {d.decider} among {d.legal}, expected {self.c} among {want}")
-        seats = list(dict.fromkeys(d.copy["p"] for d in self.mine()))
+        seats = list(dict.fromkeys(d.copy["player"] for d in self.mine()))
         if "target" in self.op and seats != [q for q in self.targets() if q in seats]:
             errs.append(f"players chose in the order {seats}, not from the Active Player (section 8.3)")
         who = DECIDER.get(self.op["op"], "p")
         for d in self.mine():
-            want_w = {"p": d.copy["p"], "c": self.c}.get(who)
+            want_w = {"p": d.copy["player"], "c": self.c}.get(who)
             if who == "x":
-                want_w = self.c if d.copy["stage"] == 0 else d.copy["p"]
+                want_w = self.c if d.copy["stage"] == 0 else d.copy["player"]
             if d.decider != want_w:
                 errs.append(f"decision of seat {d.decider}, expected seat {want_w} ({who})")
         if self.op["op"] in QUIET_FOR_OTHERS:

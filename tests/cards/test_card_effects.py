@@ -73,7 +73,7 @@ def test_oracle_catches_x_ignored_and_wrong_targets(monkeypatch: pytest.MonkeyPa
     def x_is_one(f, p, op):
         out = real(f, p, op)
         base, per_x = op.get("count", (1, 0))
-        out["n"] = base + per_x
+        out["count"] = base + per_x
         return out
 
     monkeypatch.setattr(engine_ops, "_op_frame", x_is_one)
@@ -192,9 +192,9 @@ def test_sorcerer_madness_under_each_curse_goes_to_the_destroyer(pack: str) -> N
     run_effect(s, sorcerer, "arrival", 0)
     assert [c[3] for slot in s.track for c in slot] == [1] * 5 and len(s.madness_pile) == pile - 5
     cid = s.track[1][0][0]
-    run_effect(s, "", "", 0, provoke=[{"k": "destroy", "p": 2, "cid": cid}])
+    run_effect(s, "", "", 0, provoke=[{"kind": "destroy", "player": 2, "curse": cid}])
     assert s.players[2].discard[MADNESS] == 1
-    run_effect(s, "", "", 0, provoke=[{"k": "cleartrack"}])
+    run_effect(s, "", "", 0, provoke=[{"kind": "cleartrack"}])
     assert len(s.madness_pile) == pile - 1  # the 4 others return at the end of the round
 
 
@@ -214,9 +214,9 @@ def test_basic_spells(pack: str) -> None:
     assert s.destroyed[FIRE1] == 2 and sum(s.players[0].hand) == 3
     s = _state(pack)
     tr = run_effect(s, tele, "effect", 0, 2, "last")
-    menus = [d for d in tr.decisions if d.copy["k"] == "menu"]
+    menus = [d for d in tr.decisions if d.copy["kind"] == "menu"]
     menus = [d for d in menus if d.frame is menus[0].frame]
-    assert menus[0].copy["p"] == 2 and menus[0].copy["n"] == 2 and M.ABILITY not in menus[0].legal
+    assert menus[0].copy["player"] == 2 and menus[0].copy["grants"] == 2 and M.ABILITY not in menus[0].legal
     assert len(menus) == 2  # two Actions taken, then the menu closes by itself (section 4.12)
 
 

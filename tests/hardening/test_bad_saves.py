@@ -31,8 +31,8 @@ Path_ = tuple[Any, ...]
 
 def _features(s: GameState) -> set[str]:
     top = s.stack[-1] if s.stack else {}
-    out = {f["k"] for f in s.stack}
-    if top.get("k") == "pay" and top["picks"]:
+    out = {f["kind"] for f in s.stack}
+    if top.get("kind") == "pay" and top["picks"]:
         out.add("picks")
     if any(p.mods for p in s.players):
         out.add("mods")
@@ -72,7 +72,7 @@ def _walk(x: Any, path: Path_ = ()) -> Iterator[tuple[Path_, Any]]:
 
 
 def _render(path: Path_) -> str:
-    """A path as the loader's messages write it: players[1].hand[3], stack[2].w."""
+    """A path as the loader's messages write it: players[1].hand[3], stack[2].decider."""
     out = ""
     for p in path:
         out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
@@ -87,7 +87,7 @@ def _free(path: Path_) -> bool:
 def _is_seat(path: Path_) -> bool:
     if path in (("active",),) or path[:1] == ("movers",) and len(path) == 2:
         return True
-    if path[:1] == ("stack",) and len(path) == 3 and path[2] in ("p", "c", "w", "q"):
+    if path[:1] == ("stack",) and len(path) == 3 and path[2] in ("player", "controller", "decider", "owner"):
         return True
     return path[:1] == ("stack",) and len(path) == 5 and path[2] == "picks" and path[4] == 1
 
@@ -130,7 +130,7 @@ def _mutations(data: dict) -> dict[str, dict[tuple, list[tuple[Path_, str, Any]]
             type(v) is str
             and not _free(path)
             and path[:1] not in (("log",), ("reason",))
-            and path[-1] != "what"
+            and path[-1] != "target"  # a pay frame's free text
         ):
             add("unknown_id", path, "set", "no_such_card_zz")
         if _is_seat(path) and type(v) is int:
@@ -178,7 +178,7 @@ def _names_the_field(msg: str, path: Path_) -> bool:
 
 
 def test_every_field_family_refuses_every_kind_of_bad_value() -> None:
-    """Exhaustive over field families (players[*].hand[*], stack[*].w ...): for each kind of bad
+    """Exhaustive over field families (players[*].hand[*], stack[*].decider ...): for each kind of bad
     value, its first and last field of each family (every wrong type of the first)."""
     wrong = []
     tried = 0
@@ -303,17 +303,17 @@ def test_round_trip_of_the_bases() -> None:
             r"unknown Spell id 'spell_nope'",
         ),
         (
-            lambda d: d["stack"][-1].__setitem__("w", 5),
-            r"^stack\[\d+\]\.w: seat 5 does not exist \(3 players",
+            lambda d: d["stack"][-1].__setitem__("decider", 5),
+            r"^stack\[\d+\]\.decider: seat 5 does not exist \(3 players",
         ),
-        (lambda d: d["stack"][-1].__setitem__("p", 3), r"^stack\[\d+\]\.p: seat 3 does not exist"),
+        (lambda d: d["stack"][-1].__setitem__("player", 3), r"^stack\[\d+\]\.player: seat 3 does not exist"),
         (lambda d: d.__setitem__("active", -1), r"^active: seat -1 does not exist"),
-        (lambda d: d["players"][d["stack"][-1]["w"]].__setitem__("eliminated", True), "is eliminated"),
+        (lambda d: d["players"][d["stack"][-1]["decider"]].__setitem__("eliminated", True), "is eliminated"),
         (lambda d: d.pop("tokens"), r"^save: missing field\(s\) \['tokens'\]"),
         (lambda d: d["config"].pop("difficulty"), r"^config: missing field\(s\) \['difficulty'\]"),
         (lambda d: d["config"].__setitem__("num_players", 4), r"^players: expected 4 items, got 3"),
         (lambda d: d.__setitem__("players", None), r"^players: expected a list, got None"),
-        (lambda d: d["stack"].insert(0, {"k": "warp"}), r"^stack\[0\]\.k: unknown frame kind 'warp'"),
+        (lambda d: d["stack"].insert(0, {"kind": "warp"}), r"^stack\[0\]\.kind: unknown frame kind 'warp'"),
         (
             lambda d: d["track"].__setitem__(0, [["curse_nope", -1, [0, 0, 0, 0], 0]]),
             r"^track\[0\]\[0\]\[0\]: unk",
@@ -332,7 +332,18 @@ def test_plain_bad_saves(mutate: Any, message: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", "{", "[]", "null", "42", '"text"', '{"format": "bbom-state/2"}', "\udcff"]
+    "text",
+    [
+        "",
+        "{",
+        "[]",
+        "null",
+        "42",
+        '"text"',
+        '{"format": "bbom-state/3"}',
+        '{"format": "bbom-state/2"}',
+        "\udcff",
+    ],
 )
 def test_structurally_bad_json_is_refused(text: str) -> None:
     _refused(text)
@@ -348,15 +359,11 @@ def test_save_records_the_pack_hashes() -> None:
     import hashlib
 
     save = _save()
-    assert save["format"] == "bbom-state/2"
+    assert save["format"] == "bbom-state/3"
     assert save["pack_sha256"] == [hashlib.sha256(NAMED_PACKS["default"].read_bytes()).hexdigest()]
 
 
-def test_version_1_saves_still_load() -> None:
-    save = _save()
-    del save["pack_sha256"]
-    save["format"] = "bbom-state/1"
-    assert from_json(json.dumps(save)) == BASES["payment"]
+# Saves of formats 1 and 2 (one-letter frame keys, loaded by replay): tests/engine/test_frames.py.
 
 
 # -- an edited pack ----------------------------------------------------------------------------

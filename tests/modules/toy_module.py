@@ -26,6 +26,7 @@ from pathlib import Path
 
 from bbom_env.engine import moves as M
 from bbom_env.engine.constants import ELEMENT_NAMES, MADNESS
+from bbom_env.engine.frames import Element, Frame, Seat
 from bbom_env.engine.menu import MenuView, req_of
 from bbom_env.engine.move_args import ELEMENT
 from bbom_env.engine.moves import BlockSpec, Move
@@ -52,18 +53,26 @@ def legal_meditate(state: GameState, view: MenuView) -> Iterator[int]:
             yield start + e
 
 
+class ToyMeditateFrame(Frame):
+    """``player`` has paid 1 card of ``element``: count the meditation."""
+
+    player: Seat
+    element: Element
+
+
 def choose_meditate(state: GameState, f: dict, mv: Move) -> None:
-    p, e = f["p"], mv.args.element
-    push(state, pay_frame(p, req_of(e, 1), "toy_meditate", ""), {"k": "toy_meditate", "p": p, "e": e})
+    p, e = f["player"], mv.args.element
+    target: ToyMeditateFrame = {"kind": "toy_meditate", "player": p, "element": e}
+    push(state, pay_frame(p, req_of(e, 1), "toy_meditate", ""), target)
 
 
-def run_meditate(state: GameState, f: dict) -> None:
+def run_meditate(state: GameState, f: ToyMeditateFrame) -> None:
     done(state, f)
     state.stat("toy_meditations")
-    state.event("toy_meditate", f["p"], f["e"])
+    state.event("toy_meditate", f["player"], f["element"])
 
 
-frame("toy_meditate", run_meditate)
+frame("toy_meditate", run_meditate, typed=ToyMeditateFrame)
 
 
 def madness_in_support(state: GameState, p: int) -> Iterator[dict]:
