@@ -62,6 +62,7 @@ def mask_cost(games: int = 20, seed: int = 0) -> dict[str, float]:
             done = term or trunc
             if not done:
                 state = env.state
+                assert state is not None
                 state.legal_cache = None  # recompute it, as the step did
                 t2 = time.perf_counter()
                 env.layout.mask(state)
@@ -134,7 +135,7 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
         for v in train.values():
             c = np.array([r["curses"] if r["curses"] is not None else np.nan for r in v])
             sm = np.convolve(np.nan_to_num(c), np.ones(3) / 3, mode="valid") if len(c) >= 3 else c
-            idx = np.flatnonzero(sm >= threshold) if threshold else []
+            idx: np.ndarray = np.flatnonzero(sm >= threshold) if threshold else np.zeros(0, dtype=int)
             hits.append((v[idx[0] + 2 if len(c) >= 3 else idx[0]]) if len(idx) else None)
         reached = [h for h in hits if h is not None]
         a["threshold_reached"] = f"{len(reached)}/{len(hits)}"

@@ -212,6 +212,7 @@ def evaluate(policy: Any, how: str, games: int, first_seed: int, kw: dict[str, A
             done = term or trunc
         wins += info.get("outcome") == "win" and term
         capped += bool(info.get("illegal_cap", False))
+        assert env.state is not None
         curses += env.state.stats.get("curses_destroyed", 0)
     policy.set_training_mode(was_training)
     g = max(1, games)
