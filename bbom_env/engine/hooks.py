@@ -10,7 +10,7 @@ fresh. A base game (no module) never reaches the third.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from .constants import ELEMENT_NAMES, HAND_SIZE
@@ -20,7 +20,17 @@ if TYPE_CHECKING:
     from .state import GameState
 
 
-def player_mods(state: GameState, p: int) -> Iterator[dict]:
+def player_mods(state: GameState, p: int) -> Iterable[dict]:
+    """Player p's modifiers, fresh: the Magician's (unless the ability is lost), the temporary
+    ones, then what the game's modules' sources yield (cards active in a zone)."""
+    pl = state.players[p]
+    if not pl.mods and not state.config.modules:
+        # The hot path (most queries of a base game): only the Magician's, an immutable tuple.
+        return () if pl.ability_lost else state.pack.magicians[pl.magician].mods
+    return _all_mods(state, p)
+
+
+def _all_mods(state: GameState, p: int) -> Iterator[dict]:
     pl = state.players[p]
     if not ability_lost(state, p):
         yield from state.pack.magicians[pl.magician].mods
