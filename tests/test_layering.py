@@ -24,7 +24,12 @@ ROOT = Path(__file__).resolve().parents[1]
 # the base game's module), the API facade and the tools built on it. A module may import, at import
 # time, from its own layer and the ones below. A new engine module must be placed here.
 ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("data", frozenset({"constants", "move_args", "vocab", "pack_checks", "cards", "config", "pack_hash"})),
+    (
+        "data",
+        frozenset(
+            {"constants", "move_args", "vocab", "pack_checks", "cards", "config", "pack_hash", "frames"}
+        ),
+    ),
     ("core", frozenset({"resolver", "state", "moves", "rules"})),
     (
         "rules",
