@@ -139,9 +139,11 @@ def train_rate(make: Any, n: int, steps: int, kwargs: dict[str, Any]) -> dict[st
         def step_async(self, actions: np.ndarray) -> None:
             self.venv.step_async(actions)
 
-        def env_method(self, name: str, *args: Any, indices: Any = None, **kw: Any) -> list[Any]:
+        def env_method(
+            self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any
+        ) -> list[Any]:
             t = time.perf_counter()
-            out = self.venv.env_method(name, *args, indices=indices, **kw)
+            out = self.venv.env_method(method_name, *method_args, indices=indices, **method_kwargs)
             self.spent += time.perf_counter() - t
             return out
 
