@@ -30,6 +30,10 @@ ARMS = {
     "aux_predicted": "5. aux head, its predicted mask",
     "aux_oracle": "5'. aux head's policy, oracle mask",
 }
+# One colour per label in every panel (a training arm and its evaluations alike).
+COLORS = {"masked": "C0", "naive": "C1", "penalty0": "C2", "penalty0.01": "C3", "penalty0.1": "C4",
+          "penalty1": "C5", "aux": "C6", "aux_oracle": "C6", "aux_predicted": "C9",
+          "masked_nomask": "C7"}  # fmt: skip
 # The training arm of each evaluation label (its training rows).
 TRAIN_OF = {"masked_nomask": "masked", "aux_predicted": "aux", "aux_oracle": "aux"}
 NUMERIC = ("timesteps", "wall_s", "episodes", "ep_return", "ep_len", "win_rate", "curses", "invalid_rate",
@@ -179,13 +183,17 @@ def plot(rows: list[dict], path: Path) -> None:
                 warnings.simplefilter("ignore", RuntimeWarning)
                 mean = np.nanmean(table, axis=0)
                 lo, hi = np.nanmin(table, axis=0), np.nanmax(table, axis=0)
-            line = ax.plot(steps, mean, label=arm, marker="o" if kind == "eval" else None, ms=3)[0]
+            style = {"marker": "o", "ms": 3} if kind == "eval" else {}
+            line = ax.plot(steps, mean, label=arm, color=COLORS.get(arm), **style)[0]
             ax.fill_between(steps, lo, hi, color=line.get_color(), alpha=0.15)
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("env steps")
         if key == "approx_kl":
             ax.set_yscale("log")
-    axes.flat[0].legend(fontsize=8)
+        if key == "ep_return":
+            ax.set_yscale("symlog", linthresh=0.1)  # penalty r=-1 returns are 1000x the others
+    axes.flat[0].legend(fontsize=8, title="training arm")
+    axes.flat[5].legend(fontsize=8, title="evaluated as")
     fig.suptitle("Action masking on The Big Book of Madness: mean over seeds, band = min..max")
     fig.tight_layout()
     fig.savefig(path, dpi=90)
