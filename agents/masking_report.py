@@ -213,7 +213,8 @@ def markdown(summary: dict[str, Any], cost: dict[str, Any] | None, args: dict[st
     seeds = max((a["seeds"] for a in arms.values()), default=0)
     lines = [
         f"Run: budget {args.get('budget')} env steps per run, {seeds} seeds, {args.get('eval_games')} "
-        f"evaluation games per checkpoint ({args.get('evals')} checkpoints); figures are the mean ± "
+        f"evaluation games per checkpoint (every budget/{args.get('evals')} steps and at the end); "
+        "figures are the mean ± "
         "standard deviation over the seeds at the end of the budget (training figures: the last 20% "
         "of each run's rollouts). Figure: `masking.png` in the run directory.",
         "",
