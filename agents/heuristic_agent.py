@@ -116,7 +116,7 @@ class HeuristicAgent:
         def spendable(cost: tuple[int, ...], pool: bool = True) -> bool:
             return can_cover(counts if pool else hand, add_req(plan_req, reserve, cost))
 
-        spells = [(i, sp[0], state.pack.spells[sp[0]]) for i, sp in enumerate(pl.spells)]
+        spells = [(i, sp.spell, state.pack.spells[sp.spell]) for i, sp in enumerate(pl.spells)]
 
         def castable(i: int, x: int) -> bool:
             return M.ACTIVATE + i * 3 + x - 1 in L and spendable(spell_cast_req(state, p, i, x))
@@ -269,7 +269,7 @@ class HeuristicAgent:
 
     def _learn(self, state: GameState, p: int, L: set[int], spendable) -> int | None:
         pl = state.players[p]
-        current = [spell_value(state, sp[0]) for sp in pl.spells]
+        current = [spell_value(state, sp.spell) for sp in pl.spells]
         full = len(pl.spells) >= spell_limit(state, p)
         best, best_v = None, self.learn_threshold
         for e in range(4):

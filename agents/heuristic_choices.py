@@ -10,6 +10,7 @@ from bbom_env.engine.constants import MAX_STACK, MAX_SUPPORT_SLOTS, NUM_CODES, i
 from bbom_env.engine.decision import pending
 from bbom_env.engine.ops import lookup
 from bbom_env.engine.payment import _min_sum_at_least
+from bbom_env.engine.records import HandSource
 
 from .heuristic_eval import (
     CYCLE,
@@ -43,13 +44,13 @@ def pay_move(state: GameState, f: dict, legal: list[int]) -> int:
             cands.append((m - M.PAY_HAND, m, 0))
         elif M.PAY_SUPPORT <= m < M.PAY_CONFIRM:
             off, s = divmod(m - M.PAY_SUPPORT, MAX_SUPPORT_SLOTS)
-            cands.append((state.players[(p + off) % n].support[s], m, 1 + off))
+            cands.append((state.players[(p + off) % n].support[s].card, m, 1 + off))
     if not cands:
         return M.PAY_CANCEL
     picked_hand = [0] * NUM_CODES
     for src in f["picks"]:
-        if src[0] == "h":
-            picked_hand[src[1]] += 1
+        if type(src) is HandSource:
+            picked_hand[src.code] += 1
     for e in range(4):
         if left[e] <= 0:
             continue
@@ -132,7 +133,7 @@ def answer_choice(state: GameState, f: dict, legal: list[int]) -> int:
         return M.PICK_HAND + _worst_card(state, f["p"], _hand_pick(legal, M.PICK_HAND))
     if k == "learn":  # DP-10: the least valuable Spell goes to the box
         spells = state.players[f["p"]].spells
-        return M.PICK_SPELL + min(_spell_picks(legal), key=lambda i: spell_value(state, spells[i][0]))
+        return M.PICK_SPELL + min(_spell_picks(legal), key=lambda i: spell_value(state, spells[i].spell))
     if k == "tgt":
         return _choose_player(state, f, legal)
     if k != "op":
@@ -160,7 +161,7 @@ def answer_choice(state: GameState, f: dict, legal: list[int]) -> int:
                 return M.DECLINE
             return M.PICK_HAND + _worst_card(state, p, hand)
         if slots:
-            return M.PICK_SUPPORT + min(slots, key=lambda s: card_score(pl.support[s], wanted(state, p)))
+            return M.PICK_SUPPORT + min(slots, key=lambda s: card_score(pl.support[s].card, wanted(state, p)))
     if name == "destroy":
         if hand:
             mad = [c for c in hand if is_madness(c)]
@@ -181,7 +182,7 @@ def answer_choice(state: GameState, f: dict, legal: list[int]) -> int:
             pool = ones or disc
             return M.PICK_DISCARD + max(pool, key=lambda c: (team[c // 3] if c < 12 else -99, c))
         if slots:
-            return M.PICK_SUPPORT + min(slots, key=lambda s: card_score(pl.support[s], wanted(state, p)))
+            return M.PICK_SUPPORT + min(slots, key=lambda s: card_score(pl.support[s].card, wanted(state, p)))
     if name == "place_in_support":
         elems = [c for c in hand if c < 12]
         if elems:
@@ -212,12 +213,12 @@ def answer_choice(state: GameState, f: dict, legal: list[int]) -> int:
         if picks:
             # An exhausted Spell loses least (it could not be cast this turn anyway).
             return M.PICK_SPELL + min(
-                picks, key=lambda i: (not pl.spells[i][1], spell_value(state, pl.spells[i][0]))
+                picks, key=lambda i: (not pl.spells[i].exhausted, spell_value(state, pl.spells[i].spell))
             )
     if name == "refresh_spell":
         picks = _spell_picks(legal)
         if picks:
-            return M.PICK_SPELL + max(picks, key=lambda i: spell_value(state, pl.spells[i][0]))
+            return M.PICK_SPELL + max(picks, key=lambda i: spell_value(state, pl.spells[i].spell))
     if name in ("neutralize_curse", "destroy_curse", "remove_tokens"):
         picks = _curse_picks(state, f["c"], legal)
         if picks:
@@ -245,7 +246,7 @@ def _most_tokens(state: GameState, args: list[int]) -> int:
     def tokens(arg: int) -> int:
         slot, pos = divmod(arg, MAX_STACK)
         stack = state.track[slot]
-        return sum(stack[len(stack) - 1 - pos][2])
+        return sum(stack[len(stack) - 1 - pos].tokens)
 
     return max(args, key=lambda a: (tokens(a), -args.index(a)))
 
@@ -265,7 +266,7 @@ def _choose_player(state: GameState, f: dict, legal: list[int]) -> int:
     elif name in ("lose_spell", "exhaust_spell", "neutralize_spell"):
         q = max(seats, key=lambda s: (len(state.players[s].spells), s != c))
     elif name == "refresh_spell":
-        q = max(seats, key=lambda s: (sum(1 for sp in state.players[s].spells if sp[1]), s == c))
+        q = max(seats, key=lambda s: (sum(1 for sp in state.players[s].spells if sp.exhausted), s == c))
     elif name == "exchange":
         others = [s for s in seats if s != c] or seats
         q = max(others, key=lambda s: sum(state.players[s].hand[:12]))

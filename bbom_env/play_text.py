@@ -59,7 +59,7 @@ def _gloss(state: GameState, move: int, detail: bool) -> str:
     frame = state.stack[-1] if state.stack else {}
     owner = frame["p"] if isinstance(frame.get("p"), int) else p  # whose card an effect picks
     if name == "ACTIVATE":
-        sid = state.players[p].spells[arg // 3][0]
+        sid = state.players[p].spells[arg // 3].spell
         if not detail:
             return card_label(state, sid)
         req = spell_req(state, p, sid, arg % 3 + 1)
@@ -77,11 +77,11 @@ def _gloss(state: GameState, move: int, detail: bool) -> str:
         slot, pos = divmod(arg, MAX_STACK)
         stack = state.track[slot]
         curse = stack[len(stack) - 1 - pos]
-        text = card_label(state, curse[0])
+        text = card_label(state, curse.curse)
         if detail and name == "DESTROY_CURSE":
             text += f", pay {_cost_text(curse_req(state, p, curse))}"
         if detail:
-            text += f": {state.pack.curses[curse[0]].text}"
+            text += f": {state.pack.curses[curse.curse].text}"
         return text
     if name in ("CURE_HAND", "CURE_SUPPORT") and detail:
         cure = f"pay {_cost_text(adjust_cost(state, p, 'cure', None, CURE_REQ))}"
@@ -89,11 +89,12 @@ def _gloss(state: GameState, move: int, detail: bool) -> str:
     if name in ("CURE_SUPPORT", "PAY_SUPPORT"):
         off, slot = divmod(arg, MAX_SUPPORT_SLOTS)
         q = (p + off) % n
-        return f"{code_name(state.players[q].support[slot])} in P{q}'s support"
+        return f"{code_name(state.players[q].support[slot].card)} in P{q}'s support"
     if name == "PICK_SUPPORT":
-        return f"{code_name(state.players[owner].support[arg % MAX_SUPPORT_SLOTS])} in P{owner}'s support"
+        slot = arg % MAX_SUPPORT_SLOTS
+        return f"{code_name(state.players[owner].support[slot].card)} in P{owner}'s support"
     if name == "PICK_SPELL":
-        return f"P{owner}'s {card_label(state, state.players[owner].spells[arg][0])}"
+        return f"P{owner}'s {card_label(state, state.players[owner].spells[arg].spell)}"
     if name == "PICK_PLAYER":
         q = (p + arg) % n
         return f"P{q}" + (" (yourself)" if q == p and detail else "")

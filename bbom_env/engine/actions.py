@@ -16,6 +16,7 @@ from .flow import fire, seq
 from .menu import MenuView, req_of
 from .move_args import ACQUIRABLE_VALUES
 from .payment_frame import pay_frame
+from .records import CurseOnTrack, SpellSlot
 from .resolver import done, frame, push
 from .rules import MenuAction
 from .zones import check_immediate_win, remove_curse, return_madness
@@ -32,16 +33,16 @@ def spell_req(state: GameState, p: int, spell_id: str, x: int) -> tuple[int, ...
     return hooks.adjust_cost(state, p, "activate", sp.element, req_of(sp.element, sp.activation_cost * x))
 
 
-def _curse_base(state: GameState, curse: list) -> tuple[tuple[int, ...], int | None]:
+def _curse_base(state: GameState, curse: CurseOnTrack) -> tuple[tuple[int, ...], int | None]:
     """Printed cost plus one Element of the token's colour per token (A-62), and its Element."""
-    c = state.pack.curses[curse[0]]
-    cost, tokens = c.cost, curse[2]
+    c = state.pack.curses[curse.curse]
+    cost, tokens = c.cost, curse.tokens
     base = (cost[0] + tokens[0], cost[1] + tokens[1], cost[2] + tokens[2], cost[3] + tokens[3], 0)
     el = None if c.type == "multi" else ELEMENT_NAMES.index(c.type)
     return base, el
 
 
-def curse_req(state: GameState, p: int, curse: list) -> tuple[int, ...]:
+def curse_req(state: GameState, p: int, curse: CurseOnTrack) -> tuple[int, ...]:
     base, el = _curse_base(state, curse)
     return hooks.adjust_cost(state, p, "destroy", el, base)
 
@@ -53,9 +54,9 @@ def legal_activate(state: GameState, view: MenuView) -> Iterator[int]:
     """Section 4.1: a ready Spell (not exhausted, not neutralized), for each power X it can pay."""
     spells = state.pack.spells
     for i, sp in enumerate(view.player.spells):
-        if sp[1] or sp[2]:
+        if sp.exhausted or sp.neutralized:
             continue
-        spell = spells[sp[0]]
+        spell = spells[sp.spell]
         el = spell.element
         if view.forbidden(state, "activate", el):
             continue
@@ -67,7 +68,7 @@ def legal_activate(state: GameState, view: MenuView) -> Iterator[int]:
 
 def choose_activate(state: GameState, f: dict, mv: M.Move) -> None:
     p = f["p"]
-    sid = state.players[p].spells[mv.args.spell][0]
+    sid = state.players[p].spells[mv.args.spell].spell
     x = mv.args.x
     push(
         state,
@@ -117,7 +118,7 @@ def legal_destroy(state: GameState, view: MenuView) -> Iterator[int]:
         depth = len(stack)
         for pos in range(depth):
             curse = stack[depth - 1 - pos]
-            if curse[1] >= 0:
+            if curse.neutralized_at >= 0:
                 continue
             base, el = _curse_base(state, curse)
             if view.can_pay(state, "destroy", view.cost(state, "destroy", el, base)):
@@ -130,8 +131,8 @@ def choose_destroy(state: GameState, f: dict, mv: M.Move) -> None:
     curse = stack[len(stack) - 1 - mv.args.pos]
     push(
         state,
-        pay_frame(p, curse_req(state, p, curse), "destroy", curse[0]),
-        {"k": "destroy", "p": p, "cid": curse[0]},
+        pay_frame(p, curse_req(state, p, curse), "destroy", curse.curse),
+        {"k": "destroy", "p": p, "cid": curse.curse},
     )
 
 
@@ -150,8 +151,8 @@ def legal_cure(state: GameState, view: MenuView) -> Iterator[int]:
         q = state.players[(view.p + off) % n]
         if q.eliminated:
             continue
-        for s, code in enumerate(q.support):
-            if is_madness(code) and s < MAX_SUPPORT_SLOTS:
+        for s, slot in enumerate(q.support):
+            if is_madness(slot.card) and s < MAX_SUPPORT_SLOTS:
                 yield M.CURE_SUPPORT + M.support_arg(off, s)
 
 
@@ -163,7 +164,7 @@ def choose_cure(state: GameState, f: dict, mv: M.Move) -> None:
     elif mv.block == "CURE_SUPPORT":
         q = (p + mv.args.offset) % len(state.players)
         slot = mv.args.slot
-        target = {"k": "cure", "p": p, "q": q, "slot": slot, "code": state.players[q].support[slot]}
+        target = {"k": "cure", "p": p, "q": q, "slot": slot, "code": state.players[q].support[slot].card}
     else:
         raise AssertionError(f"cure: unexpected move block {mv.block}")
     push(state, pay_frame(p, req, "cure", ""), target)
@@ -213,7 +214,7 @@ def run_exhaust(state: GameState, f: dict) -> None:
     pl = state.players[f["p"]]
     i = pl.spell_index(f["s"])
     if i >= 0:
-        pl.spells[i][1] = True
+        pl.spells[i] = pl.spells[i]._replace(exhausted=True)
 
 
 def run_learn(state: GameState, f: dict) -> None:
@@ -225,7 +226,7 @@ def run_learn(state: GameState, f: dict) -> None:
         return
     done(state, f)
     sid = state.library[e].pop()
-    pl.spells.append([sid, False, ""])
+    pl.spells.append(SpellSlot(sid))
     state.stat("spells_learned")
     state.event("learn", p, sid)
 
@@ -236,7 +237,7 @@ def legal_spell_to_box(state: GameState, f: dict) -> list[int]:
 
 def answer_spell_to_box(state: GameState, f: dict, move: int) -> None:
     pl = state.players[f["p"]]
-    sid = pl.spells.pop(move - M.PICK_SPELL)[0]
+    sid = pl.spells.pop(move - M.PICK_SPELL).spell
     state.box_spells.append(sid)
     state.event("spell_to_box", f["p"], sid)
 
@@ -256,7 +257,7 @@ def run_destroy(state: GameState, f: dict) -> None:
     p = f["p"]
     for slot, stack in enumerate(state.track):
         for i, curse in enumerate(stack):
-            if curse[0] == f["cid"]:
+            if curse.curse == f["cid"]:
                 remove_curse(state, slot, len(stack) - 1 - i, p)
                 state.stat("curses_destroyed")
                 state.event("destroy", p, f["cid"])
@@ -302,11 +303,11 @@ def run_cure(state: GameState, f: dict) -> None:
         state.players[f["p"]].hand[f["code"]] -= 1
     else:
         # Paying may have emptied earlier slots of the same support: find the card again.
-        support = state.players[f["q"]].support
+        owner = state.players[f["q"]]
         slot = f["slot"]
-        if slot >= len(support) or support[slot] != f["code"]:
-            slot = support.index(f["code"])
-        support.pop(slot)
+        if slot >= len(owner.support) or owner.support[slot].card != f["code"]:
+            slot = owner.support_cards().index(f["code"])
+        owner.take_support(slot)
     return_madness(state, f["code"])
     state.event("cure", f["p"], f["q"])
 

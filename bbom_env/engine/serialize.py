@@ -9,69 +9,39 @@ refusal is a ``SaveError`` naming the field path.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterable
 from typing import Any
 
 from .config import GameConfig
 from .pack_hash import pack_sha256
 from .resolver import IllegalActionError
-from .state import GameState, PlayerState, SaveError
+from .state import GameState, SaveError
+from .typed_fields import decoder, encoder, saved_fields
 
 FORMAT = "bbom-state/2"
 # Saves of version 1 (before the pack hash) still load; they cannot tell an edited pack.
 OLD_FORMATS = ("bbom-state/1",)
-# GameState fields that are plain JSON data as they are (saved and restored unchanged).
-_PLAIN_FIELDS = (
-    "active", "turn", "round", "marker", "phase", "grimoire", "library", "curse_piles", "supply",
-    "reserve1", "tokens", "madness_pile", "destroyed", "box", "box_spells", "over", "outcome",
-    "reason", "stats", "history", "movers",
-)  # fmt: skip
-_V1_KEYS = frozenset(("format", "config", "rng", "players", "track", "stack", "log") + _PLAIN_FIELDS)
+# Every saved field of GameState, with its JSON codecs derived from its declared type
+# (``typed_fields.py``): a new field needs no edit here. The config is read by ``check_save``.
+_FIELDS = saved_fields(GameState)
+_ENCODE = tuple((name, encoder(h, f"GameState.{name}")) for name, h in _FIELDS.items())
+_DECODE = tuple((name, decoder(h, f"GameState.{name}")) for name, h in _FIELDS.items() if name != "config")
+_V1_KEYS = frozenset(("format", *_FIELDS))
 SAVE_KEYS = _V1_KEYS | {"pack_sha256"}
-
-
-def _tuplify(x: Any) -> Any:
-    return tuple(_tuplify(v) for v in x) if isinstance(x, list) else x
 
 
 def to_dict(state: GameState) -> dict[str, Any]:
     """A JSON-ready dict of everything in the state (the pack is named by the config and
     fingerprinted by ``pack_sha256``)."""
-    version, internal, gauss = state.rng.getstate()
     try:
         hashes = pack_sha256(state.config.pack, state.config.pack_overrides)
     except OSError as exc:
         raise SaveError(f"cannot save the state: its card pack file cannot be read: {exc}") from None
-    return {
-        "format": FORMAT,
-        "pack_sha256": hashes,
-        "config": state.config.to_dict(),
-        "rng": [version, list(internal), gauss],
-        "players": [
-            {
-                "magician": p.magician,
-                "deck": p.deck,
-                "hand": p.hand,
-                "discard": p.discard,
-                "support": p.support,
-                "spells": p.spells,
-                "eliminated": p.eliminated,
-                "ability_used": p.ability_used,
-                "ability_lost": p.ability_lost,
-                "mods": [list(m) for m in p.mods],
-            }
-            for p in state.players
-        ],
-        **{k: getattr(state, k) for k in _PLAIN_FIELDS},
-        "track": [[[c[0], c[1], list(c[2]), c[3]] for c in slot] for slot in state.track],
-        "stack": [{k: _listify(v) for k, v in f.items()} for f in state.stack],
-        "log": [list(e) for e in state.log],
-    }
-
-
-def _listify(x: Any) -> Any:
-    return [_listify(v) for v in x] if isinstance(x, tuple) else x
+    d = state.__dict__
+    out: dict[str, Any] = {"format": FORMAT, "pack_sha256": hashes}
+    for name, enc in _ENCODE:
+        out[name] = d[name] if enc is None else enc(d[name])
+    return out
 
 
 def to_json(state: GameState) -> str:
@@ -86,23 +56,8 @@ def from_dict(data: Any) -> GameState:
     if fmt != FORMAT and fmt not in OLD_FORMATS:
         raise SaveError(f"not a saved bbom state (format {fmt!r}, expected {FORMAT!r})")
     config, pack = check_save(data, SAVE_KEYS if fmt == FORMAT else _V1_KEYS, hashed=fmt == FORMAT)
-    rng = random.Random()
-    version, internal, gauss = data["rng"]
-    rng.setstate((version, tuple(internal), gauss))
-    players = []
-    for d in data["players"]:
-        p = PlayerState(d["magician"])
-        p.deck, p.hand, p.discard, p.support = d["deck"], d["hand"], d["discard"], d["support"]
-        p.spells = d["spells"]
-        p.eliminated, p.ability_used, p.ability_lost = d["eliminated"], d["ability_used"], d["ability_lost"]
-        p.mods = [(m[0], m[1], m[2]) for m in d["mods"]]
-        players.append(p)
-    state = GameState(config=config, pack=pack, rng=rng, players=players)
-    for k in _PLAIN_FIELDS:
-        setattr(state, k, data[k])
-    state.track = [[[c[0], c[1], tuple(c[2]), c[3]] for c in slot] for slot in data["track"]]
-    state.stack = [{k: _tuplify(v) for k, v in f.items()} for f in data["stack"]]
-    state.log = [tuple([_tuplify(v) if type(v) is list else v for v in e]) for e in data["log"]]
+    values = {name: data[name] if dec is None else dec(data[name]) for name, dec in _DECODE}
+    state = GameState(config=config, pack=pack, **values)
     check_state(state)  # the invariants; this also computes the legal moves of the decision
     return state
 
