@@ -223,8 +223,8 @@ def _player(d: Any, where: str, pack: Pack, known: set[tuple[str, str, str]]) ->
         w = f"{where}.support[{i}]"
         _record(slot, w, SupportSlot)
         _code(slot["card"], f"{w}.card")
-        if slot["crushed"] != NO_CARD:
-            _code(slot["crushed"], f"{w}.crushed")
+        if type(slot["crushed"]) is not int or slot["crushed"] != NO_CARD:
+            _code(slot["crushed"], f"{w}.crushed")  # a card code, or NO_CARD (-1): nothing crushed
     for i, sp in enumerate(_list(d["spells"], f"{where}.spells", most=MAX_SPELLS)):
         w = f"{where}.spells[{i}]"
         _record(sp, w, SpellSlot)

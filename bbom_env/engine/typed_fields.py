@@ -183,14 +183,13 @@ def _any_to_json(v: Any) -> Any:
 
 def _any_from_json(v: Any) -> Any:
     """The inverse of ``_any_to_json``: lists as tuples, objects as the record their field names
-    name (``records.RECORD_BY_FIELDS``)."""
+    name (``records.RECORD_BY_FIELDS``). Any other object stays a dict (the event log's data is
+    checked for type only; ``save_check`` has checked every frame value)."""
     if type(v) is list:
         return tuple([x if type(x) in _SCALARS else _any_from_json(x) for x in v])
     if type(v) is dict:
         cls = RECORD_BY_FIELDS.get(frozenset(v))
-        if cls is None:
-            raise ValueError(f"no record type has the fields {sorted(v)}")
-        return _RECORD_FROM_JSON[cls](v)
+        return v if cls is None else _RECORD_FROM_JSON[cls](v)
     return v
 
 
