@@ -60,7 +60,9 @@ def _spell_op(
 
 def check_neutralize_spell(ctx: OpCtx) -> Errors:
     d = ctx.op["duration"]
-    return _spell_op(lambda sp: not sp.neutralized, lambda x, y: y.neutralized == d and y.exhausted == x.exhausted)(ctx)
+    return _spell_op(
+        lambda sp: not sp.neutralized, lambda x, y: y.neutralized == d and y.exhausted == x.exhausted
+    )(ctx)
 
 
 def check_neutralize_curse(ctx: OpCtx) -> Errors:
@@ -71,7 +73,9 @@ def check_neutralize_curse(ctx: OpCtx) -> Errors:
     if [len(s) for s in b] != [len(s) for s in a] or len(changed) != k:
         return [f"track {b} -> {a}: expected {k} Curses neutralized"]
     if any(
-        not x.face_up or y.neutralized_at != ctx.after.turn or x._replace(neutralized_at=0) != y._replace(neutralized_at=0)
+        not x.face_up
+        or y.neutralized_at != ctx.after.turn
+        or x._replace(neutralized_at=0) != y._replace(neutralized_at=0)
         for x, y in changed
     ):
         return [f"wrong neutralization {changed} (turn {ctx.after.turn}, A-19)"]
@@ -281,10 +285,12 @@ CHECKS: dict[str, Callable[[OpCtx], Errors]] = {
     "neutralize_curse": check_neutralize_curse,
     "neutralize_spell": check_neutralize_spell,
     "exhaust_spell": _spell_op(
-        lambda sp: not sp.exhausted and not sp.neutralized, lambda x, y: y.exhausted and y.neutralized == x.neutralized
+        lambda sp: not sp.exhausted and not sp.neutralized,
+        lambda x, y: y.exhausted and y.neutralized == x.neutralized,
     ),
     "refresh_spell": _spell_op(
-        lambda sp: sp.exhausted and not sp.neutralized, lambda x, y: not y.exhausted and y.neutralized == x.neutralized
+        lambda sp: sp.exhausted and not sp.neutralized,
+        lambda x, y: not y.exhausted and y.neutralized == x.neutralized,
     ),
     "lose_spell": _spell_op(lambda sp: True, lambda x, y: True, removes=True),
     "put_on_top": check_put_on_top,
