@@ -35,7 +35,7 @@ from bbom_env.engine.records import (
 )
 from bbom_env.engine.serialize import decode_fields, to_json
 from bbom_env.engine.state import GameState, PlayerState
-from bbom_env.engine.typed_fields import copier, decoder, encoder, make_clone, type_hints
+from bbom_env.engine.typed_fields import copy_expr, decoder, encoder, make_clone, type_hints
 
 # Values that a field of type Any holds: frame values and event data (every record type inside).
 FRAME = {
@@ -271,7 +271,7 @@ def test_a_new_field_needs_no_edit_of_clone_or_codecs() -> None:
 
 def test_a_type_without_a_rule_is_refused_naming_the_field() -> None:
     with pytest.raises(TypeError, match="Extra.bag: no copy rule"):
-        copier(set[int], "Extra.bag")
+        copy_expr(set[int], "v", "Extra.bag", {})
     with pytest.raises(TypeError, match="Extra.bag: no JSON rule"):
         encoder(set[int], "Extra.bag")
 
