@@ -22,7 +22,7 @@ from .payment import (
     source_code,
     usable_support,
 )
-from .records import HandSource, Source, SupportSource
+from .records import HAND_SOURCES, HandSource, Source, SupportSource
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -49,7 +49,7 @@ def auto_payment(state: GameState, payer: int, req: tuple, action: str = "") -> 
     def take(code: int) -> None:
         if hand[code] > 0:
             hand[code] -= 1
-            out.append(HandSource(code))
+            out.append(HAND_SOURCES[code])
             return
         for q, s, c in pool:
             if c == code and (q, s) not in used_pool:
@@ -104,7 +104,7 @@ def auto_payment(state: GameState, payer: int, req: tuple, action: str = "") -> 
 def _auto_general(state: GameState, payer: int, cost: tuple, banned: frozenset[int]) -> list[Source]:
     hand = state.players[payer].hand
     payable = (*range(NUM_ELEMENT_CODES), CURRENCY)
-    chosen: list[Source] = [HandSource(c) for c in payable if c // 3 not in banned for _ in range(hand[c])]
+    chosen: list[Source] = [HAND_SOURCES[c] for c in payable if c // 3 not in banned for _ in range(hand[c])]
     chosen += [SupportSource(q, s) for q, s, _ in _pool(state, payer, banned)]
     codes = [source_code(state, s) for s in chosen]
     if not covers(codes, cost):

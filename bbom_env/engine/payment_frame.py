@@ -15,7 +15,7 @@ from . import moves as M
 from .constants import CURRENCY, MAX_SUPPORT_SLOTS, NUM_CODES, NUM_ELEMENT_CODES
 from .payment import as_cost, banned_elements, covers, irreducible, left_to_pay, source_code, usable_support
 from .payment_auto import auto_payment, completable_pick
-from .records import HandSource, Source, SupportSource
+from .records import HAND_SOURCES, HandSource, Source, SupportSource
 from .resolver import done, frame
 
 if TYPE_CHECKING:
@@ -161,7 +161,7 @@ def answer_pay(state: GameState, f: dict, move: int) -> None:
         done(state, f)
         return
     if move < M.PAY_SUPPORT:
-        f["picks"] = f["picks"] + (HandSource(move - M.PAY_HAND),)
+        f["picks"] = f["picks"] + (HAND_SOURCES[move - M.PAY_HAND],)
     else:
         off, s = divmod(move - M.PAY_SUPPORT, MAX_SUPPORT_SLOTS)
         f["picks"] = f["picks"] + (SupportSource((p + off) % len(state.players), s),)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from .constants import NUM_CODES
+
 # An empty card place (a support slot with no card crushed under its card).
 NO_CARD = -1
 
@@ -75,6 +77,9 @@ class SupportSource(NamedTuple):
 
 
 Source = HandSource | SupportSource
+# One shared HandSource per card code (records are immutable): payments take them without
+# building a record per card (auto payment is a hot path).
+HAND_SOURCES: tuple[HandSource, ...] = tuple(HandSource(c) for c in range(NUM_CODES))
 
 RECORD_TYPES: tuple[type, ...] = (
     CurseOnTrack, SpellSlot, SupportSlot, TempModifier, HandSource, SupportSource,
