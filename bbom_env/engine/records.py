@@ -2,7 +2,7 @@
 
 Each record is an immutable ``typing.NamedTuple``: a change builds a new record with ``_replace``
 and stores it back into its list (``pl.spells[i] = sp._replace(exhausted=True)``), so copying a
-list of records is a full copy (``GameState.clone``). ``state_types.py`` derives the clone and the
+list of records is a full copy (``GameState.clone``). ``typed_fields.py`` derives the clone and the
 JSON form of every field from these types: a save writes a record as a JSON object of its field
 names (``{"spell": "fire_ball", "exhausted": false, "neutralized": ""}``) and reads it back by the
 type the field declares; inside a frame (a payment's picks) the record's field names tell its type
