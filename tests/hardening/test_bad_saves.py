@@ -320,6 +320,18 @@ def test_round_trip_of_the_bases() -> None:
             ),
             r"^track\[0\]\[0\]\.curse: unk",
         ),
+        (
+            lambda d: next(slot for slot in d["track"] if slot)[0].pop("tokens"),
+            r"^track\[\d\]\[0\]: missing field\(s\) \['tokens'\]",
+        ),
+        (
+            lambda d: next(p for p in d["players"] if p["support"])["support"][0].__setitem__("crushed", 99),
+            r"^players\[\d\]\.support\[0\]\.crushed: unknown card code 99",
+        ),
+        (
+            lambda d: d["stack"][-1]["picks"].append({"code": 3, "slot": 0}),
+            r"^stack\[\d+\]\.picks\[\d+\]: expected a payment source",
+        ),
         (lambda d: d["rng"][1].__setitem__(3, "x"), r"^rng\[1\]\[3\]: expected an int"),
         (lambda d: d.__setitem__("marker", 0), r"^marker: 0 does not fit round \d"),  # next advance: no space
         (lambda d: d["players"][0]["deck"].append(14), r"^players\[0\]\.deck\[\d+\]: unknown card code 14"),
