@@ -16,7 +16,7 @@ from .flow import fire, seq
 from .menu import MenuView, req_of
 from .move_args import ACQUIRABLE_VALUES
 from .payment_frame import pay_frame
-from .records import CurseOnTrack, SpellSlot
+from .records import CurseOnTrack, SpellSlot, with_exhausted
 from .resolver import done, frame, push
 from .rules import MenuAction
 from .zones import check_immediate_win, remove_curse, return_madness
@@ -214,7 +214,7 @@ def run_exhaust(state: GameState, f: dict) -> None:
     pl = state.players[f["p"]]
     i = pl.spell_index(f["s"])
     if i >= 0:
-        pl.spells[i] = pl.spells[i]._replace(exhausted=True)
+        pl.spells[i] = with_exhausted(pl.spells[i], True)
 
 
 def run_learn(state: GameState, f: dict) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from . import hooks
 from .constants import SLOTS_OF_SPACE, Phase, is_madness
 from .moves import PICK_HAND, PICK_SPELL
-from .records import CurseOnTrack
+from .records import CurseOnTrack, with_exhausted
 from .resolver import done, frame, push
 from .zones import check_immediate_win, draw, eliminate, end_game, madness_in_hand, remove_curse
 
@@ -67,7 +67,7 @@ def run_conc(state: GameState, f: dict) -> None:
     limit = hooks.rule_point(state, a, "concentration_refresh", len(exhausted))
     if limit >= len(exhausted):
         for i in exhausted:
-            spells[i] = spells[i]._replace(exhausted=False)
+            spells[i] = with_exhausted(spells[i], False)
     elif limit > 0:  # a rule point lowered it: the player chooses which Spells (RULES.md 9.2)
         push(state, {"k": "refresh_choice", "p": a, "n": limit, "w": None})
     if state.config.neutralized_curse_release == "start_of_next_turn":  # A-19 alternative
@@ -98,7 +98,7 @@ def legal_refresh_choice(state: GameState, f: dict) -> list[int]:
 
 def answer_refresh_choice(state: GameState, f: dict, move: int) -> None:
     spells = state.players[f["p"]].spells
-    spells[move - PICK_SPELL] = spells[move - PICK_SPELL]._replace(exhausted=False)
+    spells[move - PICK_SPELL] = with_exhausted(spells[move - PICK_SPELL], False)
     f["n"] -= 1
 
 

@@ -94,14 +94,13 @@ def usable_support(
         if pl.eliminated or not pl.support:
             continue
         for s, slot in enumerate(pl.support):
-            # Source filter: a slot holding a crushed card (under a Phobia, EXPANSION.md V-21)
-            # pays with neither card: the crushed one is unavailable, the one on top is a Phobia.
-            # No base card crushes, so this never removes a base-game source.
-            if slot.crushed != NO_CARD:
-                continue
             code = slot.card
             if (code < NUM_ELEMENT_CODES and code // 3 not in banned) or code == CURRENCY:
-                out.append((q, s, code))
+                # Source filter: a slot holding a crushed card (under a Phobia, EXPANSION.md
+                # V-21) pays with neither card: the crushed one is unavailable, the one on top is
+                # a Phobia. No base card crushes, so this never removes a base-game source.
+                if slot.crushed == NO_CARD:
+                    out.append((q, s, code))
     # The modifier is looked up only when there is something to refuse (a hot path: the menu).
     if out and state.has_mod(payer, "no_support_payment"):
         return []

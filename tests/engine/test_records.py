@@ -32,6 +32,8 @@ from bbom_env.engine.records import (
     SupportSlot,
     SupportSource,
     TempModifier,
+    replacer,
+    with_exhausted,
 )
 from bbom_env.engine.serialize import decode_fields, to_json
 from bbom_env.engine.state import GameState, PlayerState
@@ -288,3 +290,14 @@ def test_crushed_card_leaves_with_its_slot_only_when_uncovered() -> None:
     assert pl.take_support(0) == 14 and pl.support == [SupportSlot(3), SupportSlot(3)]
     assert pl.take_support(0) == 3 and pl.support == [SupportSlot(3)]
     assert SupportSlot(5).crushed == NO_CARD
+
+
+def test_replacer_agrees_with_replace_for_every_field_of_every_record() -> None:
+    for cls in RECORD_TYPES:
+        rec, other = _record(cls), _record(cls, 5)
+        for name in cls._fields:
+            new = replacer(cls, name)(rec, getattr(other, name))
+            assert type(new) is cls and new == rec._replace(**{name: getattr(other, name)})
+    assert with_exhausted(SpellSlot("s"), True) == SpellSlot("s", exhausted=True)
+    with pytest.raises(ValueError, match="SpellSlot has no field 'nope'"):
+        replacer(SpellSlot, "nope")
