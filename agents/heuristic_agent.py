@@ -99,7 +99,7 @@ class _Turn:
 
     def __post_init__(self) -> None:
         self.pl = self.state.players[self.p]
-        self.spells = [(i, sp[0], self.state.pack.spells[sp[0]]) for i, sp in enumerate(self.pl.spells)]
+        self.spells = [(i, sp.spell, self.state.pack.spells[sp.spell]) for i, sp in enumerate(self.pl.spells)]
         self.mh = madness_in(self.pl.hand)
         self.cure_hand = [m for m in self.legal if M.CURE_HAND <= m < M.CURE_SUPPORT]
 
@@ -352,7 +352,7 @@ class HeuristicAgent:
 
     def _learn(self, state: GameState, p: int, L: set[int], spendable) -> int | None:
         pl = state.players[p]
-        current = [spell_value(state, sp[0]) for sp in pl.spells]
+        current = [spell_value(state, sp.spell) for sp in pl.spells]
         full = len(pl.spells) >= spell_limit(state, p)
         best, best_v = None, self.learn_threshold
         for e in range(4):

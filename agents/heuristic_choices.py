@@ -20,6 +20,7 @@ from bbom_env.engine.constants import (
 from bbom_env.engine.decision import pending
 from bbom_env.engine.ops import lookup
 from bbom_env.engine.payment import _min_sum_at_least
+from bbom_env.engine.records import HandSource
 
 from .heuristic_eval import (
     CYCLE,
@@ -50,8 +51,8 @@ def pay_move(state: GameState, f: dict, legal: list[int]) -> int:
         return M.PAY_CANCEL
     picked_hand = [0] * NUM_CODES
     for src in f["picks"]:
-        if src[0] == "h":
-            picked_hand[src[1]] += 1
+        if type(src) is HandSource:
+            picked_hand[src.code] += 1
     for e in range(4):
         if left[e] <= 0:
             continue
@@ -82,7 +83,7 @@ def _pay_candidates(state: GameState, p: int, legal: list[int]) -> list[tuple[in
             cands.append((m - M.PAY_HAND, m, 0))
         elif M.PAY_SUPPORT <= m < M.PAY_CONFIRM:
             off, s = M.decode(m).args  # SupportRef(seat offset, slot)
-            cands.append((state.players[(p + off) % n].support[s], m, 1 + off))
+            cands.append((state.players[(p + off) % n].support[s].card, m, 1 + off))
     return cands
 
 
@@ -154,7 +155,7 @@ def answer_choice(state: GameState, f: dict, legal: list[int]) -> int:
         return M.PICK_HAND + _worst_card(state, f["player"], _hand_pick(legal, M.PICK_HAND))
     if k == "learn":  # DP-10: the least valuable Spell goes to the box
         spells = state.players[f["player"]].spells
-        return M.PICK_SPELL + min(_spell_picks(legal), key=lambda i: spell_value(state, spells[i][0]))
+        return M.PICK_SPELL + min(_spell_picks(legal), key=lambda i: spell_value(state, spells[i].spell))
     if k == "tgt":
         return _choose_player(state, f, legal)
     if k != "op":
@@ -187,7 +188,7 @@ class _Choice:
 
     def least_wanted_support(self) -> int:
         want = wanted(self.state, self.p)
-        return M.PICK_SUPPORT + min(self.slots, key=lambda s: card_score(self.pl.support[s], want))
+        return M.PICK_SUPPORT + min(self.slots, key=lambda s: card_score(self.pl.support[s].card, want))
 
 
 def _discard(c: _Choice) -> int | None:
@@ -275,14 +276,16 @@ def _spell_to_lose(c: _Choice) -> int | None:
         return None
     spells = c.pl.spells
     # An exhausted Spell loses least (it could not be cast this turn anyway).
-    return M.PICK_SPELL + min(picks, key=lambda i: (not spells[i][1], spell_value(c.state, spells[i][0])))
+    return M.PICK_SPELL + min(
+        picks, key=lambda i: (not spells[i].exhausted, spell_value(c.state, spells[i].spell))
+    )
 
 
 def _refresh_spell(c: _Choice) -> int | None:
     picks = _spell_picks(c.legal)
     if not picks:
         return None
-    return M.PICK_SPELL + max(picks, key=lambda i: spell_value(c.state, c.pl.spells[i][0]))
+    return M.PICK_SPELL + max(picks, key=lambda i: spell_value(c.state, c.pl.spells[i].spell))
 
 
 def _curse_to_hit(c: _Choice) -> int | None:
@@ -336,7 +339,7 @@ def _most_tokens(state: GameState, args: list[int]) -> int:
     def tokens(arg: int) -> int:
         slot, pos = divmod(arg, MAX_STACK)
         stack = state.track[slot]
-        return sum(stack[len(stack) - 1 - pos][2])
+        return sum(stack[len(stack) - 1 - pos].tokens)
 
     return max(args, key=lambda a: (tokens(a), -args.index(a)))
 
@@ -359,7 +362,7 @@ def _choose_player(state: GameState, f: dict, legal: list[int]) -> int:
     elif name in ("lose_spell", "exhaust_spell", "neutralize_spell"):
         q = max(seats, key=lambda s: (len(state.players[s].spells), s != c))
     elif name == "refresh_spell":
-        q = max(seats, key=lambda s: (sum(1 for sp in state.players[s].spells if sp[1]), s == c))
+        q = max(seats, key=lambda s: (sum(1 for sp in state.players[s].spells if sp.exhausted), s == c))
     elif name == "exchange":
         others = [s for s in seats if s != c] or seats
         q = max(others, key=lambda s: sum(state.players[s].hand[:NUM_ELEMENT_CODES]))

@@ -76,7 +76,9 @@ def curses(state: GameState, payer: int) -> list[CurseInfo]:
             c = stack[d - 1 - pos]
             space = SPACE_OF_SLOT[slot]
             out.append(
-                CurseInfo(slot, pos, c[0], space, c[1] < 0, space <= state.marker, curse_req(state, payer, c))
+                CurseInfo(
+                    slot, pos, c.curse, space, c.face_up, space <= state.marker, curse_req(state, payer, c)
+                )
             )
     out.sort(key=lambda ci: (ci.triggered, ci.space, ci.slot, ci.pos))
     return out
@@ -134,7 +136,7 @@ def team_elements(state: GameState) -> list[int]:
         if pl.eliminated:
             continue
         cards = [a + b for a, b in zip(pl.hand, pl.discard, strict=True)]
-        for c in pl.deck + pl.support:
+        for c in pl.deck + pl.support_cards():
             cards[c] += 1
         for c in range(NUM_ELEMENT_CODES):
             tot[code_element(c)] += cards[c] * code_value(c)
@@ -262,7 +264,7 @@ def _in_context(state: GameState, p: int, op: dict, n: int, v: float) -> float:
         if zone == "hand":
             have = madness_in(pl.hand)
         elif zone == "support":
-            have = sum(1 for c in pl.support if is_madness(c))
+            have = sum(1 for s in pl.support if is_madness(s.card))
         else:
             have = madness_in(pl.discard) + sum(1 for c in pl.deck if is_madness(c))
         return OP_BASE["cure"] * min(n, have)
@@ -295,7 +297,7 @@ def _in_context(state: GameState, p: int, op: dict, n: int, v: float) -> float:
         best = max((can_destroy_count(state, q) for q in state.alive() if q != p), default=0)
         return 4.0 * min(n, best) if best else 0.1
     if name == "remove_tokens":
-        return 0.5 * min(n, sum(sum(c[2]) for s in state.track for c in s))
+        return 0.5 * min(n, sum(sum(c.tokens) for s in state.track for c in s))
     return v
 
 
@@ -332,4 +334,4 @@ def typical_gain(state: GameState, sid: str) -> float:
 
 
 def spell_cast_req(state: GameState, p: int, spell_index: int, x: int) -> tuple[int, ...]:
-    return spell_req(state, p, state.players[p].spells[spell_index][0], x)
+    return spell_req(state, p, state.players[p].spells[spell_index].spell, x)

@@ -69,7 +69,7 @@ def _gloss(state: GameState, move: int, detail: bool) -> str:
 
 
 def _activate(state: GameState, mv: Move, at: _At) -> str:
-    sid = state.players[at.p].spells[mv.args.spell][0]
+    sid = state.players[at.p].spells[mv.args.spell].spell
     if not at.detail:
         return card_label(state, sid)
     req = spell_req(state, at.p, sid, mv.args.x)
@@ -91,11 +91,11 @@ def _learn(state: GameState, mv: Move, at: _At) -> str:
 def _curse(state: GameState, mv: Move, at: _At) -> str:
     stack = state.track[mv.args.slot]
     curse = stack[len(stack) - 1 - mv.args.pos]
-    text = card_label(state, curse[0])
+    text = card_label(state, curse.curse)
     if at.detail and mv.block == "DESTROY_CURSE":
         text += f", pay {_cost_text(curse_req(state, at.p, curse))}"
     if at.detail:
-        text += f": {state.pack.curses[curse[0]].text}"
+        text += f": {state.pack.curses[curse.curse].text}"
     return text
 
 
@@ -108,15 +108,15 @@ def _cure(state: GameState, mv: Move, at: _At) -> str:
 
 def _support_card(state: GameState, mv: Move, at: _At) -> str:
     q = (at.p + mv.args.offset) % at.n
-    return f"{code_name(state.players[q].support[mv.args.slot])} in P{q}'s support"
+    return f"{code_name(state.players[q].support[mv.args.slot].card)} in P{q}'s support"
 
 
 def _pick_support(state: GameState, mv: Move, at: _At) -> str:
-    return f"{code_name(state.players[at.owner].support[mv.args.slot])} in P{at.owner}'s support"
+    return f"{code_name(state.players[at.owner].support[mv.args.slot].card)} in P{at.owner}'s support"
 
 
 def _pick_spell(state: GameState, mv: Move, at: _At) -> str:
-    return f"P{at.owner}'s {card_label(state, state.players[at.owner].spells[mv.args.spell][0])}"
+    return f"P{at.owner}'s {card_label(state, state.players[at.owner].spells[mv.args.spell].spell)}"
 
 
 def _pick_player(state: GameState, mv: Move, at: _At) -> str:

@@ -26,6 +26,7 @@ from bbom_env.engine import Decision, GameConfig, GameState, describe, move_to_s
 from bbom_env.engine.constants import MADNESS, NUM_CODES, NUM_ELEMENT_CODES, code_name
 from bbom_env.engine.invariants import check_invariants
 from bbom_env.engine.moves import NUM_BASE_MOVES
+from bbom_env.engine.records import CurseOnTrack, SpellSlot, SupportSlot
 from bbom_env.engine.resolver import run
 from bbom_env.engine.scenario import resolve_effect, start_action_phase
 from bbom_env.engine.state import PlayerState
@@ -202,12 +203,12 @@ class Scenario:
 
     def support(self, seat: int, *cards: str | int) -> Scenario:
         pl = self.p(seat)
-        for c in pl.support:
-            self._bank_in(c)
+        for slot in pl.support:
+            self._bank_in(slot.card)
         pl.support = []
         for c in cards:
             self._bank_out(code(c))
-            pl.support.append(code(c))
+            pl.support.append(SupportSlot(code(c)))
         return self._touch()
 
     def madness_pile(self, n: int) -> Scenario:
@@ -256,22 +257,23 @@ class Scenario:
     def spells(self, seat: int, *ids: str, exhausted: tuple[str, ...] = ()) -> Scenario:
         """Replace a player's Spell row (ready, face up unless listed in ``exhausted``)."""
         pl = self.p(seat)
-        self.state.box_spells += [sp[0] for sp in pl.spells]
+        self.state.box_spells += [sp.spell for sp in pl.spells]
         pl.spells = []
         for sid in ids:
             self._pull_spell(sid)
-            pl.spells.append([sid, sid in exhausted, ""])
+            pl.spells.append(SpellSlot(sid, sid in exhausted))
         return self._touch()
 
     def spell_state(
         self, seat: int, sid: str, exhausted: bool | None = None, neutralized: str | None = None
     ) -> Scenario:
         """Set a held Spell's exhausted flag and/or neutralized duration ("" = face up)."""
-        sp = self.p(seat).spells[self.p(seat).spell_index(sid)]
+        spells = self.p(seat).spells
+        i = self.p(seat).spell_index(sid)
         if exhausted is not None:
-            sp[1] = exhausted
+            spells[i] = spells[i]._replace(exhausted=exhausted)
         if neutralized is not None:
-            sp[2] = neutralized
+            spells[i] = spells[i]._replace(neutralized=neutralized)
         return self._touch()
 
     def library(self, element: str, *ids: str) -> Scenario:
@@ -290,11 +292,11 @@ class Scenario:
         s = self.state
         for slot in s.track:
             while slot:
-                cid, _, tokens, under = slot.pop()
+                curse = slot.pop()
                 for e in range(4):
-                    s.tokens[e] += tokens[e]
-                s.madness_pile[:0] = [MADNESS] * under
-                s.curse_piles[s.pack.curses[cid].type].insert(0, cid)
+                    s.tokens[e] += curse.tokens[e]
+                s.madness_pile[:0] = [MADNESS] * curse.madness
+                s.curse_piles[s.pack.curses[curse.curse].type].insert(0, curse.curse)
         return self._touch()
 
     def curse(
@@ -320,7 +322,7 @@ class Scenario:
         for _ in range(under):
             s.madness_pile.pop()
         turn = s.turn if neutralized is True else (-1 if neutralized is False else int(neutralized))
-        s.track[slot].append([cid, turn, tuple(tokens), under])
+        s.track[slot].append(CurseOnTrack(cid, turn, tuple(tokens), under))
         return self._touch()
 
     def curse_pile_top(self, ctype: str, *ids: str) -> Scenario:

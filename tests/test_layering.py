@@ -27,7 +27,18 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "data",
         frozenset(
-            {"constants", "move_args", "vocab", "pack_checks", "cards", "config", "pack_hash", "frames"}
+            {
+                "constants",
+                "move_args",
+                "vocab",
+                "pack_checks",
+                "cards",
+                "config",
+                "pack_hash",
+                "frames",
+                "records",
+                "typed_fields",
+            }
         ),
     ),
     ("core", frozenset({"resolver", "state", "moves", "rules"})),

@@ -25,6 +25,7 @@ from bbom_env.engine.constants import NUM_CODES
 from bbom_env.engine.decision import pending
 from bbom_env.engine.invariants import card_totals, check_invariants, expected_totals
 from bbom_env.engine.moves import NUM_BASE_MOVES
+from bbom_env.engine.records import CurseOnTrack
 from bbom_env.engine.serialize import to_dict
 from bbom_env.engine.state import GameState
 
@@ -69,7 +70,7 @@ def _check_clone(state: GameState) -> None:
     c.players[0].hand[0] += 1
     c.players[-1].deck.append(0)
     c.supply[0][0] += 1
-    c.track[0].append(["x", -1, (0, 0, 0, 0), 0])
+    c.track[0].append(CurseOnTrack("x"))
     if c.stack:
         c.stack[-1]["zz"] = 1
     assert to_dict(state) == before

@@ -16,6 +16,7 @@ from .flow import fire, seq
 from .menu import MenuView, req_of
 from .move_args import ACQUIRABLE_VALUES
 from .payment_frame import pay_frame
+from .records import CurseOnTrack, SpellSlot, with_exhausted
 from .resolver import done, frame, push
 from .rules import MenuAction
 from .zones import check_immediate_win, remove_curse, return_madness
@@ -41,16 +42,16 @@ def spell_req(state: GameState, p: int, spell_id: str, x: int) -> tuple[int, ...
     return hooks.adjust_cost(state, p, "activate", sp.element, req_of(sp.element, sp.activation_cost * x))
 
 
-def _curse_base(state: GameState, curse: list) -> tuple[tuple[int, ...], int | None]:
+def _curse_base(state: GameState, curse: CurseOnTrack) -> tuple[tuple[int, ...], int | None]:
     """Printed cost plus one Element of the token's colour per token (A-62), and its Element."""
-    c = state.pack.curses[curse[0]]
-    cost, tokens = c.cost, curse[2]
+    c = state.pack.curses[curse.curse]
+    cost, tokens = c.cost, curse.tokens
     base = (cost[0] + tokens[0], cost[1] + tokens[1], cost[2] + tokens[2], cost[3] + tokens[3], 0)
     el = None if c.type == "multi" else ELEMENT_NAMES.index(c.type)
     return base, el
 
 
-def curse_req(state: GameState, p: int, curse: list) -> tuple[int, ...]:
+def curse_req(state: GameState, p: int, curse: CurseOnTrack) -> tuple[int, ...]:
     base, el = _curse_base(state, curse)
     return hooks.adjust_cost(state, p, "destroy", el, base)
 
@@ -62,9 +63,9 @@ def legal_activate(state: GameState, view: MenuView) -> Iterator[int]:
     """Section 4.1: a ready Spell (not exhausted, not neutralized), for each power X it can pay."""
     spells = state.pack.spells
     for i, sp in enumerate(view.player.spells):
-        if sp[1] or sp[2]:
+        if sp.exhausted or sp.neutralized:
             continue
-        spell = spells[sp[0]]
+        spell = spells[sp.spell]
         el = spell.element
         if view.forbidden(state, "activate", el):
             continue
@@ -76,7 +77,7 @@ def legal_activate(state: GameState, view: MenuView) -> Iterator[int]:
 
 def choose_activate(state: GameState, f: dict, mv: M.Move) -> None:
     p = f["player"]
-    sid = state.players[p].spells[mv.args.spell][0]
+    sid = state.players[p].spells[mv.args.spell].spell
     x = mv.args.x
     push(
         state,
@@ -132,7 +133,7 @@ def legal_destroy(state: GameState, view: MenuView) -> Iterator[int]:
         depth = len(stack)
         for pos in range(depth):
             curse = stack[depth - 1 - pos]
-            if curse[1] >= 0:
+            if curse.neutralized_at >= 0:
                 continue
             base, el = _curse_base(state, curse)
             if view.can_pay(state, "destroy", view.cost(state, "destroy", el, base)):
@@ -145,8 +146,8 @@ def choose_destroy(state: GameState, f: dict, mv: M.Move) -> None:
     curse = stack[len(stack) - 1 - mv.args.pos]
     push(
         state,
-        pay_frame(p, curse_req(state, p, curse), "destroy", curse[0]),
-        {"kind": "destroy", "player": p, "curse": curse[0]},
+        pay_frame(p, curse_req(state, p, curse), "destroy", curse.curse),
+        {"kind": "destroy", "player": p, "curse": curse.curse},
     )
 
 
@@ -165,8 +166,8 @@ def legal_cure(state: GameState, view: MenuView) -> Iterator[int]:
         q = state.players[(view.p + off) % n]
         if q.eliminated:
             continue
-        for s, code in enumerate(q.support):
-            if is_madness(code) and s < MAX_SUPPORT_SLOTS:
+        for s, slot in enumerate(q.support):
+            if is_madness(slot.card) and s < MAX_SUPPORT_SLOTS:
                 yield M.CURE_SUPPORT + M.support_arg(off, s)
 
 
@@ -183,7 +184,7 @@ def choose_cure(state: GameState, f: dict, mv: M.Move) -> None:
             "player": p,
             "owner": q,
             "slot": slot,
-            "code": state.players[q].support[slot],
+            "code": state.players[q].support[slot].card,
         }
     else:
         raise AssertionError(f"cure: unexpected move block {mv.block}")
@@ -239,7 +240,7 @@ def run_exhaust(state: GameState, f: ExhaustFrame) -> None:
     pl = state.players[f["player"]]
     i = pl.spell_index(f["spell"])
     if i >= 0:
-        pl.spells[i][1] = True
+        pl.spells[i] = with_exhausted(pl.spells[i], True)
 
 
 def run_learn(state: GameState, f: LearnFrame) -> None:
@@ -251,7 +252,7 @@ def run_learn(state: GameState, f: LearnFrame) -> None:
         return
     done(state, f)
     sid = state.library[e].pop()
-    pl.spells.append([sid, False, ""])
+    pl.spells.append(SpellSlot(sid))
     state.stat("spells_learned")
     state.event("learn", p, sid)
 
@@ -262,7 +263,7 @@ def legal_spell_to_box(state: GameState, f: LearnFrame) -> list[int]:
 
 def answer_spell_to_box(state: GameState, f: LearnFrame, move: int) -> None:
     pl = state.players[f["player"]]
-    sid = pl.spells.pop(move - M.PICK_SPELL)[0]
+    sid = pl.spells.pop(move - M.PICK_SPELL).spell
     state.box_spells.append(sid)
     state.event("spell_to_box", f["player"], sid)
 
@@ -282,7 +283,7 @@ def run_destroy(state: GameState, f: DestroyFrame) -> None:
     p = f["player"]
     for slot, stack in enumerate(state.track):
         for i, curse in enumerate(stack):
-            if curse[0] == f["curse"]:
+            if curse.curse == f["curse"]:
                 remove_curse(state, slot, len(stack) - 1 - i, p)
                 state.stat("curses_destroyed")
                 state.event("destroy", p, f["curse"])
@@ -328,11 +329,11 @@ def run_cure(state: GameState, f: CureFrame) -> None:
         state.players[f["player"]].hand[f["code"]] -= 1
     else:
         # Paying may have emptied earlier slots of the same support: find the card again.
-        support = state.players[f["owner"]].support
+        owner = state.players[f["owner"]]
         slot = f["slot"]
-        if slot >= len(support) or support[slot] != f["code"]:
-            slot = support.index(f["code"])
-        support.pop(slot)
+        if slot >= len(owner.support) or owner.support[slot].card != f["code"]:
+            slot = owner.support_cards().index(f["code"])
+        owner.take_support(slot)
     return_madness(state, f["code"])
     state.event("cure", f["player"], f["owner"])
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from . import hooks
 from .constants import SLOTS_OF_SPACE, Phase, is_madness
 from .moves import PICK_HAND, PICK_SPELL
+from .records import CurseOnTrack, with_exhausted
 from .resolver import done, frame, push
 from .zones import check_immediate_win, draw, eliminate, end_game, madness_in_hand, remove_curse
 
@@ -52,9 +53,9 @@ def start_turn(state: GameState) -> None:
 
 def _release_curses(state: GameState) -> None:
     for slot in state.track:
-        for curse in slot:
-            if 0 <= curse[1] < state.turn:
-                curse[1] = -1
+        for i, curse in enumerate(slot):
+            if 0 <= curse.neutralized_at < state.turn:
+                slot[i] = curse._replace(neutralized_at=-1)
 
 
 def run_conc(state: GameState, f: dict) -> None:
@@ -62,11 +63,12 @@ def run_conc(state: GameState, f: dict) -> None:
     done(state, f)
     state.phase = Phase.CONCENTRATION
     a = state.active
-    exhausted = [i for i, sp in enumerate(state.players[a].spells) if sp[1] and not sp[2]]
+    spells = state.players[a].spells
+    exhausted = [i for i, sp in enumerate(spells) if sp.exhausted and not sp.neutralized]
     limit = hooks.rule_point(state, a, "concentration_refresh", len(exhausted))
     if limit >= len(exhausted):
         for i in exhausted:
-            state.players[a].spells[i][1] = False
+            spells[i] = with_exhausted(spells[i], False)
     elif limit > 0:  # a rule point lowered it: the player chooses which Spells (RULES.md 9.2)
         push(state, {"kind": "refresh_choice", "player": a, "left": limit, "decider": None})
     if state.config.neutralized_curse_release == "start_of_next_turn":  # A-19 alternative
@@ -92,11 +94,12 @@ def run_refresh_choice(state: GameState, f: RefreshChoiceFrame) -> None:
 
 def legal_refresh_choice(state: GameState, f: RefreshChoiceFrame) -> list[int]:
     spells = state.players[f["player"]].spells
-    return [PICK_SPELL + i for i, sp in enumerate(spells) if sp[1] and not sp[2]]
+    return [PICK_SPELL + i for i, sp in enumerate(spells) if sp.exhausted and not sp.neutralized]
 
 
 def answer_refresh_choice(state: GameState, f: RefreshChoiceFrame, move: int) -> None:
-    state.players[f["player"]].spells[move - PICK_SPELL][1] = False
+    spells = state.players[f["player"]].spells
+    spells[move - PICK_SPELL] = with_exhausted(spells[move - PICK_SPELL], False)
     f["left"] -= 1
 
 
@@ -112,9 +115,9 @@ def advance(state: GameState) -> None:
         frames = []
         for slot in SLOTS_OF_SPACE[state.marker]:  # left before right, top before bottom (3.3.3)
             for curse in reversed(state.track[slot]):
-                if curse[1] < 0:  # a neutralized Curse does not trigger
-                    frames.append(seq(curse[0], "effect", state.active))
-                    state.event("curse_triggers", curse[0])
+                if curse.neutralized_at < 0:  # a neutralized Curse does not trigger
+                    frames.append(seq(curse.curse, "effect", state.active))
+                    state.event("curse_triggers", curse.curse)
         push(state, *frames)
         return
     state.marker = 0
@@ -195,8 +198,8 @@ def run_place(state: GameState, f: dict) -> None:
             break
         pile = state.curse_piles[t]
         if pile:
-            state.track[slot].append([pile.pop(), -1, (0, 0, 0, 0), 0])
-            state.event("curse_placed", slot, state.track[slot][-1][0])
+            state.track[slot].append(CurseOnTrack(pile.pop()))
+            state.event("curse_placed", slot, state.track[slot][-1].curse)
     check_immediate_win(state)
 
 

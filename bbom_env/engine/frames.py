@@ -46,10 +46,10 @@ A module adds a frame kind by registering its TypedDict with its handlers:
 MyFrame)`` first). A kind with no registered type cannot be given handlers.
 """
 
-import types
 import typing
-from collections.abc import Callable
-from typing import Annotated, Any, NotRequired, Required, TypedDict, Union
+from typing import Annotated, Any, NotRequired, Required, TypedDict
+
+from .records import HandSource, SupportSource
 
 # Value types, annotated with the value kind the save check applies (save_check._frame_value,
 # which knows exactly VALUE_KINDS).
@@ -70,7 +70,7 @@ CurseId = Annotated[str, "curse"]
 PayAction = Annotated[str, "action"]  # one of actions.PAY_ACTIONS
 Text = Annotated[str, "text"]
 CostTuple = Annotated[tuple[int | tuple[int, ...], ...], "cost"]  # payment.Cost.compact()
-PickedSources = Annotated[tuple[tuple[str | int, ...], ...], "picks"]  # ("h", code) | ("s", seat, slot)
+PickedSources = Annotated[tuple[HandSource | SupportSource, ...], "picks"]  # records.py
 CardId = Annotated[str, "effect"]  # source / part / path are checked together against the pack
 EffectPart = Annotated[str, "effect"]
 OpPath = Annotated[tuple[int, ...], "effect"]
@@ -288,7 +288,6 @@ def register_frame_type(kind: str, td: type) -> None:
         raise ValueError(f"frame kind {kind!r} is already registered ({old.__name__})")
     FRAME_TYPES[kind] = td
     _schema.pop(kind, None)
-    _converters.pop(kind, None)
 
 
 # -- schema and JSON, read from the types --------------------------------------------------------
@@ -339,67 +338,6 @@ def frame_schema(kind: str) -> FrameSchema:
                 keys[key] = (_value_kind(tp) or "", typing.get_args(_strip(tp))[0])
         out = _schema[kind] = FrameSchema(keys, frozenset(optional))
     return out
-
-
-def _converter(tp: Any) -> Callable[[Any], Any] | None:
-    """A function that turns a JSON value of type ``tp`` back into it (lists into tuples), or None
-    when the JSON value is the value (ints, strs, None)."""
-    tp = _strip(tp)
-    if typing.get_origin(tp) is Annotated:
-        tp = typing.get_args(tp)[0]
-    origin = typing.get_origin(tp)
-    if origin in (Union, types.UnionType):
-        arms = [(a, _converter(a)) for a in typing.get_args(tp)]
-        conv = [c for a, c in arms if c is not None]
-        if not conv:
-            return None
-        return lambda v: conv[0](v) if type(v) is list else v  # the one tuple arm takes a list
-    if origin is tuple:
-        args = typing.get_args(tp)
-        if len(args) == 2 and args[1] is Ellipsis:
-            item = _converter(args[0])
-            if item is None:
-                return lambda v: tuple(v) if type(v) is list else v
-            return lambda v: tuple(item(x) for x in v) if type(v) is list else v
-        items = [_converter(a) for a in args]
-        return lambda v: (
-            tuple(x if c is None else c(x) for c, x in zip(items, v, strict=False)) if type(v) is list else v
-        )
-    if isinstance(tp, type) and issubclass(tp, tuple) and hasattr(tp, "_fields"):  # a NamedTuple
-        hints = typing.get_type_hints(tp)
-        fields = [_converter(hints[name]) for name in tp._fields]
-        return lambda v: (
-            tp(*(x if c is None else c(x) for c, x in zip(fields, v, strict=False))) if type(v) is list else v
-        )
-    return None
-
-
-_converters: dict[str, list[tuple[str, Callable[[Any], Any]]]] = {}
-
-
-def frame_from_json(d: dict) -> dict:
-    """A frame from a checked save's JSON object: lists become tuples where the kind's types say
-    so (and only there)."""
-    kind = d["kind"]
-    convs = _converters.get(kind)
-    if convs is None:
-        hints = typing.get_type_hints(FRAME_TYPES[kind], include_extras=True)
-        convs = [(k, c) for k, tp in hints.items() if (c := _converter(tp)) is not None]
-        _converters[kind] = convs
-    out = dict(d)
-    for key, conv in convs:
-        if key in out:
-            out[key] = conv(out[key])
-    return out
-
-
-def frame_to_json(f: dict) -> dict:
-    """A frame as a JSON-ready object (tuples as lists, at any depth)."""
-    return {k: _listify(v) for k, v in f.items()}
-
-
-def _listify(x: Any) -> Any:
-    return [_listify(v) for v in x] if isinstance(x, tuple) else x
 
 
 for _kind, _td in {

@@ -34,8 +34,8 @@ def _all_mods(state: GameState, p: int) -> Iterator[dict]:
     pl = state.players[p]
     if not ability_lost(state, p):
         yield from state.pack.magicians[pl.magician].mods
-    for mod, _duration, _src in pl.mods:
-        yield mod
+    for m in pl.mods:
+        yield m.modifier
     if state.config.modules:
         for source in ruleset(state.config.modules).modifier_sources:
             yield from source(state, p)
@@ -48,8 +48,8 @@ def ability_lost(state: GameState, p: int) -> bool:
     pl = state.players[p]
     if pl.ability_lost:
         return True
-    for mod, _duration, _src in pl.mods:
-        if mod["kind"] == "lose_ability":
+    for m in pl.mods:
+        if m.modifier["kind"] == "lose_ability":
             return True
     if state.config.modules:
         for source in ruleset(state.config.modules).modifier_sources:
@@ -163,7 +163,7 @@ def expire(state: GameState, duration: str) -> None:
     """End temporary modifiers and neutralized Spells of a duration (A-20, A-68)."""
     for pl in state.players:
         if pl.mods:
-            pl.mods = [m for m in pl.mods if m[1] != duration]
-        for sp in pl.spells:
-            if sp[2] == duration:
-                sp[2] = ""
+            pl.mods = [m for m in pl.mods if m.duration != duration]
+        for i, sp in enumerate(pl.spells):
+            if sp.neutralized == duration:
+                pl.spells[i] = sp._replace(neutralized="")

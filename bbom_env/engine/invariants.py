@@ -42,6 +42,7 @@ from .constants import (
     code_name,
 )
 from .moves import num_moves
+from .records import NO_CARD
 from .rules import ruleset
 
 if TYPE_CHECKING:
@@ -66,8 +67,10 @@ def card_totals(state: GameState) -> dict[int, int]:
     for pl in state.players:
         for c in pl.deck:
             tot[c] += 1
-        for c in pl.support:
-            tot[c] += 1
+        for sup in pl.support:
+            tot[sup.card] += 1
+            if sup.crushed != NO_CARD:
+                tot[sup.crushed] += 1
         hand, discard = pl.hand, pl.discard
         for c in range(NUM_CODES):
             tot[c] += hand[c] + discard[c]
@@ -79,7 +82,7 @@ def card_totals(state: GameState) -> dict[int, int]:
         tot[c] += 1
     for slot in state.track:
         for curse in slot:
-            tot[MADNESS] += curse[3]
+            tot[MADNESS] += curse.madness
     for c in range(NUM_CODES):
         tot[c] += state.destroyed[c] + state.box[c]
     return dict(enumerate(tot))
@@ -109,8 +112,8 @@ def _check_counts(state: GameState) -> None:
                 raise _fail(state, f"{name}[{i}] = {v} is negative")
     for s, slot in enumerate(state.track):
         for curse in slot:
-            if min(curse[2]) < 0 or curse[3] < 0:
-                raise _fail(state, f"Curse {curse[0]} on slot {s} has negative tokens/Madness: {curse}")
+            if min(curse.tokens) < 0 or curse.madness < 0:
+                raise _fail(state, f"Curse {curse.curse} on slot {s} has negative tokens/Madness: {curse}")
 
 
 def _check_cards(state: GameState) -> None:
@@ -123,7 +126,7 @@ def _check_cards(state: GameState) -> None:
 
 def _check_curses(state: GameState) -> None:
     seen = Counter(cid for pile in state.curse_piles.values() for cid in pile)
-    seen.update(curse[0] for slot in state.track for curse in slot)
+    seen.update(curse.curse for slot in state.track for curse in slot)
     want = Counter(list(state.pack.curses))
     if seen != want:
         extra = sorted((seen - want).elements())
@@ -136,7 +139,7 @@ def _check_curses(state: GameState) -> None:
 
 def _check_tokens(state: GameState) -> None:
     for e in range(4):
-        n = state.tokens[e] + sum(curse[2][e] for slot in state.track for curse in slot)
+        n = state.tokens[e] + sum(curse.tokens[e] for slot in state.track for curse in slot)
         if n != ELEMENT_TOKENS_PER_ELEMENT:
             raise _fail(
                 state, f"{n} Element tokens of Element {e} exist (expected {ELEMENT_TOKENS_PER_ELEMENT})"
@@ -150,14 +153,14 @@ def _check_spells(state: GameState) -> None:
     for i, pl in enumerate(state.players):
         if len(pl.spells) > MAX_SPELLS:
             raise _fail(state, f"player {i} holds {len(pl.spells)} Spells (layout max {MAX_SPELLS})")
-        row = [sp[0] for sp in pl.spells]
+        row = [sp.spell for sp in pl.spells]
         if len(set(row)) != len(row):
             raise _fail(state, f"player {i} holds a Spell twice: {row}")
         for sid in row:
             (basic if spells[sid].basic else library)[sid] += 1
         for sp in pl.spells:
-            if sp[2] not in ("", "until_next_monster", "this_turn"):
-                raise _fail(state, f"player {i} Spell {sp[0]} has neutralized duration {sp[2]!r}")
+            if sp.neutralized not in ("", "until_next_monster", "this_turn"):
+                raise _fail(state, f"player {i} Spell {sp.spell} has neutralized duration {sp.neutralized!r}")
     for sid in state.box_spells:
         (basic if spells[sid].basic else library)[sid] += 1
     twice = sorted(sid for sid, n in library.items() if n > 1)

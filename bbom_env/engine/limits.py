@@ -60,7 +60,7 @@ def _excess_spells(state: GameState, p: int) -> int:
 
 
 def _element_slots(state: GameState, p: int) -> list[int]:
-    return [s for s, code in enumerate(state.players[p].support) if not is_madness(code)]
+    return [s for s, slot in enumerate(state.players[p].support) if not is_madness(slot.card)]
 
 
 def _excess_support(state: GameState, p: int) -> int:
@@ -87,11 +87,11 @@ def answer_limits(state: GameState, f: LimitsFrame, move: int) -> None:
     pl = state.players[p]
     mv = M.decode(move, state.config.modules)
     if mv.block == "PICK_SPELL":
-        sid = pl.spells.pop(mv.args.spell)[0]
+        sid = pl.spells.pop(mv.args.spell).spell
         state.box_spells.append(sid)
         state.event("spell_to_box", p, sid)
     elif mv.block == "PICK_SUPPORT":
-        code = pl.support.pop(mv.args.slot)
+        code = pl.take_support(mv.args.slot)
         pl.discard[code] += 1
         state.event("support_discard", p, code)
     else:

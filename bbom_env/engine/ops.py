@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from . import hooks
 from . import moves as M
 from .constants import MAX_SUPPORT_SLOTS, NUM_CODES, NUM_ELEMENT_CODES, is_madness
+from .records import SupportSlot
 from .resolver import done, frame, push
 from .zones import (
     take_top,
@@ -213,9 +214,9 @@ def _discard_options(state: GameState, f: dict, op: dict) -> list[int]:
 
 
 def _support_options(state: GameState, f: dict, op: dict) -> list[int]:
-    sup = state.players[f["player"]].support
+    cards = state.players[f["player"]].support_cards()
     flt = op.get("filter", "any")
-    return [M.PICK_SUPPORT + s for s, c in enumerate(sup) if s < MAX_SUPPORT_SLOTS and _filter_ok(flt, c)]
+    return [M.PICK_SUPPORT + s for s, c in enumerate(cards) if s < MAX_SUPPORT_SLOTS and _filter_ok(flt, c)]
 
 
 def _zone_options(state: GameState, f: dict, op: dict) -> list[int]:
@@ -237,7 +238,7 @@ def _take(state: GameState, f: dict, move: int) -> int:
         code = move - M.PICK_DISCARD
         pl.discard[code] -= 1
     else:
-        code = pl.support.pop(move - M.PICK_SUPPORT)
+        code = pl.take_support(move - M.PICK_SUPPORT)
     return code
 
 
@@ -282,7 +283,7 @@ def _place_options(state: GameState, f: dict, op: dict) -> list[int]:
 
 def _apply_place(state: GameState, f: dict, op: dict, move: int) -> None:
     code = _take(state, f, move)
-    state.players[f["player"]].support.append(code)
+    state.players[f["player"]].support.append(SupportSlot(code))
 
 
 choice_op("place_in_support", _place_options, _apply_place)

@@ -11,6 +11,7 @@ from . import moves as M
 from .constants import ELEMENT_NAMES, MAX_STACK
 from .flow import fire
 from .ops import OPS, auto_op, choice_op
+from .records import CurseOnTrack, SpellSlot
 from .resolver import done, push
 from .zones import check_immediate_win, remove_curse
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 
 def _spell_choice(
-    name: str, ok: Callable[[list], bool], apply: Callable[[GameState, dict, dict, int], None]
+    name: str, ok: Callable[[SpellSlot], bool], apply: Callable[[GameState, dict, dict, int], None]
 ) -> None:
     def options(state: GameState, f: dict, op: dict) -> list[int]:
         return [M.PICK_SPELL + i for i, sp in enumerate(state.players[f["player"]].spells) if ok(sp)]
@@ -30,27 +31,32 @@ def _spell_choice(
     choice_op(name, options, apply)
 
 
+def _set_spell(state: GameState, f: dict, move: int, **change: bool | str) -> None:
+    spells = state.players[f["player"]].spells
+    spells[move - M.PICK_SPELL] = spells[move - M.PICK_SPELL]._replace(**change)
+
+
 def _neutralize_spell(state: GameState, f: dict, op: dict, move: int) -> None:
-    state.players[f["player"]].spells[move - M.PICK_SPELL][2] = op["duration"]
+    _set_spell(state, f, move, neutralized=op["duration"])
 
 
 def _exhaust_spell(state: GameState, f: dict, op: dict, move: int) -> None:
-    state.players[f["player"]].spells[move - M.PICK_SPELL][1] = True
+    _set_spell(state, f, move, exhausted=True)
 
 
 def _refresh_spell(state: GameState, f: dict, op: dict, move: int) -> None:
-    state.players[f["player"]].spells[move - M.PICK_SPELL][1] = False
+    _set_spell(state, f, move, exhausted=False)
 
 
 def _lose_spell(state: GameState, f: dict, op: dict, move: int) -> None:
-    sid = state.players[f["player"]].spells.pop(move - M.PICK_SPELL)[0]
+    sid = state.players[f["player"]].spells.pop(move - M.PICK_SPELL).spell
     state.box_spells.append(sid)
     state.event("spell_lost", f["player"], sid)
 
 
-_spell_choice("neutralize_spell", lambda sp: not sp[2], _neutralize_spell)
-_spell_choice("exhaust_spell", lambda sp: not sp[1] and not sp[2], _exhaust_spell)
-_spell_choice("refresh_spell", lambda sp: sp[1] and not sp[2], _refresh_spell)  # A-21
+_spell_choice("neutralize_spell", lambda sp: not sp.neutralized, _neutralize_spell)
+_spell_choice("exhaust_spell", lambda sp: not sp.exhausted and not sp.neutralized, _exhaust_spell)
+_spell_choice("refresh_spell", lambda sp: sp.exhausted and not sp.neutralized, _refresh_spell)  # A-21
 _spell_choice("lose_spell", lambda sp: True, _lose_spell)
 
 
@@ -63,24 +69,25 @@ def _curse_moves(state: GameState, face_up_only: bool, with_tokens: bool = False
         d = len(stack)
         for pos in range(d):
             curse = stack[d - 1 - pos]
-            if face_up_only and curse[1] >= 0:
+            if face_up_only and curse.neutralized_at >= 0:
                 continue
-            if with_tokens and not any(curse[2]):
+            if with_tokens and not any(curse.tokens):
                 continue
             out.append(M.PICK_CURSE + slot * MAX_STACK + pos)
     return out
 
 
-def _curse_at(state: GameState, move: int) -> list:
+def _curse_place(state: GameState, move: int) -> tuple[list[CurseOnTrack], int]:
+    """The track slot's stack and the index in it of the Curse a PICK_CURSE move names."""
     slot, pos = divmod(move - M.PICK_CURSE, MAX_STACK)
     stack = state.track[slot]
-    return stack[len(stack) - 1 - pos]
+    return stack, len(stack) - 1 - pos
 
 
 def _neutralize_curse(state: GameState, f: dict, op: dict, move: int) -> None:
-    curse = _curse_at(state, move)
-    curse[1] = state.turn  # released per A-19 (flow._release_curses)
-    state.event("neutralize_curse", curse[0])
+    stack, i = _curse_place(state, move)
+    stack[i] = stack[i]._replace(neutralized_at=state.turn)  # released per A-19 (flow._release_curses)
+    state.event("neutralize_curse", stack[i].curse)
 
 
 choice_op("neutralize_curse", lambda s, f, op: _curse_moves(s, True), _neutralize_curse, who="controller")
@@ -104,25 +111,26 @@ def _destroy_curse(state: GameState, f: dict, op: dict, move: int) -> None:
 choice_op("destroy_curse", lambda s, f, op: _curse_moves(s, True), _destroy_curse, who="controller")
 
 
-def _token_element(state: GameState, curse: list, how: str) -> int:
+def _token_element(state: GameState, curse: CurseOnTrack, how: str) -> int:
     if how in ELEMENT_NAMES:
         return ELEMENT_NAMES.index(how)
-    ctype = state.pack.curses[curse[0]].type
+    ctype = state.pack.curses[curse.curse].type
     if how == "curse" and ctype != "multi":
         return ELEMENT_NAMES.index(ctype)
     pool = [e for e in range(4) for _ in range(state.tokens[e])]  # "at random" (A-62)
     return pool[state.rng.randrange(len(pool))] if pool else -1
 
 
-def _add_tokens_to(state: GameState, curse: list, n: int, how: str) -> None:
-    tokens = list(curse[2])
+def _add_tokens_to(state: GameState, stack: list[CurseOnTrack], i: int, n: int, how: str) -> None:
+    curse = stack[i]
+    tokens = list(curse.tokens)
     for _ in range(n):
         e = _token_element(state, curse, how)
         if e < 0 or state.tokens[e] <= 0:
             break
         state.tokens[e] -= 1
         tokens[e] += 1
-    curse[2] = tuple(tokens)
+    stack[i] = curse._replace(tokens=tuple(tokens))
 
 
 def _run_add_tokens(state: GameState, f: dict, op: dict) -> None:
@@ -132,15 +140,15 @@ def _run_add_tokens(state: GameState, f: dict, op: dict) -> None:
     done(state, f)
     if op["curse"] == "slot":
         stack = state.track[op["slot"]] if 0 <= op["slot"] < 5 else []
-        targets = stack[-1:]
+        targets = [(stack, len(stack) - 1)] if stack else []
     else:
-        targets = [c for stack in state.track for c in stack]
-    for curse in targets:
-        _add_tokens_to(state, curse, f["count"], op["element"])
+        targets = [(stack, i) for stack in state.track for i in range(len(stack))]
+    for stack, i in targets:
+        _add_tokens_to(state, stack, i, f["count"], op["element"])
 
 
 def _apply_add_tokens(state: GameState, f: dict, op: dict, move: int) -> None:
-    _add_tokens_to(state, _curse_at(state, move), f["count"] + 1, op["element"])
+    _add_tokens_to(state, *_curse_place(state, move), f["count"] + 1, op["element"])
     f["count"] = 0  # one Curse receives all the tokens
 
 
@@ -148,14 +156,14 @@ choice_op("_add_tokens_pick", lambda s, f, op: _curse_moves(s, False), _apply_ad
 OPS["add_tokens"] = (_run_add_tokens, OPS["_add_tokens_pick"][1], OPS["_add_tokens_pick"][2])
 
 
-def _remove_tokens_from(state: GameState, curse: list, n: int) -> None:
-    tokens = list(curse[2])
+def _remove_tokens_from(state: GameState, stack: list[CurseOnTrack], i: int, n: int) -> None:
+    tokens = list(stack[i].tokens)
     for e in range(4):
         k = min(n, tokens[e])
         tokens[e] -= k
         state.tokens[e] += k
         n -= k
-    curse[2] = tuple(tokens)
+    stack[i] = stack[i]._replace(tokens=tuple(tokens))
 
 
 def _run_remove_tokens(state: GameState, f: dict, op: dict) -> None:
@@ -164,12 +172,12 @@ def _run_remove_tokens(state: GameState, f: dict, op: dict) -> None:
         return
     done(state, f)
     for stack in state.track:
-        for curse in stack:
-            _remove_tokens_from(state, curse, f["count"])
+        for i in range(len(stack)):
+            _remove_tokens_from(state, stack, i, f["count"])
 
 
 def _apply_remove_tokens(state: GameState, f: dict, op: dict, move: int) -> None:
-    _remove_tokens_from(state, _curse_at(state, move), f["count"] + 1)
+    _remove_tokens_from(state, *_curse_place(state, move), f["count"] + 1)
     f["count"] = 0
 
 
@@ -185,11 +193,11 @@ OPS["remove_tokens"] = (_run_remove_tokens, OPS["_remove_tokens_pick"][1], OPS["
 def _madness_under_curses(state: GameState, f: dict, op: dict) -> None:
     """Sorcerer (A-43): taken from the pile, not "received": an empty pile just stops it."""
     for stack in state.track:
-        for curse in stack:
+        for i, curse in enumerate(stack):
             if not state.madness_pile:
                 return
             state.madness_pile.pop()
-            curse[3] += 1
+            stack[i] = curse._replace(madness=curse.madness + 1)
 
 
 auto_op("madness_under_curses", _madness_under_curses)

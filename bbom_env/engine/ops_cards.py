@@ -12,6 +12,7 @@ from . import moves as M
 from .constants import ELEMENT_NAMES, NUM_CODES, NUM_ELEMENT_CODES, is_madness
 from .flow import seq
 from .ops import OPS, _apply_discard, _support_options, _support_room, auto_op, choice_op
+from .records import TempModifier
 from .resolver import done, push
 from .zones import draw, receive_madness, return_madness, take_top
 
@@ -50,8 +51,8 @@ def _cure(state: GameState, f: dict, op: dict) -> None:
                 n -= 1
     if zone == "support":
         for s in range(len(pl.support) - 1, -1, -1):
-            if n and is_madness(pl.support[s]):
-                return_madness(state, pl.support.pop(s))
+            if n and is_madness(pl.support[s].card):
+                return_madness(state, pl.take_support(s))
                 n -= 1
     if zone in ("discard", "discard_and_deck"):
         for c in range(NUM_ELEMENT_CODES, NUM_CODES):
@@ -167,7 +168,7 @@ auto_op("grant_actions", _grant)
 
 
 def _modifier(state: GameState, f: dict, op: dict) -> None:
-    state.players[f["player"]].mods.append((op["mod"], op["duration"], f["source"]))
+    state.players[f["player"]].mods.append(TempModifier(op["mod"], op["duration"], f["source"]))
     limits.after_modifier(state, f["player"], op["mod"])  # V-10: a lost ability shrinks limits
 
 

@@ -8,10 +8,10 @@ of pairwise different Elements (any values), ``currency`` cards (the non-Element
 whole value goes to one part (a card is never split, [PROPOSED] 4.0). Its first five fields are
 the base game's requirement vector, so ``cost[e]`` and ``cost[4]`` read as they always did.
 
-Payment sources are ``("h", code)`` for a card of the payer's hand and ``("s", seat, slot)`` for a
-card of the support pool. ``sources(state, payer, action)`` applies the source filters: an Element
-banned for the payer (a "forbid" modifier with an Element: section 4.10), no support payment, and
-crushed support cards.
+Payment sources are the records ``HandSource(code)`` for a card of the payer's hand and
+``SupportSource(seat, slot)`` for a card of the support pool (``records.py``).
+``usable_support`` applies the source filters: an Element banned for the payer (a "forbid"
+modifier with an Element: section 4.10), no support payment, and crushed support cards.
 
 The base game's costs (Element parts and ``any`` only) use closed forms (the hot path); costs with
 module parts use the exact search of ``payment_search.py``.
@@ -24,11 +24,10 @@ from typing import TYPE_CHECKING, NamedTuple
 from . import hooks
 from .constants import CURRENCY, NUM_ELEMENT_CODES
 from .payment_search import remaining
+from .records import NO_CARD, HandSource, Source
 
 if TYPE_CHECKING:
     from .state import GameState
-
-Source = tuple  # ("h", code) | ("s", seat, slot)
 
 
 class Cost(NamedTuple):
@@ -94,9 +93,14 @@ def usable_support(
     for q, pl in enumerate(state.players):
         if pl.eliminated or not pl.support:
             continue
-        for s, code in enumerate(pl.support):
+        for s, slot in enumerate(pl.support):
+            code = slot.card
             if (code < NUM_ELEMENT_CODES and code // 3 not in banned) or code == CURRENCY:
-                out.append((q, s, code))
+                # Source filter: a slot holding a crushed card (under a Phobia, EXPANSION.md
+                # V-21) pays with neither card: the crushed one is unavailable, the one on top is
+                # a Phobia. No base card crushes, so this never removes a base-game source.
+                if slot.crushed == NO_CARD:
+                    out.append((q, s, code))
     # The modifier is looked up only when there is something to refuse (a hot path: the menu).
     if out and state.has_mod(payer, "no_support_payment"):
         return []
@@ -209,6 +213,7 @@ def irreducible(codes: list[int], req: tuple) -> bool:
 
 
 def source_code(state: GameState, src: Source) -> int:
-    if src[0] == "h":
-        return src[1]
-    return state.players[src[1]].support[src[2]]
+    """The card code a payment source pays with."""
+    if isinstance(src, HandSource):
+        return src.code
+    return state.players[src.seat].support[src.slot].card

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from .constants import CURRENCY, NUM_ELEMENT_CODES
 from .payment import (
-    Source,
     _min_sum_at_least,
     as_cost,
     banned_elements,
@@ -23,6 +22,7 @@ from .payment import (
     source_code,
     usable_support,
 )
+from .records import HAND_SOURCES, HandSource, Source, SupportSource
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -49,12 +49,12 @@ def auto_payment(state: GameState, payer: int, req: tuple, action: str = "") -> 
     def take(code: int) -> None:
         if hand[code] > 0:
             hand[code] -= 1
-            out.append(("h", code))
+            out.append(HAND_SOURCES[code])
             return
         for q, s, c in pool:
             if c == code and (q, s) not in used_pool:
                 used_pool.add((q, s))
-                out.append(("s", q, s))
+                out.append(SupportSource(q, s))
                 return
         raise AssertionError("card vanished during payment")
 
@@ -104,8 +104,8 @@ def auto_payment(state: GameState, payer: int, req: tuple, action: str = "") -> 
 def _auto_general(state: GameState, payer: int, cost: tuple, banned: frozenset[int]) -> list[Source]:
     hand = state.players[payer].hand
     payable = (*range(NUM_ELEMENT_CODES), CURRENCY)
-    chosen: list[Source] = [("h", c) for c in payable if c // 3 not in banned for _ in range(hand[c])]
-    chosen += [("s", q, s) for q, s, _ in _pool(state, payer, banned)]
+    chosen: list[Source] = [HAND_SOURCES[c] for c in payable if c // 3 not in banned for _ in range(hand[c])]
+    chosen += [SupportSource(q, s) for q, s, _ in _pool(state, payer, banned)]
     codes = [source_code(state, s) for s in chosen]
     if not covers(codes, cost):
         raise ValueError(f"cost {cost} is not affordable")
@@ -113,7 +113,7 @@ def _auto_general(state: GameState, payer: int, cost: tuple, banned: frozenset[i
     def drop_key(i: int) -> tuple[int, int]:
         """Others' support first, then own support, then the hand; high values first."""
         s = chosen[i]
-        where = 0 if s[0] == "h" else 1 if s[1] == payer else 2
+        where = 0 if isinstance(s, HandSource) else 1 if s.seat == payer else 2
         return (-where, -(codes[i] % 3 if codes[i] < NUM_ELEMENT_CODES else -1))
 
     keep = list(range(len(chosen)))

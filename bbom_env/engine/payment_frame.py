@@ -3,7 +3,8 @@
 ``payment="auto"`` pays with the canonical least-waste payment (``payment.auto_payment``);
 ``"manual"`` asks for each card (PAY_HAND / PAY_SUPPORT), then PAY_CONFIRM, or PAY_CANCEL, which
 returns to the menu with nothing spent. A pay frame (``frames.PayFrame``) has the payer
-(``player``), the ``cost``, the sources picked so far (``picks``), the ``action`` and its
+(``player``), the ``cost``, the sources picked so far (``picks``: ``records.HandSource`` /
+``SupportSource``), the ``action`` and its
 ``target``.
 """
 
@@ -15,6 +16,7 @@ from . import moves as M
 from .constants import CURRENCY, MAX_SUPPORT_SLOTS, NUM_CODES, NUM_ELEMENT_CODES
 from .payment import as_cost, banned_elements, covers, irreducible, left_to_pay, source_code, usable_support
 from .payment_auto import auto_payment, completable_pick
+from .records import HAND_SOURCES, HandSource, Source, SupportSource
 from .resolver import done, frame
 
 if TYPE_CHECKING:
@@ -37,20 +39,20 @@ def pay_frame(p: int, req: tuple, action: str, what: str) -> PayFrame:
     }
 
 
-def _discard_sources(state: GameState, p: int, sources: list) -> None:
+def _discard_sources(state: GameState, p: int, sources: list[Source]) -> None:
     """Paid cards go to their owners' discard piles (section 4.0); support slots close up."""
     pl = state.players[p]
     taken: dict[int, list[int]] = {}
     for src in sources:
-        if src[0] == "h":
-            pl.hand[src[1]] -= 1
-            pl.discard[src[1]] += 1
+        if isinstance(src, HandSource):
+            pl.hand[src.code] -= 1
+            pl.discard[src.code] += 1
         else:
-            taken.setdefault(src[1], []).append(src[2])
+            taken.setdefault(src.seat, []).append(src.slot)
     for q, slots in taken.items():
         owner = state.players[q]
         for s in sorted(slots, reverse=True):
-            owner.discard[owner.support.pop(s)] += 1
+            owner.discard[owner.take_support(s)] += 1
 
 
 def run_pay(state: GameState, f: dict) -> None:
@@ -78,10 +80,10 @@ def _offers(state: GameState, f: dict, cost: tuple) -> tuple[list[tuple[int, int
     used_hand = [0] * NUM_CODES
     used_slots = set()
     for s in f["picks"]:
-        if s[0] == "h":
-            used_hand[s[1]] += 1
+        if isinstance(s, HandSource):
+            used_hand[s.code] += 1
         else:
-            used_slots.add((s[1], s[2]))
+            used_slots.add((s.seat, s.slot))
     payable: tuple[int, ...] = tuple(range(NUM_ELEMENT_CODES))
     if cost.currency or cost.wildcards:
         payable += (CURRENCY,)
@@ -169,10 +171,10 @@ def answer_pay(state: GameState, f: dict, move: int) -> None:
         done(state, f)
         return
     if move < M.PAY_SUPPORT:
-        f["picks"] = f["picks"] + (("h", move - M.PAY_HAND),)
+        f["picks"] = f["picks"] + (HAND_SOURCES[move - M.PAY_HAND],)
     else:
         off, s = divmod(move - M.PAY_SUPPORT, MAX_SUPPORT_SLOTS)
-        f["picks"] = f["picks"] + (("s", (p + off) % len(state.players), s),)
+        f["picks"] = f["picks"] + (SupportSource((p + off) % len(state.players), s),)
 
 
 frame("pay", run_pay, legal_pay, answer_pay)

@@ -9,10 +9,17 @@ from typing import TYPE_CHECKING
 
 from .constants import ELEMENT_NAMES, NUM_CODES, PHASE_NAMES, code_name
 from .decision import describe
+from .records import NO_CARD, SupportSlot
 from .rules import ruleset
 
 if TYPE_CHECKING:
     from .state import GameState
+
+
+def _slot_name(slot: SupportSlot) -> str:
+    """A support slot's card, and the card crushed under it in brackets (EXPANSION.md V-21)."""
+    name = code_name(slot.card)
+    return name if slot.crushed == NO_CARD else f"{name}[{code_name(slot.crushed)}]"
 
 
 def _counts(v: list[int]) -> str:
@@ -39,23 +46,24 @@ def render(state: GameState) -> str:
     for slot, stack in enumerate(state.track):
         for curse in stack:
             flags = []
-            if curse[1] >= 0:
+            if curse.neutralized_at >= 0:
                 flags.append("neutralized")
-            if any(curse[2]):
-                flags.append(f"tokens {list(curse[2])}")
-            if curse[3]:
-                flags.append(f"madness under {curse[3]}")
-            lines.append(f"  slot {slot}: {_mark(state, curse[0])} {' '.join(flags)}".rstrip())
+            if any(curse.tokens):
+                flags.append(f"tokens {list(curse.tokens)}")
+            if curse.madness:
+                flags.append(f"madness under {curse.madness}")
+            lines.append(f"  slot {slot}: {_mark(state, curse.curse)} {' '.join(flags)}".rstrip())
     for i, pl in enumerate(state.players):
         if pl.eliminated:
             lines.append(f"P{i} {_mark(state, pl.magician)}: eliminated")
             continue
         spells = ", ".join(
-            _mark(state, s[0]) + ("(ex)" if s[1] else "") + ("(neu)" if s[2] else "") for s in pl.spells
+            _mark(state, s.spell) + ("(ex)" if s.exhausted else "") + ("(neu)" if s.neutralized else "")
+            for s in pl.spells
         )
         lines.append(
             f"P{i} {_mark(state, pl.magician)}: hand [{_counts(pl.hand)}] deck {len(pl.deck)} discard "
-            f"[{_counts(pl.discard)}] support [{' '.join(code_name(c) for c in pl.support) or '-'}]"
+            f"[{_counts(pl.discard)}] support [{' '.join(_slot_name(s) for s in pl.support) or '-'}]"
         )
         lines.append(f"    spells: {spells}")
     for part in ruleset(state.config.modules).render:  # the modules' render parts (rules.Module)

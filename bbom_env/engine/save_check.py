@@ -35,14 +35,13 @@ from .frames import FRAME_TYPES, frame_schema
 from .moves import NUM_BASE_MOVES
 from .pack_checks import check_module_kinds
 from .pack_hash import pack_mismatch
+from .records import NO_CARD, CurseOnTrack, HandSource, SpellSlot, SupportSlot, SupportSource, TempModifier
 from .rules import ruleset
-from .state import GameState, SaveError
+from .state import GameState, PlayerState, SaveError
+from .typed_fields import saved_fields
 
 CONFIG_FIELDS = frozenset(f.name for f in dataclasses.fields(GameConfig))
-PLAYER_FIELDS = frozenset(
-    ("magician", "deck", "hand", "discard", "support", "spells")
-    + ("eliminated", "ability_used", "ability_lost", "mods")
-)
+PLAYER_FIELDS = frozenset(saved_fields(PlayerState))
 DURATIONS = ("until_next_monster", "this_turn")
 OUTCOMES = ("", "win", "loss")
 ACTS = ("activate", "learn", "acquire", "destroy", "cure")
@@ -112,6 +111,11 @@ def _dict(v: Any, where: str, keys: set[str] | frozenset[str], optional: frozens
     return v
 
 
+def _record(v: Any, where: str, cls: type) -> dict:
+    """A record (``records.py``) as a save writes it: an object of exactly its field names."""
+    return _dict(v, where, frozenset(cls._fields))  # type: ignore[attr-defined]
+
+
 def _code(v: Any, where: str) -> int:
     # Base game: Element cards and Madness. Dark Matter and Phobias (codes 13+) come with the Vth
     # Element modules, which GameConfig refuses for now.
@@ -134,9 +138,8 @@ def _id(v: Any, table: dict, where: str, what: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def check_save(data: Any, keys: frozenset[str], hashed: bool, frames: bool = True) -> tuple[GameConfig, Pack]:
-    """Check everything a save holds; return its config and (freshly checked) pack. ``frames``:
-    check the decision stack's frames too (not for old formats, whose frames have other keys)."""
+def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfig, Pack]:
+    """Check everything a save holds; return its config and (freshly checked) pack."""
     _dict(data, "save", keys)
     config = _config(data["config"])
     if hashed:
@@ -162,7 +165,7 @@ def check_save(data: Any, keys: frozenset[str], hashed: bool, frames: bool = Tru
     _board(data, pack, n)
     _zones(data)
     stack = _list(data["stack"], "stack")
-    for i, f in enumerate(stack if frames else ()):
+    for i, f in enumerate(stack):
         _frame(f, f"stack[{i}]", pack, data, top=i == len(stack) - 1)
     return config, pack
 
@@ -200,23 +203,28 @@ def _player(d: Any, where: str, pack: Pack, known: set[tuple[str, str, str]]) ->
         _code(c, f"{where}.deck[{i}]")
     _counts(d["hand"], f"{where}.hand")
     _counts(d["discard"], f"{where}.discard")
-    for i, c in enumerate(_list(d["support"], f"{where}.support", most=MAX_SUPPORT_SLOTS)):
-        _code(c, f"{where}.support[{i}]")
+    for i, slot in enumerate(_list(d["support"], f"{where}.support", most=MAX_SUPPORT_SLOTS)):
+        w = f"{where}.support[{i}]"
+        _record(slot, w, SupportSlot)
+        _code(slot["card"], f"{w}.card")
+        if type(slot["crushed"]) is not int or slot["crushed"] != NO_CARD:
+            _code(slot["crushed"], f"{w}.crushed")  # a card code, or NO_CARD (-1): nothing crushed
     for i, sp in enumerate(_list(d["spells"], f"{where}.spells", most=MAX_SPELLS)):
         w = f"{where}.spells[{i}]"
-        sid, exhausted, neutralized = _list(sp, w, 3)
-        _id(sid, pack.spells, f"{w}[0]", "Spell")
-        _bool(exhausted, f"{w}[1]")
-        _str(neutralized, f"{w}[2]", ("",) + DURATIONS)
+        _record(sp, w, SpellSlot)
+        _id(sp["spell"], pack.spells, f"{w}.spell", "Spell")
+        _bool(sp["exhausted"], f"{w}.exhausted")
+        _str(sp["neutralized"], f"{w}.neutralized", ("",) + DURATIONS)
     for key in ("eliminated", "ability_used", "ability_lost"):
         _bool(d[key], f"{where}.{key}")
     for i, m in enumerate(_list(d["mods"], f"{where}.mods")):
         w = f"{where}.mods[{i}]"
-        mod, duration, src = _list(m, w, 3)
+        _record(m, w, TempModifier)
+        mod, duration, src = m["modifier"], m["duration"], m["source"]
         if type(mod) is not dict:
-            raise SaveError(f"{w}[0]: expected an object (a modifier), got {_name(mod)}")
-        _str(duration, f"{w}[1]", DURATIONS)
-        _str(src, f"{w}[2]")
+            raise SaveError(f"{w}.modifier: expected an object (a modifier), got {_name(mod)}")
+        _str(duration, f"{w}.duration", DURATIONS)
+        _str(src, f"{w}.source")
         if (src, json.dumps(mod, sort_keys=True), duration) not in known:
             raise SaveError(f"{w}: no card effect of {src!r} gives the modifier {_name(mod)} ({duration})")
 
@@ -269,20 +277,20 @@ def _board(data: dict, pack: Pack, n: int) -> None:
     for s, slot in enumerate(_list(data["track"], "track", NUM_TRACK_SLOTS)):
         for j, curse in enumerate(_list(slot, f"track[{s}]", most=MAX_STACK)):
             w = f"track[{s}][{j}]"
-            cid, neutralized, tokens, madness = _list(curse, w, 4)
-            _id(cid, pack.curses, f"{w}[0]", "Curse")
-            _int(neutralized, f"{w}[1]", -1, turn)  # -1 face up, else the turn it was neutralized
-            for e, t in enumerate(_list(tokens, f"{w}[2]", 4)):
-                _int(t, f"{w}[2][{e}]", 0)
-            _int(madness, f"{w}[3]", 0)
+            _record(curse, w, CurseOnTrack)
+            _id(curse["curse"], pack.curses, f"{w}.curse", "Curse")
+            # -1 face up, else the turn it was neutralized
+            _int(curse["neutralized_at"], f"{w}.neutralized_at", -1, turn)
+            for e, t in enumerate(_list(curse["tokens"], f"{w}.tokens", 4)):
+                _int(t, f"{w}.tokens[{e}]", 0)
+            _int(curse["madness"], f"{w}.madness", 0)
     _seat(data["active"], "active", n)
     rnd = _int(data["round"], "round", 0, ROUNDS)
     marker = _int(data["marker"], "marker", 0, 5)
     # In a running game marker 0 (the Invocation space) is held only before the first Monster phase
     # and between the end of a round and its New Monster; elsewhere the next advance finds no space.
     pending_page = any(
-        type(f) is dict and f.get("kind", f.get("k")) == "newmonster"  # "k": formats 1 and 2
-        for f in _list(data["stack"], "stack")
+        type(f) is dict and f.get("kind") == "newmonster" for f in _list(data["stack"], "stack")
     )
     if not data["over"] and ((rnd == 0 and marker != 0) or (rnd > 0 and marker == 0 and not pending_page)):
         raise SaveError(f"marker: {marker} does not fit round {rnd} (marker 0 only before a New Monster)")
@@ -407,13 +415,16 @@ def _frame_value(v: Any, kind: str, where: str, pack: Pack, n: int) -> None:
     elif kind == "picks":
         for i, s in enumerate(_list(v, where)):
             w = f"{where}[{i}]"
-            if type(s) in (list, tuple) and s[:1] in (("h",), ["h"]):
-                _int(_list(s, w, 2)[1], f"{w}[1]", 0, NUM_ELEMENT_CODES - 1)
-            elif type(s) in (list, tuple) and s[:1] in (("s",), ["s"]):
-                _seat(_list(s, w, 3)[1], f"{w}[1]", n)
-                _int(s[2], f"{w}[2]", 0, MAX_SUPPORT_SLOTS - 1)
+            if type(s) is dict and set(s) == set(HandSource._fields):
+                _int(s["code"], f"{w}.code", 0, NUM_ELEMENT_CODES - 1)
+            elif type(s) is dict and set(s) == set(SupportSource._fields):
+                _seat(s["seat"], f"{w}.seat", n)
+                _int(s["slot"], f"{w}.slot", 0, MAX_SUPPORT_SLOTS - 1)
             else:
-                raise SaveError(f"{w}: expected ['h', card code] or ['s', seat, slot], got {_name(s)}")
+                raise SaveError(
+                    f"{w}: expected a payment source, {{'code': card code}} (hand) or "
+                    f"{{'seat': seat, 'slot': slot}} (support), got {_name(s)}"
+                )
     elif kind != "effect":  # "effect" (source / part / path) is checked as a whole by _effect
         raise SaveError(f"{where}: the engine has no check for value kind {kind!r} (frames.py)")
 
@@ -458,7 +469,8 @@ def _card_there(f: dict, where: str, data: dict) -> None:
         if (f["owner"] >= 0) != ("slot" in f):
             raise SaveError(f"{where}: a cure frame has a slot exactly when it cures a support card")
         held = data["players"][f["player"]]["hand"][f["code"]] if f["owner"] < 0 else None
-        if held == 0 or (held is None and f["code"] not in data["players"][f["owner"]]["support"]):
+        support = [] if held is not None else [s["card"] for s in data["players"][f["owner"]]["support"]]
+        if held == 0 or (held is None and f["code"] not in support):
             raise SaveError(f"{where}: the Madness card to cure ({f['code']}) is not where the frame says")
     elif kind == "learn" and not data["library"][f["element"]]:
         raise SaveError(f"{where}.element: the Library pile of Element {f['element']} is empty")
@@ -474,15 +486,18 @@ def _picks_held(f: dict, where: str, players: list | tuple) -> None:
     used = [0] * NUM_CODES
     slots = set()
     for i, s in enumerate(f["picks"]):
-        if s[0] == "h":
-            used[s[1]] += 1
-            if used[s[1]] > hand[s[1]]:
-                raise SaveError(f"{where}.picks[{i}]: the payer's hand holds no more card {s[1]}")
+        if "code" in s:
+            used[s["code"]] += 1
+            if used[s["code"]] > hand[s["code"]]:
+                raise SaveError(f"{where}.picks[{i}]: the payer's hand holds no more card {s['code']}")
         else:
-            support = players[s[1]]["support"]
-            if s[2] >= len(support) or (s[1], s[2]) in slots or support[s[2]] >= NUM_ELEMENT_CODES:
-                raise SaveError(f"{where}.picks[{i}]: slot {s[2]} of player {s[1]} holds no card to pay with")
-            slots.add((s[1], s[2]))
+            q, k = s["seat"], s["slot"]
+            support = players[q]["support"]
+            # A slot with a crushed card pays with neither card (payment.usable_support).
+            slot = support[k] if k < len(support) and (q, k) not in slots else None
+            if slot is None or slot["card"] >= NUM_ELEMENT_CODES or slot["crushed"] != NO_CARD:
+                raise SaveError(f"{where}.picks[{i}]: slot {k} of player {q} holds no card to pay with")
+            slots.add((q, k))
 
 
 def check_state(state: GameState) -> None:

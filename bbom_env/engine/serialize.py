@@ -5,76 +5,53 @@ pack file (``pack_sha256``), so that loading it against an edited pack is refuse
 trusts nothing: ``save_check`` validates the structure, the ids and the invariants, and every
 refusal is a ``SaveError`` naming the field path.
 
-Format 3 writes the decision stack with the named keys of ``frames.py`` and loads it by the frame
-types. Saves of formats 1 and 2 (frames with one-letter keys) load by replaying their config and
-history (a seeded game replays exactly); every field the old save shares with format 3 must be
-what the replay gives, else a ``SaveError`` names the field.
+Format 3 writes every field by its declared type (``typed_fields.py``): the decision stack with
+the named keys of ``frames.py``, records (``records.py``) as objects of their field names. Saves
+of formats 1 and 2 (one-letter frame keys, records as positional lists) are upgraded to format 3's
+form, checked as any save, and refused unless replaying their config and history gives the same
+state, field by field (a seeded game replays exactly); the ``SaveError`` names the field.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterable
 from typing import Any
 
+from .cards import Pack
 from .config import GameConfig
-from .frames import frame_from_json, frame_to_json
 from .pack_hash import pack_sha256
+from .records import NO_CARD, CurseOnTrack, HandSource, SpellSlot, SupportSlot, SupportSource, TempModifier
 from .resolver import IllegalActionError
-from .state import GameState, PlayerState, SaveError
+from .state import GameState, SaveError
+from .typed_fields import decoder, encoder, saved_fields
 
 FORMAT = "bbom-state/3"
 # Saves of versions 1 (before the pack hash; it cannot tell an edited pack) and 2 (one-letter frame
-# keys) still load, by replay (_from_replay).
+# keys, records as positional lists) still load: upgraded to format 3, then checked against a replay
+# of their history (_from_old).
 OLD_FORMATS = ("bbom-state/1", "bbom-state/2")
-# GameState fields that are plain JSON data as they are (saved and restored unchanged).
-_PLAIN_FIELDS = (
-    "active", "turn", "round", "marker", "phase", "grimoire", "library", "curse_piles", "supply",
-    "reserve1", "tokens", "madness_pile", "destroyed", "box", "box_spells", "over", "outcome",
-    "reason", "stats", "history", "movers",
-)  # fmt: skip
-_V1_KEYS = frozenset(("format", "config", "rng", "players", "track", "stack", "log") + _PLAIN_FIELDS)
+# Every saved field of GameState, with its JSON codecs derived from its declared type
+# (``typed_fields.py``): a new field needs no edit here. The config is read by ``check_save``.
+_FIELDS = saved_fields(GameState)
+_ENCODE = tuple((name, encoder(h, f"GameState.{name}")) for name, h in _FIELDS.items())
+_DECODE = tuple((name, decoder(h, f"GameState.{name}")) for name, h in _FIELDS.items() if name != "config")
+_V1_KEYS = frozenset(("format", *_FIELDS))
 SAVE_KEYS = _V1_KEYS | {"pack_sha256"}
-
-
-def _tuplify(x: Any) -> Any:
-    return tuple(_tuplify(v) for v in x) if isinstance(x, list) else x
 
 
 def to_dict(state: GameState) -> dict[str, Any]:
     """A JSON-ready dict of everything in the state (the pack is named by the config and
     fingerprinted by ``pack_sha256``)."""
-    version, internal, gauss = state.rng.getstate()
     try:
         hashes = pack_sha256(state.config.pack, state.config.pack_overrides)
     except OSError as exc:
         raise SaveError(f"cannot save the state: its card pack file cannot be read: {exc}") from None
-    return {
-        "format": FORMAT,
-        "pack_sha256": hashes,
-        "config": state.config.to_dict(),
-        "rng": [version, list(internal), gauss],
-        "players": [
-            {
-                "magician": p.magician,
-                "deck": p.deck,
-                "hand": p.hand,
-                "discard": p.discard,
-                "support": p.support,
-                "spells": p.spells,
-                "eliminated": p.eliminated,
-                "ability_used": p.ability_used,
-                "ability_lost": p.ability_lost,
-                "mods": [list(m) for m in p.mods],
-            }
-            for p in state.players
-        ],
-        **{k: getattr(state, k) for k in _PLAIN_FIELDS},
-        "track": [[[c[0], c[1], list(c[2]), c[3]] for c in slot] for slot in state.track],
-        "stack": [frame_to_json(f) for f in state.stack],
-        "log": [list(e) for e in state.log],
-    }
+    d = state.__dict__
+    out: dict[str, Any] = {"format": FORMAT, "pack_sha256": hashes}
+    for name, enc in _ENCODE:
+        out[name] = d[name] if enc is None else enc(d[name])
+    return out
 
 
 def to_json(state: GameState) -> str:
@@ -89,31 +66,23 @@ def from_dict(data: Any) -> GameState:
     if fmt != FORMAT and fmt not in OLD_FORMATS:
         raise SaveError(f"not a saved bbom state (format {fmt!r}, expected {FORMAT!r})")
     if fmt != FORMAT:
-        return _from_replay(data, fmt)
+        return _from_old(data, fmt)
     config, pack = check_save(data, SAVE_KEYS, hashed=True)
-    rng = random.Random()
-    version, internal, gauss = data["rng"]
-    rng.setstate((version, tuple(internal), gauss))
-    players = []
-    for d in data["players"]:
-        p = PlayerState(d["magician"])
-        p.deck, p.hand, p.discard, p.support = d["deck"], d["hand"], d["discard"], d["support"]
-        p.spells = d["spells"]
-        p.eliminated, p.ability_used, p.ability_lost = d["eliminated"], d["ability_used"], d["ability_lost"]
-        p.mods = [(m[0], m[1], m[2]) for m in d["mods"]]
-        players.append(p)
-    state = GameState(config=config, pack=pack, rng=rng, players=players)
-    for k in _PLAIN_FIELDS:
-        setattr(state, k, data[k])
-    state.track = [[[c[0], c[1], tuple(c[2]), c[3]] for c in slot] for slot in data["track"]]
-    state.stack = [frame_from_json(f) for f in data["stack"]]
-    state.log = [tuple([_tuplify(v) if type(v) is list else v for v in e]) for e in data["log"]]
+    state = decode_fields(data, config, pack)
     check_state(state)  # the invariants; this also computes the legal moves of the decision
     return state
 
 
-# Frame keys of formats 1 and 2 -> format 3 (frames.py); "n" meant the grants of a menu, the
-# Spells left of a refresh_choice and the picks left of an op.
+def decode_fields(data: dict[str, Any], config: GameConfig, pack: Pack) -> GameState:
+    """The state a save's fields hold, decoded by their declared types, with no check at all:
+    ``from_dict`` calls it once ``check_save`` has passed (tests call it on states that are not
+    games, to test the codec alone)."""
+    values = {name: data[name] if dec is None else dec(data[name]) for name, dec in _DECODE}
+    return GameState(config=config, pack=pack, **values)
+
+
+# Formats 1 and 2 -> format 3. Frame keys (frames.py); "n" meant the grants of a menu, the Spells
+# left of a refresh_choice and the picks left of an op.
 _OLD_KEYS = {
     "k": "kind", "w": "decider", "p": "player", "c": "controller", "e": "element", "v": "value",
     "s": "spell", "q": "owner", "cid": "curse", "i": "step", "X": "x", "src": "source",
@@ -122,40 +91,86 @@ _OLD_KEYS = {
 _OLD_N = {"menu": "grants", "refresh_choice": "left", "op": "count"}
 
 
+def _fields_of(cls: Any, v: Any) -> Any:
+    """A record written as a positional list (formats 1-2) as the object format 3 writes; anything
+    else is left for the check to refuse."""
+    if type(v) is list and len(v) == len(cls._fields):
+        return dict(zip(cls._fields, v, strict=True))
+    return v
+
+
+def _old_source(v: Any) -> Any:
+    if type(v) is list and len(v) == 2 and v[0] == "h":
+        return _fields_of(HandSource, v[1:])
+    if type(v) is list and len(v) == 3 and v[0] == "s":
+        return _fields_of(SupportSource, v[1:])
+    return v
+
+
 def _old_frame(f: Any) -> Any:
     if type(f) is not dict:
         return f
     n = _OLD_N.get(str(f.get("k")), "n")
-    return {(n if k == "n" else _OLD_KEYS.get(k, k)): v for k, v in f.items()}
+    out = {(n if k == "n" else _OLD_KEYS.get(k, k)): v for k, v in f.items()}
+    if type(out.get("picks")) is list:
+        out["picks"] = [_old_source(v) for v in out["picks"]]
+    return out
 
 
-def _from_replay(data: dict, fmt: str) -> GameState:
-    """A save of an old format: checked as far as it shares format 3's fields (its stack has
-    other keys), rebuilt by replaying its config and history, and refused unless every shared
-    field, and the stack read with the old keys, is what the replay gives."""
+def _old_player(d: Any) -> Any:
+    if type(d) is not dict:
+        return d
+    out = dict(d)
+    if type(d.get("support")) is list:
+        out["support"] = [
+            _fields_of(SupportSlot, [c, NO_CARD]) if type(c) is int else c for c in d["support"]
+        ]
+    for key, cls in (("spells", SpellSlot), ("mods", TempModifier)):
+        if type(d.get(key)) is list:
+            out[key] = [_fields_of(cls, v) for v in d[key]]
+    return out
+
+
+def _upgrade(data: dict) -> dict:
+    """An old save's data in format 3's form (the checks then read it as any save)."""
+    out = dict(data)
+    out["format"] = FORMAT
+    if type(data.get("players")) is list:
+        out["players"] = [_old_player(d) for d in data["players"]]
+    if type(data.get("track")) is list:
+        out["track"] = [
+            [_fields_of(CurseOnTrack, c) for c in slot] if type(slot) is list else slot
+            for slot in data["track"]
+        ]
+    if type(data.get("stack")) is list:
+        out["stack"] = [_old_frame(f) for f in data["stack"]]
+    return out
+
+
+def _from_old(data: dict, fmt: str) -> GameState:
+    """A save of an old format: upgraded to format 3's form and checked as one (a format-1 save has
+    no pack hash), then refused unless replaying its config and history gives the same state,
+    field by field (a seeded game replays exactly)."""
     from .save_check import check_save, check_state
     from .setup import new_game
 
-    v2 = fmt == "bbom-state/2"
-    config, _ = check_save(data, SAVE_KEYS if v2 else _V1_KEYS, hashed=v2, frames=False)
-    state = new_game(config)
-    for i, move in enumerate(data["history"]):  # ints in range: checked by check_save
+    v1 = fmt == "bbom-state/1"
+    upgraded = _upgrade(data)
+    config, pack = check_save(upgraded, _V1_KEYS if v1 else SAVE_KEYS, hashed=not v1)
+    state = decode_fields(upgraded, config, pack)
+    replayed = new_game(config)
+    for i, move in enumerate(state.history):  # ints in range: checked by check_save
         try:
-            state.apply_action(move)
+            replayed.apply_action(move)
         except IllegalActionError as exc:
             raise SaveError(f"history[{i}]: {exc} (a {fmt} save loads by replaying its history)") from None
-    replayed = json.loads(to_json(state))
-    for key in ("rng", "players", "track", "log", *_PLAIN_FIELDS):
-        if replayed[key] != data[key]:
-            raise SaveError(
-                f"{key}: the {fmt} save's {key} is not what replaying its config and history gives"
-            )
-    old = [_old_frame(f) for f in data["stack"]]
-    new = replayed["stack"]
-    if old != new:
-        bad = next((j for j, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), None)
-        where = "stack" if bad is None else f"stack[{bad}]"
-        raise SaveError(f"{where}: the {fmt} save's decision stack is not what replaying its history gives")
+    mine, theirs = to_dict(state), to_dict(replayed)
+    for key in mine:
+        a, b = mine[key], theirs[key]
+        if a != b:
+            if type(a) is list and type(b) is list and len(a) == len(b):  # name the first item that differs
+                key += f"[{next(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)}]"
+            raise SaveError(f"{key}: the {fmt} save's {key} is not what replaying its history gives")
     check_state(state)
     return state
 

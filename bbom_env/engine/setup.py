@@ -16,6 +16,7 @@ from .constants import (
     madness_pile_size,
 )
 from .pack_checks import check_module_kinds
+from .records import SpellSlot
 from .rules import ruleset
 from .state import GameState, PlayerState
 from .zones import draw
@@ -65,7 +66,7 @@ def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
     # Step 5: Basic Spells, ready.
     basics = sorted(pack.basic_spells, key=lambda s: s.element)
     for pl in state.players:
-        pl.spells = [[s.id, False, ""] for s in basics]
+        pl.spells = [SpellSlot(s.id) for s in basics]
     # Step 6: starting decks; Nightmare replaces value-2 cards by value-1.
     for pl in state.players:
         deck = []

@@ -6,7 +6,8 @@ those), so ``clone()`` is a cheap explicit copy, pickle works, and ``to_dict()``
 
 Zones: ``deck`` is an ordered list of card codes (top = last); ``hand``, ``discard``, ``destroyed``
 and ``box`` are count vectors indexed by card code (equal cards are interchangeable); ``support``
-is the ordered list of slot contents.
+is the ordered list of its slots (``records.SupportSlot``). Curses on the track, Spells, support
+slots and temporary modifiers are the immutable records of ``records.py``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from .cards import Pack
 from .config import GameConfig
 from .constants import NUM_CODES, Phase
 from .pack_hash import pack_mismatch, pack_sha256
+from .records import NO_CARD, CurseOnTrack, SpellSlot, SupportSlot, TempModifier
 from .resolver import ANSWER, LEGAL, IllegalActionError, run
+from .typed_fields import NOT_SAVED, make_clone
 
 
 class MoveTypeError(IllegalActionError, TypeError):
@@ -35,43 +38,43 @@ class SaveError(ValueError):
 
 @dataclass
 class PlayerState:
+    """A player's zones and flags (RULES.md section 1.5). ``clone`` copies every field by the rule
+    of its declared type (``typed_fields.py``): records are immutable, lists of them are copied."""
+
     magician: str
     deck: list[int] = field(default_factory=list)
     hand: list[int] = field(default_factory=lambda: [0] * NUM_CODES)
     discard: list[int] = field(default_factory=lambda: [0] * NUM_CODES)
-    support: list[int] = field(default_factory=list)
-    # Each Spell: [spell id, exhausted, neutralized duration ("" = face up)]
-    spells: list[list[Any]] = field(default_factory=list)
+    support: list[SupportSlot] = field(default_factory=list)
+    spells: list[SpellSlot] = field(default_factory=list)
     eliminated: bool = False
     ability_used: bool = False
     ability_lost: bool = False
-    # Temporary modifiers: (mod dict, duration, source card id)
-    mods: list[tuple[dict, str, str]] = field(default_factory=list)
+    mods: list[TempModifier] = field(default_factory=list)  # temporary modifiers
 
     def clone(self) -> PlayerState:
-        c = PlayerState.__new__(PlayerState)
-        c.magician = self.magician
-        c.deck = self.deck.copy()
-        c.hand = self.hand.copy()
-        c.discard = self.discard.copy()
-        c.support = self.support.copy()
-        c.spells = [s.copy() for s in self.spells]
-        c.eliminated = self.eliminated
-        c.ability_used = self.ability_used
-        c.ability_lost = self.ability_lost
-        c.mods = self.mods.copy()
-        return c
+        return _clone_player(self)  # type: ignore[no-any-return]
 
     def spell_index(self, spell_id: str) -> int:
         for i, s in enumerate(self.spells):
-            if s[0] == spell_id:
+            if s.spell == spell_id:
                 return i
         return -1
 
+    def support_cards(self) -> list[int]:
+        """Card codes of the support's slots (the cards on top; crushed cards are not counted)."""
+        return [s.card for s in self.support]
 
-# A Curse on the Invocation track: [curse id, neutralized-at turn (-1 = face up),
-# Element tokens per Element (tuple of 4), Madness cards under it]
-CurseOnTrack = list
+    def take_support(self, slot: int) -> int:
+        """The card of a support slot leaves it (its code returned): the slot closes up, or, when
+        a card is crushed under it, that card is uncovered and holds the slot (EXPANSION.md V-21:
+        crushed until the Phobia leaves). Base game: nothing is ever crushed."""
+        top = self.support[slot]
+        if top.crushed == NO_CARD:
+            del self.support[slot]
+        else:
+            self.support[slot] = SupportSlot(top.crushed)
+        return top.card
 
 
 @dataclass
@@ -80,7 +83,7 @@ class GameState:
     ``apply_action`` (see ``game.py``)."""
 
     config: GameConfig
-    pack: Pack
+    pack: Pack = field(metadata=NOT_SAVED)  # named by config.pack, fingerprinted in saves
     rng: random.Random
     players: list[PlayerState]
     active: int = 0
@@ -91,7 +94,7 @@ class GameState:
     grimoire: list[str] = field(default_factory=list)  # [cover, 5 inside pages, end page]
     library: list[list[str]] = field(default_factory=list)  # per Element, top = last
     curse_piles: dict[str, list[str]] = field(default_factory=dict)  # top = last
-    track: list[list[CurseOnTrack]] = field(default_factory=lambda: [[] for _ in range(5)])
+    track: list[list[CurseOnTrack]] = field(default_factory=lambda: [[] for _ in range(5)])  # top = last
     supply: list[list[int]] = field(default_factory=list)  # [element][value-2] counts
     reserve1: list[int] = field(default_factory=list)  # value-1 cards in the box (A-41)
     tokens: list[int] = field(default_factory=list)  # Element token pool
@@ -107,43 +110,14 @@ class GameState:
     log: list[tuple] = field(default_factory=list)
     history: list[int] = field(default_factory=list)
     movers: list[int] = field(default_factory=list)  # seat that took each move of history
-    legal_cache: list[int] | None = None
+    legal_cache: list[int] | None = field(default=None, metadata=NOT_SAVED)  # recomputed
 
     # -- copying ------------------------------------------------------------------------------
 
     def clone(self) -> GameState:
-        c = GameState.__new__(GameState)
-        c.config = self.config
-        c.pack = self.pack
-        c.rng = random.Random()
-        c.rng.setstate(self.rng.getstate())
-        c.players = [p.clone() for p in self.players]
-        c.active = self.active
-        c.turn = self.turn
-        c.round = self.round
-        c.marker = self.marker
-        c.phase = self.phase
-        c.grimoire = self.grimoire.copy()
-        c.library = [pile.copy() for pile in self.library]
-        c.curse_piles = {k: v.copy() for k, v in self.curse_piles.items()}
-        c.track = [[cur.copy() for cur in slot] for slot in self.track]
-        c.supply = [s.copy() for s in self.supply]
-        c.reserve1 = self.reserve1.copy()
-        c.tokens = self.tokens.copy()
-        c.madness_pile = self.madness_pile.copy()
-        c.destroyed = self.destroyed.copy()
-        c.box = self.box.copy()
-        c.box_spells = self.box_spells.copy()
-        c.stack = [f.copy() for f in self.stack]
-        c.over = self.over
-        c.outcome = self.outcome
-        c.reason = self.reason
-        c.stats = self.stats.copy()
-        c.log = self.log.copy()
-        c.history = self.history.copy()
-        c.movers = self.movers.copy()
-        c.legal_cache = None if self.legal_cache is None else self.legal_cache.copy()
-        return c
+        """A copy sharing no mutable container: every field copied by the rule of its declared
+        type (``typed_fields.py``); the config and the pack are shared, the RNG state copied."""
+        return _clone_game(self)  # type: ignore[no-any-return]
 
     def __deepcopy__(self, memo: dict) -> GameState:
         return self.clone()
@@ -279,3 +253,9 @@ class GameState:
 
     def stat(self, key: str, n: int = 1) -> None:
         self.stats[key] = self.stats.get(key, 0) + n
+
+
+# Built once from the declared field types (after both classes exist: GameState's hints name
+# PlayerState).
+_clone_player = make_clone(PlayerState)
+_clone_game = make_clone(GameState)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .constants import MADNESS, NUM_CODES, Phase, is_madness
+from .records import NO_CARD, SupportSlot
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -77,7 +78,7 @@ def receive_madness(state: GameState, p: int, to: str = "discard") -> bool:
     if to == "discard":
         pl.discard[code] += 1
     elif to == "support":  # A-26: a full support is exceeded, not refused
-        pl.support.append(code)
+        pl.support.append(SupportSlot(code))
     elif to == "deck_top":
         pl.deck.append(code)
     else:
@@ -100,11 +101,13 @@ def eliminate(state: GameState, p: int) -> None:
         return
     for c in pl.deck:
         state.box[c] += 1
-    for c in pl.support:
-        state.box[c] += 1
+    for slot in pl.support:
+        state.box[slot.card] += 1
+        if slot.crushed != NO_CARD:
+            state.box[slot.crushed] += 1
     for c in range(NUM_CODES):
         state.box[c] += pl.hand[c] + pl.discard[c]
-    state.box_spells += [s[0] for s in pl.spells]
+    state.box_spells += [s.spell for s in pl.spells]
     pl.deck, pl.support, pl.spells = [], [], []
     pl.hand = [0] * NUM_CODES
     pl.discard = [0] * NUM_CODES
@@ -126,7 +129,7 @@ def remove_curse(state: GameState, slot: int, pos: int, destroyer: int) -> str:
     Madness pile; the card to the bottom of its pile (A-08) or out of play."""
     stack = state.track[slot]
     curse = stack.pop(len(stack) - 1 - pos)
-    cid, _, tokens, under = curse
+    cid, tokens, under = curse.curse, curse.tokens, curse.madness
     for e in range(4):
         state.tokens[e] += tokens[e]
     for _ in range(under):

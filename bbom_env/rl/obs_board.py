@@ -136,15 +136,15 @@ class Track(ObsSection):
         crec = self.record
         for stack in state.track:
             if stack:
-                cid, neutralized, tokens, under = stack[-1]
-                f_id, f_type, cost = self.feats[cid]
+                curse = stack[-1]
+                f_id, f_type, cost = self.feats[curse.curse]
                 on += (r, r + f_id, r + f_type)  # present, id, type
-                if neutralized >= 0:
+                if curse.neutralized_at >= 0:
                     on.append(r + self.o_neutralized)
                 c = r + self.o_tokens
-                t0, t1, t2, t3 = tokens
+                t0, t1, t2, t3 = curse.tokens
                 idx += (c, c + 1, c + 2, c + 3, c + 4, c + 5, c + 6, c + 7, c + 8)
-                val += (t0, t1, t2, t3, cost[0] + t0, cost[1] + t1, cost[2] + t2, cost[3] + t3, under)
+                val += (t0, t1, t2, t3, cost[0] + t0, cost[1] + t1, cost[2] + t2, cost[3] + t3, curse.madness)
             r += crec
 
 

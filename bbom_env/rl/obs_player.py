@@ -221,19 +221,19 @@ class Seats(ObsSection):
         if b_hand >= 0:
             vec[b_hand : b_hand + nt] = pl.hand[:nt] if ctx.codes_prefix else ctx.types(pl.hand)
         tidx = ctx.type_index
-        for slot, code in enumerate(pl.support[:MAX_SUPPORT_SLOTS]):
-            t = tidx[code]
+        for slot, sup in enumerate(pl.support[:MAX_SUPPORT_SLOTS]):
+            t = tidx[sup.card]
             if t >= 0:
                 on.append(b_sup + slot * nt + t)
         feats = self.spell_feats
         o_ex, o_neu, rec = self.spell_o_exhausted, self.spell_o_neutralized, self.spell_record
         r = b_spells
         for sp in pl.spells[:MAX_SPELLS]:
-            fe, fl, fv = feats[sp[0]]
+            fe, fl, fv = feats[sp.spell]
             on += (r + fe, r + fl, r + fv)
-            if sp[1]:
+            if sp.exhausted:
                 on.append(r + o_ex)
-            if sp[2]:
+            if sp.neutralized:
                 on.append(r + o_neu)
             r += rec
 
@@ -244,11 +244,12 @@ class Seats(ObsSection):
         mod_index = self.mod_index
         fast = self.fast_limits
         if fast is None:
-            for mod, _duration, _src in pl.mods:
-                on.append(b_mods + mod_index[mod["kind"]])
+            for m in pl.mods:
+                on.append(b_mods + mod_index[m.modifier["kind"]])
             return support_capacity(state, p), spell_limit(state, p)
         cap, lim = fast[pl.magician][pl.ability_lost]
-        for mod, _duration, _src in pl.mods:
+        for m in pl.mods:
+            mod = m.modifier
             kind = mod["kind"]
             on.append(b_mods + mod_index[kind])
             if kind == "support_slots":

@@ -43,13 +43,13 @@ def _spell_op(
             bs, as_ = ctx.before.players[q].spells, ctx.after.players[q].spells
             k = min(ctx.n, sum(1 for sp in bs if ok(sp)))
             if removes:
-                lost = Counter(sp[0] for sp in bs) - Counter(sp[0] for sp in as_)
+                lost = Counter(sp.spell for sp in bs) - Counter(sp.spell for sp in as_)
                 boxed = Counter(ctx.after.box_spells) - Counter(ctx.before.box_spells)
                 if sum(lost.values()) != k or boxed != lost:
                     errs.append(f"seat {q}: lost {dict(lost)} (boxed {dict(boxed)}), expected {k} Spells")
                 continue
             diff = [i for i, (x, y) in enumerate(zip(bs, as_, strict=True)) if x != y]
-            if [x[0] for x in bs] != [y[0] for y in as_] or len(diff) != k:
+            if [x.spell for x in bs] != [y.spell for y in as_] or len(diff) != k:
                 errs.append(f"seat {q}: Spells {bs} -> {as_}, expected {k} changed")
             if any(not ok(bs[i]) or not changed(bs[i], as_[i]) for i in diff):
                 errs.append(f"seat {q}: wrong Spell change {bs} -> {as_}")
@@ -60,35 +60,42 @@ def _spell_op(
 
 def check_neutralize_spell(ctx: OpCtx) -> Errors:
     d = ctx.op["duration"]
-    return _spell_op(lambda sp: not sp[2], lambda x, y: y[2] == d and y[1] == x[1])(ctx)
+    return _spell_op(
+        lambda sp: not sp.neutralized, lambda x, y: y.neutralized == d and y.exhausted == x.exhausted
+    )(ctx)
 
 
 def check_neutralize_curse(ctx: OpCtx) -> Errors:
     b, a = curses_view(ctx.before), curses_view(ctx.after)
-    face_up = sum(1 for slot in b for c in slot if c[1] < 0)
+    face_up = sum(1 for slot in b for c in slot if c.face_up)
     k = min(ctx.n, face_up)
     changed = [(x, y) for sb, sa in zip(b, a, strict=True) for x, y in zip(sb, sa, strict=True) if x != y]
     if [len(s) for s in b] != [len(s) for s in a] or len(changed) != k:
         return [f"track {b} -> {a}: expected {k} Curses neutralized"]
-    if any(x[1] >= 0 or y[1] != ctx.after.turn or x[::2] != y[::2] or x[3] != y[3] for x, y in changed):
+    if any(
+        not x.face_up
+        or y.neutralized_at != ctx.after.turn
+        or x._replace(neutralized_at=0) != y._replace(neutralized_at=0)
+        for x, y in changed
+    ):
         return [f"wrong neutralization {changed} (turn {ctx.after.turn}, A-19)"]
     return []
 
 
 def check_destroy_curse(ctx: OpCtx) -> Errors:
     b, a, errs = ctx.before, ctx.after, []
-    face_up = [c for slot in b.track for c in slot if c[1] < 0]
-    gone = Counter(c[0] for c in (x for s in b.track for x in s)) - Counter(c[0] for s in a.track for c in s)
+    face_up = [c for slot in b.track for c in slot if c.face_up]
+    gone = Counter(c.curse for s in b.track for c in s) - Counter(c.curse for s in a.track for c in s)
     k = min(ctx.n, len(face_up))
     if sum(gone.values()) != k:
         errs.append(f"{dict(gone)} destroyed, expected {k} face-up Curses")
-    if any(cid not in {c[0] for c in face_up} for cid in gone):
+    if any(cid not in {c.curse for c in face_up} for cid in gone):
         errs.append("a neutralized Curse was destroyed (section 7)")
     for cid in gone:
         pile = a.curse_piles[b.pack.curses[cid].type]
         if cid not in pile[: len(gone)]:
             errs.append(f"{cid} not at the bottom of its pile (A-08)")
-    under = sum(c[3] for c in face_up if c[0] in gone)
+    under = sum(c.madness for c in face_up if c.curse in gone)
     rewards = [d for d in ctx.decs if d.copy["kind"] == "reward" and d.move != M.DECLINE]
     got = vec(a.players[ctx.c].discard) - vec(b.players[ctx.c].discard)
     want = Counter({MADNESS: under}) + Counter(3 * (d.move - M.PICK_ELEMENT) + 1 for d in rewards)
@@ -103,7 +110,7 @@ def check_destroy_curse(ctx: OpCtx) -> Errors:
 def check_add_tokens(ctx: OpCtx) -> Errors:
     o, b, a, errs = ctx.op, ctx.before, ctx.after, []
     pool = list(b.tokens)
-    want = [[list(c[2]) for c in slot] for slot in b.track]
+    want = [[list(c.tokens) for c in slot] for slot in b.track]
     if o["curse"] == "slot":  # the top Curse of that slot
         slot = o["slot"]
         targets = [(slot, len(b.track[slot]) - 1)] if 0 <= slot < 5 and b.track[slot] else []
@@ -113,7 +120,7 @@ def check_add_tokens(ctx: OpCtx) -> Errors:
         targets = [curse_at(b, d.move) for d in ctx.picks()]
     random_el = []
     for s, i in targets:
-        ctype = b.pack.curses[b.track[s][i][0]].type
+        ctype = b.pack.curses[b.track[s][i].curse].type
         el = o["element"] if o["element"] in ELEMENT_NAMES else ctype if o["element"] == "curse" else ""
         el = "" if el == "multi" else el
         for _ in range(ctx.n):
@@ -127,17 +134,18 @@ def check_add_tokens(ctx: OpCtx) -> Errors:
                 pool[0] -= 1
                 want[s][i][0] += 1
                 random_el.append((s, i))
-    got = [[list(c[2]) for c in slot] for slot in a.track]
+    got = [[list(c.tokens) for c in slot] for slot in a.track]
     for s in range(5):
         for i in range(len(want[s])):
             if sum(want[s][i]) != sum(got[s][i]) or (not random_el and want[s][i] != got[s][i]):
-                errs.append(
-                    f"Curse {s}/{i}: tokens {b.track[s][i][2]} -> {tuple(got[s][i])}, expected {want[s][i]}"
-                )
+                before = b.track[s][i].tokens
+                errs.append(f"Curse {s}/{i}: tokens {before} -> {tuple(got[s][i])}, expected {want[s][i]}")
             if any(
                 g < w
                 for g, w in zip(
-                    got[s][i], [x if (s, i) not in random_el else 0 for x in b.track[s][i][2]], strict=True
+                    got[s][i],
+                    [x if (s, i) not in random_el else 0 for x in b.track[s][i].tokens],
+                    strict=True,
                 )
             ):
                 errs.append(f"Curse {s}/{i} lost tokens while adding")
@@ -152,15 +160,17 @@ def check_remove_tokens(ctx: OpCtx) -> Errors:
         targets = {(s, i) for s in range(5) for i in range(len(b.track[s]))}
     else:
         targets = {curse_at(b, d.move) for d in ctx.picks()}
-        if not targets and any(any(c[2]) for slot in b.track for c in slot):
+        if not targets and any(any(c.tokens) for slot in b.track for c in slot):
             return ["no Curse with tokens was chosen"]
     errs = []
     for s in range(5):
         for i, cur in enumerate(b.track[s]):
-            k = min(ctx.n, sum(cur[2])) if (s, i) in targets else 0
-            after = a.track[s][i][2]
-            if sum(cur[2]) - sum(after) != k or any(x < y for x, y in zip(cur[2], after, strict=True)):
-                errs.append(f"Curse {s}/{i}: tokens {cur[2]} -> {after}, expected {k} removed")
+            k = min(ctx.n, sum(cur.tokens)) if (s, i) in targets else 0
+            after = a.track[s][i].tokens
+            if sum(cur.tokens) - sum(after) != k or any(
+                x < y for x, y in zip(cur.tokens, after, strict=True)
+            ):
+                errs.append(f"Curse {s}/{i}: tokens {cur.tokens} -> {after}, expected {k} removed")
     return errs
 
 
@@ -177,7 +187,7 @@ def check_move_marker(ctx: OpCtx) -> Errors:
         if want > 5:
             return []  # passes the Invocation space: a new Monster (checked by flow tests)
         slots = [s for sp in range(b.marker + 1, want + 1) for s in SLOTS_OF_SPACE[sp]]
-        want_trig = [c[0] for s in slots for c in reversed(b.track[s]) if c[1] < 0]
+        want_trig = [c.curse for s in slots for c in reversed(b.track[s]) if c.face_up]
     if a.marker != want or trig != want_trig:
         return [f"marker {b.marker} -> {a.marker} triggering {trig}; expected {want} triggering {want_trig}"]
     return []
@@ -261,8 +271,8 @@ def check_madness_under(ctx: OpCtx) -> Errors:
         for i, cur in enumerate(b.track[s]):
             k = 1 if pile > 0 else 0
             pile -= k
-            if a.track[s][i][3] != cur[3] + k:
-                errs.append(f"Curse {s}/{i}: Madness under {cur[3]} -> {a.track[s][i][3]} (A-43)")
+            if a.track[s][i].madness != cur.madness + k:
+                errs.append(f"Curse {s}/{i}: Madness under {cur.madness} -> {a.track[s][i].madness} (A-43)")
     return errs
 
 
@@ -276,8 +286,14 @@ CHECKS: dict[str, Callable[[OpCtx], Errors]] = {
     "exchange": check_exchange,
     "neutralize_curse": check_neutralize_curse,
     "neutralize_spell": check_neutralize_spell,
-    "exhaust_spell": _spell_op(lambda sp: not sp[1] and not sp[2], lambda x, y: y[1] and y[2] == x[2]),
-    "refresh_spell": _spell_op(lambda sp: sp[1] and not sp[2], lambda x, y: not y[1] and y[2] == x[2]),
+    "exhaust_spell": _spell_op(
+        lambda sp: not sp.exhausted and not sp.neutralized,
+        lambda x, y: y.exhausted and y.neutralized == x.neutralized,
+    ),
+    "refresh_spell": _spell_op(
+        lambda sp: sp.exhausted and not sp.neutralized,
+        lambda x, y: not y.exhausted and y.neutralized == x.neutralized,
+    ),
     "lose_spell": _spell_op(lambda sp: True, lambda x, y: True, removes=True),
     "put_on_top": check_put_on_top,
     "upgrade": check_upgrade,

@@ -20,6 +20,7 @@ from bbom_env.engine import GameConfig, hooks, resolver
 from bbom_env.engine.cards import Pack, load_pack
 from bbom_env.engine.constants import MADNESS, NUM_CODES, Phase
 from bbom_env.engine.flow import seq
+from bbom_env.engine.records import CurseOnTrack, SpellSlot, SupportSlot
 from bbom_env.engine.setup import setup
 from bbom_env.engine.state import GameState
 
@@ -87,12 +88,12 @@ def rich_state(
         cap = hooks.support_capacity(s, q)
         room = {0: 1, 1: 0, 2: cap}[rel % 3]  # room left: 1 / full / empty support
         take = max(0, cap - room - (1 if rel % 3 == 0 else 0))
-        pl.support = rest[:take]
+        pl.support = [SupportSlot(c) for c in rest[:take]]
         rest = rest[take:]
         if rel % 3 == 0:
-            pl.support.append(s.madness_pile.pop())
+            pl.support.append(SupportSlot(s.madness_pile.pop()))
         if rel % 3 == 1 and pl.support:
-            pl.support[-1] = MADNESS
+            pl.support[-1] = SupportSlot(MADNESS)
             s.madness_pile.pop()
             rest.append(3 * (q % 4))  # the replaced card stays in the census
             if not _take_supply(s, 3 * (q % 4)):
@@ -108,11 +109,11 @@ def rich_state(
         pl.deck = rest
         e = q % 4
         if s.library[e]:
-            pl.spells.append([s.library[e].pop(), rel % 2 == 1, ""])
+            pl.spells.append(SpellSlot(s.library[e].pop(), rel % 2 == 1))
         if rel == 0:
-            pl.spells[1][1] = True  # one exhausted Basic Spell
+            pl.spells[1] = pl.spells[1]._replace(exhausted=True)  # one exhausted Basic Spell
         if rel == 1:
-            pl.spells[0][2] = "until_next_monster"  # one neutralized Spell
+            pl.spells[0] = pl.spells[0]._replace(neutralized="until_next_monster")  # one neutralized
     types = ["fire", "water", "earth", "air", "multi"]
     for slot in range(5):
         cid = None
@@ -121,14 +122,14 @@ def rich_state(
             if cid:
                 break
         if cid:
-            s.track[slot].append([cid, -1, (0, 0, 0, 0), 0])
+            s.track[slot].append(CurseOnTrack(cid))
     s.turn, s.round, s.marker, s.active, s.phase = 7, 2, 2, controller, Phase.ACTION
     _tokens(s, 0, (0, 0, 1, 0))
     _tokens(s, 3, (1, 0, 0, 1))
     if s.track[2]:
-        s.track[2][-1][1] = s.turn  # neutralized this turn
+        s.track[2][-1] = s.track[2][-1]._replace(neutralized_at=s.turn)  # neutralized this turn
     if s.track[4]:
-        s.track[4][-1][3] = 1
+        s.track[4][-1] = s.track[4][-1]._replace(madness=1)
         s.madness_pile.pop()
     s.stack = []
     return s
@@ -136,7 +137,7 @@ def rich_state(
 
 def _tokens(s: GameState, slot: int, add: tuple[int, ...]) -> None:
     if s.track[slot]:
-        s.track[slot][-1][2] = add
+        s.track[slot][-1] = s.track[slot][-1]._replace(tokens=add)
         s.tokens = [t - a for t, a in zip(s.tokens, add, strict=True)]
 
 
@@ -310,7 +311,7 @@ def provoke(state: GameState, event: str, c: int, variant: int) -> list[dict] | 
         )
     if event == "curse_destroyed":  # by the Destroy Action (4.4), or by a card effect
         if variant == 0:
-            cid = next(cur[0] for slot in state.track for cur in slot if cur[1] < 0)
+            cid = next(cur.curse for slot in state.track for cur in slot if cur.neutralized_at < 0)
             return [{"kind": "destroy", "player": c, "curse": cid}]
         p = state.pack
         for (src, part), eff in sorted(p.effects.items()):
@@ -350,12 +351,12 @@ def _placement_check(pack: str, pid: str) -> int:
         for slot in range(5):
             while s.track[slot]:
                 cur = s.track[slot].pop()
-                s.curse_piles[s.pack.curses[cur[0]].type].insert(0, cur[0])
+                s.curse_piles[s.pack.curses[cur.curse].type].insert(0, cur.curse)
         s.grimoire[s.round - 1] = pid
         run_effect_frames(s, [{"kind": "place"}])
         k = s.pack.round_track[level - 1][s.round - 1]
         want = (["multi"] * k + list(monster.curse_symbols))[:5]
-        got = [s.pack.curses[slot[0][0]].type for slot in s.track if slot]
+        got = [s.pack.curses[slot[0].curse].type for slot in s.track if slot]
         if got != want:
             raise AssertionError(f"{pid}: placed Curse types {got}, expected {want} (level {level})")
     return 3

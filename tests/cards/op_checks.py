@@ -36,7 +36,7 @@ def census(st: GameState) -> tuple:
     cards: Counter = Counter()
     for pl in st.players:
         cards.update(pl.deck)
-        cards.update(pl.support)
+        cards.update(pl.support_cards())
         cards.update(vec(pl.hand))
         cards.update(vec(pl.discard))
     cards.update(vec(st.destroyed))
@@ -46,15 +46,15 @@ def census(st: GameState) -> tuple:
         cards[3 * e] += st.reserve1[e]
         cards[3 * e + 1] += st.supply[e][0]
         cards[3 * e + 2] += st.supply[e][1]
-    cards[MADNESS] += sum(cur[3] for slot in st.track for cur in slot)
-    spells = Counter(sp[0] for pl in st.players for sp in pl.spells) + Counter(st.box_spells)
+    cards[MADNESS] += sum(cur.madness for slot in st.track for cur in slot)
+    spells = Counter(sp.spell for pl in st.players for sp in pl.spells) + Counter(st.box_spells)
     spells.update(s for pile in st.library for s in pile)
-    curses = Counter(cur[0] for slot in st.track for cur in slot)
+    curses = Counter(cur.curse for slot in st.track for cur in slot)
     curses.update(c for pile in st.curse_piles.values() for c in pile)
     tokens = list(st.tokens)
     for slot in st.track:
         for cur in slot:
-            tokens = [a + b for a, b in zip(tokens, cur[2], strict=True)]
+            tokens = [a + b for a, b in zip(tokens, cur.tokens, strict=True)]
     return +cards, +spells, +curses, tokens
 
 
@@ -64,7 +64,7 @@ def player_view(st: GameState, q: int) -> tuple:
 
 
 def curses_view(st: GameState) -> list:
-    return [[list(c) for c in slot] for slot in st.track]
+    return [list(slot) for slot in st.track]
 
 
 def curse_at(st: GameState, move: int) -> tuple[int, int]:
@@ -80,7 +80,7 @@ def capacity(st: GameState, q: int) -> int:
     """Support slots from the data: the sheet plus every support_slots modifier (section 1.6)."""
     pl = st.players[q]
     mag = st.pack.magicians[pl.magician]
-    mods = ([] if pl.ability_lost else list(mag.mods)) + [m for m, _d, _s in pl.mods]
+    mods = ([] if pl.ability_lost else list(mag.mods)) + [m.modifier for m in pl.mods]
     return max(0, mag.support_slots + sum(m["amount"] for m in mods if m["kind"] == "support_slots"))
 
 
@@ -191,7 +191,7 @@ def _zone(st: GameState, q: int, zone: str) -> Counter:
     if zone == "discard":
         return vec(pl.discard)
     if zone == "support":
-        return Counter(pl.support[:5])
+        return Counter(pl.support_cards()[:5])
     return Counter(pl.deck)
 
 
@@ -200,7 +200,7 @@ def _moved(ctx: OpCtx, q: int, zone: str, flt: str, dest: Callable[[GameState], 
     b, a = _zone(ctx.before, q, zone), _zone(ctx.after, q, zone)
     avail = sum(k for c, k in b.items() if filter_ok(flt, c))
     if zone == "support":
-        b, a = Counter(ctx.before.players[q].support), Counter(ctx.after.players[q].support)
+        b, a = Counter(ctx.before.players[q].support_cards()), Counter(ctx.after.players[q].support_cards())
     removed, added = b - a, a - b
     k = ctx.expect(q, avail)
     errs = []
@@ -254,7 +254,7 @@ def check_destroy(ctx: OpCtx) -> Errors:
     for q in ctx.targets():
         b, a = ctx.before.players[q], ctx.after.players[q]
         own = lambda s, q=q: (
-            vec(s.players[q].hand) + vec(s.players[q].discard) + Counter(s.players[q].support)
+            vec(s.players[q].hand) + vec(s.players[q].discard) + Counter(s.players[q].support_cards())
         )
         lost = Counter(b.deck) + own(ctx.before) - Counter(a.deck) - own(ctx.after)
         if o["from"] == "deck_top":
@@ -277,7 +277,7 @@ def check_discard_deck_top(ctx: OpCtx) -> Errors:
 def check_place(ctx: OpCtx) -> Errors:
     errs = []
     for q in ctx.targets():
-        bs, as_ = ctx.before.players[q].support, ctx.after.players[q].support
+        bs, as_ = ctx.before.players[q].support_cards(), ctx.after.players[q].support_cards()
         room = capacity(ctx.before, q) - len(bs)  # A-26: never beyond capacity by placing
         k = ctx.expect(q, min(room, sum(ctx.before.players[q].hand)))
         out = vec(ctx.before.players[q].hand) - vec(ctx.after.players[q].hand)
@@ -309,8 +309,8 @@ def check_receive(ctx: OpCtx) -> Errors:
             # otherwise (A-26) the support is exceeded.
             swap = 0 if o["full_support"] == "exceed" or not bp.support else max(0, ctx.n - free)
             out = vec(ap.discard) - vec(bp.discard)  # the replaced cards, if any
-            want = Counter(bp.support) + Counter({MADNESS: ctx.n})  # a new Madness may be swapped too
-            if Counter(ap.support) + out != want or len(ap.support) != len(bp.support) + ctx.n - swap:
+            want = Counter(bp.support_cards()) + Counter({MADNESS: ctx.n})  # a new Madness may be swapped too
+            if Counter(ap.support_cards()) + out != want or len(ap.support) != len(bp.support) + ctx.n - swap:
                 errs.append(f"seat {q}: support {bp.support} -> {ap.support}, expected {swap} replaced")
             if sum(out.values()) != swap or vec(bp.discard) - vec(ap.discard):
                 errs.append(f"seat {q}: {swap} replaced support cards must go to the discard pile, got {out}")

@@ -15,6 +15,7 @@ from bbom_env.engine import GameConfig, PackError, load_pack, new_game
 from bbom_env.engine import moves as M
 from bbom_env.engine.constants import ELEMENT_NAMES, MADNESS, code_element, code_value
 from bbom_env.engine.hooks import spell_limit, support_capacity
+from bbom_env.engine.records import SupportSlot
 from bbom_env.engine.vocab import ops_used
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -278,11 +279,11 @@ def test_female_earth_ability_cures_in_another_support():
     else:
         pytest.fail("the female Earth student never got her ability")
     other = state.players[1]
-    other.support.append(state.madness_pile.pop())
-    before, pile = other.support.count(MADNESS), len(state.madness_pile)
+    other.support.append(SupportSlot(state.madness_pile.pop()))
+    before, pile = other.support_cards().count(MADNESS), len(state.madness_pile)
     state.apply_action(M.ABILITY)
     state.apply_action(M.PICK_PLAYER + 1)  # first cure: the other player's support
-    assert other.support.count(MADNESS) == before - 1 and len(state.madness_pile) == pile + 1
+    assert other.support_cards().count(MADNESS) == before - 1 and len(state.madness_pile) == pile + 1
     if M.PICK_PLAYER in state.legal_actions():
         state.apply_action(M.PICK_PLAYER)  # second cure: her own (empty of Madness) support
 

@@ -12,6 +12,7 @@ from bbom_env.engine import ops as engine_ops
 from bbom_env.engine.cards import NAMED_PACKS
 from bbom_env.engine.constants import MADNESS, NUM_CODES, element_code
 from bbom_env.engine.hooks import support_capacity
+from bbom_env.engine.records import SupportSlot
 from bbom_env.engine.vocab import EVENTS, MOD_SCHEMAS, OP_SCHEMAS
 
 from .board_checks import CHECKS
@@ -115,10 +116,14 @@ def _state(pack: str, n: int = 3):
     return s
 
 
+def _support(*codes: int) -> list[SupportSlot]:
+    return [SupportSlot(c) for c in codes]
+
+
 @pytest.mark.parametrize("pack", PACKS)
 def test_arctic_circle_each_player_places_x_then_draws_x(pack: str) -> None:
     s = _state(pack)
-    s.players[2].support = [FIRE1, FIRE1]  # one free slot: places 1, still draws 2
+    s.players[2].support = _support(FIRE1, FIRE1)  # one free slot: places 1, still draws 2
     run_effect(s, _spell(pack, "Arctic Circle", "test_water_2"), "effect", 0, 2, "first")
     assert [len(p.support) for p in s.players] == [2, 2, 3]
     assert [sum(p.hand) for p in s.players] == [5, 5, 6]
@@ -156,12 +161,12 @@ def test_bagpipe_monster_replaces_a_card_of_a_full_support(pack: str) -> None:
     pipe = _page(
         pack, lambda pg: pg.kind == "cover" and pg.monster.curse_symbols == ("earth", "fire", "water")
     )
-    s.players[0].support = [AIR1]
+    s.players[0].support = _support(AIR1)
     cap = support_capacity(s, 1)
-    s.players[1].support = [WATER1] * cap  # full
+    s.players[1].support = _support(*[WATER1] * cap)  # full
     tr = run_effect(s, pipe, "arrival", 0, 1, "first")
-    assert s.players[0].support == [AIR1, MADNESS] and s.players[2].support == [MADNESS]
-    assert len(s.players[1].support) == cap and s.players[1].support.count(MADNESS) == 1
+    assert s.players[0].support_cards() == [AIR1, MADNESS] and s.players[2].support_cards() == [MADNESS]
+    assert len(s.players[1].support) == cap and s.players[1].support_cards().count(MADNESS) == 1
     assert s.players[1].discard == _hand(FIRE1, WATER1)
     assert [d.decider for d in tr.decisions] == [1]  # only the full support needs a choice
 
@@ -186,12 +191,12 @@ def test_sorcerer_madness_under_each_curse_goes_to_the_destroyer(pack: str) -> N
         pack, lambda pg: pg.monster and [o["op"] for o in pg.monster.arrival] == ["madness_under_curses"]
     )
     for slot in s.track:
-        for cur in slot:
-            cur[3] = 0
+        for i, cur in enumerate(slot):
+            slot[i] = cur._replace(madness=0)
     pile = len(s.madness_pile)
     run_effect(s, sorcerer, "arrival", 0)
-    assert [c[3] for slot in s.track for c in slot] == [1] * 5 and len(s.madness_pile) == pile - 5
-    cid = s.track[1][0][0]
+    assert [c.madness for slot in s.track for c in slot] == [1] * 5 and len(s.madness_pile) == pile - 5
+    cid = s.track[1][0].curse
     run_effect(s, "", "", 0, provoke=[{"kind": "destroy", "player": 2, "curse": cid}])
     assert s.players[2].discard[MADNESS] == 1
     run_effect(s, "", "", 0, provoke=[{"kind": "cleartrack"}])
@@ -208,7 +213,7 @@ def test_basic_spells(pack: str) -> None:
     assert sum(s.players[0].hand) == 8 and s.players[0].hand[FIRE2] == 1
     s = _state(pack)
     run_effect(s, ice, "effect", 0, 2, "first")
-    assert s.players[0].support == [FIRE1, FIRE1] and sum(s.players[0].hand) == 3
+    assert s.players[0].support_cards() == [FIRE1, FIRE1] and sum(s.players[0].hand) == 3
     s = _state(pack)
     run_effect(s, comb, "effect", 0, 2, "first")
     assert s.destroyed[FIRE1] == 2 and sum(s.players[0].hand) == 3

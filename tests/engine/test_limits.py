@@ -51,11 +51,11 @@ def test_losing_raised_support_slots_discards_element_cards_and_keeps_madness() 
     sc.do("PICK_SUPPORT(seat+0 slot4)")
     assert sc.pending().kind == "discard"  # still 4 Element cards for 3 slots
     sc.do("PICK_SUPPORT(seat+0 slot0)")
-    assert sorted(sc.p(1).support) == sorted(
+    assert sorted(sc.p(1).support_cards()) == sorted(
         code(c) for c in ("water-1", "earth-1", "air-1", "madness", "madness")
     )
     assert sc.p(1).discard[code("fire-1")] == 1 and sc.p(1).discard[code("fire-2")] == 1
-    assert sc.p(1).support.count(MADNESS) == 2
+    assert sc.p(1).support_cards().count(MADNESS) == 2
     assert (sc.pending().kind, sc.pending().player) == ("action", 0)
     sc.check()
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from bbom_env.engine.constants import CURRENCY, MADNESS
 from bbom_env.engine.payment import Cost, as_cost, covers, left_to_pay
 from bbom_env.engine.payment_auto import auto_payment
+from bbom_env.engine.records import HandSource, SupportSource, TempModifier
 from bbom_env.engine.scenario import start_payment
 
 ELEMENT_CARDS = list(range(12))
@@ -70,7 +71,7 @@ def test_auto_payment_takes_the_hand_before_a_teammates_support() -> None:
         .support(1, "fire-1", "fire-1", "fire-1")
     )
     sc.action_phase(0).do("CURE_HAND(madness)")
-    assert sc.p(1).support == [code("fire-1")] * 3
+    assert sc.p(1).support_cards() == [code("fire-1")] * 3
     assert sc.p(0).discard == counts("water-1", "water-1") and sc.p(0).hand[MADNESS] == 0
     sc.check()
 
@@ -79,14 +80,16 @@ def test_auto_payment_still_prefers_least_waste_over_the_hand() -> None:
     """The documented order puts least waste first: a cost of 2 fire with fire-3 in hand and a
     fire-2 in the payer's own support spends the fire-2."""
     sc = Scenario(payment="auto").hand(0, "fire-3").support(0, "fire-2").action_phase(0)
-    assert auto_payment(sc.s, 0, Cost(fire=2)) == [("s", 0, 0)]
+    assert auto_payment(sc.s, 0, Cost(fire=2)) == [SupportSource(seat=0, slot=0)]
 
 
 # -- source filters and Element bans (section 4.10) --------------------------------------------
 
 
 def _ban(sc: Scenario, seat: int, element: str, action: str = "all") -> None:
-    sc.p(seat).mods.append(({"kind": "forbid", "action": action, "element": element}, "this_turn", "test"))
+    sc.p(seat).mods.append(
+        TempModifier({"kind": "forbid", "action": action, "element": element}, "this_turn", "test")
+    )
 
 
 def test_an_element_ban_does_not_block_cure_but_filters_its_payment() -> None:
@@ -119,8 +122,8 @@ def test_an_element_ban_forbids_the_actions_of_that_element() -> None:
 def test_auto_payment_skips_banned_cards() -> None:
     sc = Scenario(payment="auto").hand(0, "fire-1", "fire-1", "water-1", "water-1").action_phase(0)
     _ban(sc, 0, "fire", "cure")
-    assert {s[1] for s in auto_payment(sc.s, 0, Cost(any=2), "cure")} == {code("water-1")}
-    assert code("fire-1") in {s[1] for s in auto_payment(sc.s, 0, Cost(any=2), "acquire")}  # other Action
+    assert set(auto_payment(sc.s, 0, Cost(any=2), "cure")) == {HandSource(code("water-1"))}
+    assert HandSource(code("fire-1")) in auto_payment(sc.s, 0, Cost(any=2), "acquire")  # other Action
 
 
 # -- module cost parts, through the exact search -----------------------------------------------

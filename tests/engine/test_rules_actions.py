@@ -9,6 +9,7 @@ from builders import Scenario, code, counts, move
 
 from bbom_env.engine import IllegalActionError, describe, move_to_string
 from bbom_env.engine.constants import MADNESS
+from bbom_env.engine.records import SpellSlot, TempModifier
 
 # -- 4.1 Activate a Spell ----------------------------------------------------------------------------
 
@@ -33,7 +34,7 @@ def test_activate_pays_applies_x_then_exhausts_once_per_turn() -> None:
     sc.do("ACTIVATE(spell#2 X=2)")
     assert sc.p(0).hand == counts("earth-1", "earth-1", "fire-1", "fire-2")
     assert sc.p(0).discard == counts("earth-1", "earth-1")
-    assert sc.p(0).spells[2][1] is True
+    assert sc.p(0).spells[2].exhausted is True
     assert not [n for n in sc.legal_names() if n.startswith("ACTIVATE(spell#2")]
     before = sc.clone()
     with pytest.raises(IllegalActionError):
@@ -47,8 +48,8 @@ def test_different_spells_each_activate_once_in_a_turn() -> None:
     sc.do("ACTIVATE(spell#2 X=1)")  # Growth: draw 1
     sc.do("ACTIVATE(spell#1 X=1)")  # Ice: place up to 1 card in support (optional pick)
     sc.do("PICK_HAND(fire-2)")
-    assert sc.p(0).support == [code("fire-2")]
-    assert [sp[1] for sp in sc.p(0).spells] == [False, True, True, False]
+    assert sc.p(0).support_cards() == [code("fire-2")]
+    assert [sp.exhausted for sp in sc.p(0).spells] == [False, True, True, False]
 
 
 def test_neutralized_spell_cannot_be_activated() -> None:
@@ -62,7 +63,7 @@ def test_spell_learned_this_turn_can_be_activated_a14() -> None:
     """4.2, A-14: a Spell learned this turn is ready at once."""
     sc = Scenario().hand(0, "fire-1", "fire-1", "fire-1").discard(0, "earth-1").action_phase(0)
     sc.do("LEARN(fire)")
-    assert sc.p(0).spells[-1] == ["test_fire_1", False, ""]
+    assert sc.p(0).spells[-1] == SpellSlot("test_fire_1", exhausted=False, neutralized="")
     sc.do("ACTIVATE(spell#4 X=1)")  # Test Kindle: may destroy 1 Element card of the discard pile
     assert "PICK_DISCARD(earth-1)" in sc.legal_names()
 
@@ -79,7 +80,7 @@ def test_learn_costs_printed_learning_cost_and_reveals_the_next_spell() -> None:
     assert sum(sc.p(0).hand) == 5
     sc.do("LEARN(fire)", "PICK_SPELL(spell#0)")  # default learning cost 2; a 6th Spell
     assert sum(sc.p(0).hand) == 3
-    assert [sp[0] for sp in sc.p(0).spells][-1] == "test_fire_2"
+    assert [sp.spell for sp in sc.p(0).spells][-1] == "test_fire_2"
     # Test Inferno prints learning cost 3: 3 fire-1 are needed and enough.
     assert "LEARN(fire)" in sc.legal_names()
     sc.hand(0, "fire-1", "fire-1").action_phase(0)
@@ -96,7 +97,7 @@ def test_learning_a_sixth_spell_sends_a_chosen_spell_to_the_box() -> None:
     assert sc.pending().kind == "spell_to_box"
     assert sc.legal_names() == [f"PICK_SPELL(spell#{i})" for i in range(5)]
     sc.do("PICK_SPELL(spell#1)")
-    row = [sp[0] for sp in sc.p(0).spells]
+    row = [sp.spell for sp in sc.p(0).spells]
     assert row == ["test_combustion", "test_growth", "test_telepathy", "test_air_1", "test_water_1"]
     assert "test_ice" in sc.s.box_spells
     sc.check()
@@ -260,14 +261,14 @@ def test_cure_in_own_or_any_players_support_but_not_another_hand() -> None:
     cures = [n for n in sc.legal_names() if n.startswith("CURE")]
     assert cures == ["CURE_SUPPORT(seat+0 slot0)", "CURE_SUPPORT(seat+1 slot1)"]
     sc.do("CURE_SUPPORT(seat+1 slot1)")
-    assert sc.p(1).support == [code("air-1")] and sc.p(0).discard == counts("fire-2")
+    assert sc.p(1).support_cards() == [code("air-1")] and sc.p(0).discard == counts("fire-2")
 
 
 def test_cure_paid_partly_with_the_cured_players_support() -> None:
     """4.5, 4.0: paying from the same support as the cured Madness still cures the right card."""
     sc = Scenario().support(1, "air-1", "madness").hand(0, "fire-1").action_phase(0)
     sc.do("CURE_SUPPORT(seat+1 slot1)")
-    assert sc.p(1).support == [] and sc.p(1).discard == counts("air-1")
+    assert sc.p(1).support_cards() == [] and sc.p(1).discard == counts("air-1")
     assert sc.p(0).discard == counts("fire-1")
 
 
@@ -275,7 +276,9 @@ def test_forbid_modifier_blocks_the_cure_action() -> None:
     """4.10 hooks: a "forbid cure" modifier (Test Wisp's arrival) removes every Cure."""
     sc = Scenario().hand(0, "madness", "fire-2").action_phase(0)
     assert "CURE_HAND(madness)" in sc.legal_names()
-    sc.p(0).mods.append(({"kind": "forbid", "action": "cure", "element": "any"}, "this_turn", "x"))
+    sc.p(0).mods.append(
+        TempModifier({"kind": "forbid", "action": "cure", "element": "any"}, "this_turn", "x")
+    )
     sc.action_phase(0)
     assert not [n for n in sc.legal_names() if n.startswith("CURE")]
 
@@ -300,11 +303,11 @@ def test_granted_actions_partially_taken_then_pass() -> None:
     assert "ABILITY" not in sc.legal_names()
     assert "ACTIVATE(spell#1 X=1)" not in sc.legal_names()  # not refreshed for a granted Action
     sc.do("ACTIVATE(spell#2 X=1)")  # P1's own Growth, paid from P1's hand: draw 1
-    assert sc.pending().remaining == 1 and sc.p(1).spells[2][1] is True
+    assert sc.pending().remaining == 1 and sc.p(1).spells[2].exhausted is True
     sc.do("END")  # [FAQ]: stop early
     assert sc.pending().kind == "action" and sc.pending().player == 0
     assert sum(sc.p(1).hand) == 5  # 5 - 1 paid + 1 drawn: no refill to 6
-    assert sc.p(1).spells[2][1] is True  # stays exhausted until P1's own Concentration
+    assert sc.p(1).spells[2].exhausted is True  # stays exhausted until P1's own Concentration
 
 
 def test_granted_actions_end_when_used_up() -> None:

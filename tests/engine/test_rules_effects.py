@@ -9,6 +9,7 @@ import pytest
 from builders import Scenario, code, counts
 
 from bbom_env.engine.constants import MADNESS
+from bbom_env.engine.records import SpellSlot, SupportSlot
 from bbom_env.engine.vocab import OP_SCHEMAS
 
 # Which test below exercises each op (kept in step with vocab.OP_SCHEMAS by the first test).
@@ -71,10 +72,10 @@ def test_discard_from_support_goes_to_the_owners_discard() -> None:
     """Section 7 Discard: from support, to the owner's discard pile (Test Drown)."""
     sc = Scenario().support(0, "fire-2").support(1, "madness", "air-1").action_phase(0)
     sc.effect("test_curse_water_c", controller=0)
-    assert sc.p(0).support == [] and sc.p(0).discard == counts("fire-2")
+    assert sc.p(0).support_cards() == [] and sc.p(0).discard == counts("fire-2")
     assert sc.pending().player == 1
     sc.do("PICK_SUPPORT(seat+0 slot1)")
-    assert sc.p(1).support == [MADNESS] and sc.p(1).discard == counts("air-1")
+    assert sc.p(1).support_cards() == [MADNESS] and sc.p(1).discard == counts("air-1")
 
 
 def test_destroy_up_to_x_cards_from_hand_optional() -> None:
@@ -114,8 +115,8 @@ def test_receive_madness_into_a_full_support_exceeds_it_a26() -> None:
     """5.3, A-26: a Madness received into a full support still enters; no more placements."""
     sc = Scenario().support(0, "air-1", "air-1", "air-1").hand(0, "fire-1").action_phase(0)
     sc.effect("test_curse_multi_a", controller=0)
-    assert sc.p(0).support[-1] == MADNESS and len(sc.p(0).support) == 4
-    assert sc.p(1).support == [MADNESS]
+    assert sc.p(0).support[-1] == SupportSlot(MADNESS) and len(sc.p(0).support) == 4
+    assert sc.p(1).support_cards() == [MADNESS]
     sc.hand(0, "water-1", "fire-1").action_phase(0).effect("test_ice", controller=0)
     assert sc.pending().kind == "action" and len(sc.p(0).support) == 4
 
@@ -134,8 +135,8 @@ def test_receive_madness_replacing_a_support_card_when_full() -> None:
     sc.effect("test_cover_b", "arrival", controller=0)
     assert sc.pending().kind == "receive_madness" and sc.pending().player == 0
     sc.do("PICK_SUPPORT(seat+0 slot1)")
-    assert sc.p(0).support == [code("air-1"), code("water-1"), MADNESS]
-    assert sc.p(0).discard == counts("fire-1") and sc.p(1).support == [MADNESS]
+    assert sc.p(0).support_cards() == [code("air-1"), code("water-1"), MADNESS]
+    assert sc.p(0).discard == counts("fire-1") and sc.p(1).support_cards() == [MADNESS]
 
 
 def test_cure_by_effect_from_hand_support_discard_and_deck() -> None:
@@ -145,7 +146,7 @@ def test_cure_by_effect_from_hand_support_discard_and_deck() -> None:
     sc.effect("test_water_1", controller=0, x=2)  # cure X from hand, then draw 1
     assert sc.p(0).hand == counts("fire-1", "air-1") and len(sc.s.madness_pile) == pile + 2
     sc.support(1, "madness", "air-1").effect("test_page_4", "bonus", controller=0)
-    assert sc.p(1).support == [code("air-1")]
+    assert sc.p(1).support_cards() == [code("air-1")]
     assert sc.pending().kind == "granted_action"  # the rest of test_page_4's Bonus
     sc.do("END")
     sc.deck(0, "madness", "air-2").discard(1, "madness").effect("test_page_3", "bonus", controller=0)
@@ -175,7 +176,7 @@ def test_neutralize_x_curses_chosen_by_the_caster() -> None:
     sc.curse(4, "test_curse_water_a").action_phase(0).effect("test_fire_3", controller=0, x=2)
     assert sc.legal_names() == ["PICK_CURSE(slot0 pos0)", "PICK_CURSE(slot4 pos0)"]
     sc.do("PICK_CURSE(slot4 pos0)")  # the second pick is forced (one Curse left)
-    assert sc.s.track[0][0][1] == sc.s.turn and sc.s.track[4][0][1] == sc.s.turn
+    assert sc.s.track[0][0].neutralized_at == sc.s.turn and sc.s.track[4][0].neutralized_at == sc.s.turn
 
 
 def test_neutralize_spell_for_a_duration() -> None:
@@ -184,9 +185,9 @@ def test_neutralize_spell_for_a_duration() -> None:
     sc = Scenario().spell_state(0, "test_ice", exhausted=True).hand(0, *("water-1",) * 6)
     sc.hand(1, *("water-1",) * 6).action_phase(0).effect("test_page_3", "arrival", controller=0)
     sc.do("PICK_SPELL(spell#1)")
-    assert sc.p(0).spells[1] == ["test_ice", True, "this_turn"]
+    assert sc.p(0).spells[1] == SpellSlot("test_ice", exhausted=True, neutralized="this_turn")
     sc.end_turn()
-    assert sc.p(0).spells[1] == ["test_ice", True, ""]
+    assert sc.p(0).spells[1] == SpellSlot("test_ice", exhausted=True, neutralized="")
 
 
 def test_each_player_exhausts_a_ready_spell() -> None:
@@ -195,7 +196,7 @@ def test_each_player_exhausts_a_ready_spell() -> None:
     sc.action_phase(0).effect("test_curse_water_a", controller=0)
     assert sc.legal_names() == ["PICK_SPELL(spell#0)", "PICK_SPELL(spell#3)"]
     sc.do("PICK_SPELL(spell#3)", "PICK_SPELL(spell#0)")
-    assert sc.p(0).spells[3][1] and sc.p(1).spells[0][1]
+    assert sc.p(0).spells[3].exhausted and sc.p(1).spells[0].exhausted
 
 
 def test_a_player_refreshes_spells_not_neutralized_ones() -> None:
@@ -203,7 +204,7 @@ def test_a_player_refreshes_spells_not_neutralized_ones() -> None:
     sc = Scenario().spell_state(1, "test_ice", exhausted=True)
     sc.spell_state(1, "test_growth", exhausted=True, neutralized="until_next_monster")
     sc.action_phase(0).effect("test_earth_3", controller=0, x=2).do("PICK_PLAYER(seat+1)")
-    assert sc.p(1).spells[1][1] is False and sc.p(1).spells[2][1] is True
+    assert sc.p(1).spells[1].exhausted is False and sc.p(1).spells[2].exhausted is True
     assert sc.pending().kind == "gain"
     reserve = sc.s.reserve1[3]
     sc.do("PICK_ELEMENT(air)")
@@ -217,7 +218,7 @@ def test_a_player_loses_a_spell_to_the_box() -> None:
     sc.do("PICK_PLAYER(seat+1)")  # P0
     assert sc.pending().player == 0 and sc.pending().kind == "lose_spell"
     sc.do("PICK_SPELL(spell#2)")
-    assert [sp[0] for sp in sc.p(0).spells] == ["test_combustion", "test_ice", "test_telepathy"]
+    assert [sp.spell for sp in sc.p(0).spells] == ["test_combustion", "test_ice", "test_telepathy"]
     assert "test_growth" in sc.s.box_spells
     sc.check()
 
@@ -260,11 +261,11 @@ def test_add_tokens_slot_choose_and_all() -> None:
     Curse (its own colour; a Multi-Element Curse gets a random one)."""
     sc = Scenario().curse(0, "test_curse_fire_a").curse(2, "test_curse_water_a").action_phase(0)
     sc.effect("test_curse_earth_b", controller=0)
-    assert sc.s.track[0][0][2] == (0, 0, 2, 0) and sc.s.tokens == [4, 4, 2, 4]
+    assert sc.s.track[0][0].tokens == (0, 0, 2, 0) and sc.s.tokens == [4, 4, 2, 4]
     sc.effect("test_curse_air_b", controller=0).do("PICK_CURSE(slot2 pos0)")
-    assert sum(sc.s.track[2][0][2]) == 2
+    assert sum(sc.s.track[2][0].tokens) == 2
     sc.effect("test_curse_air_c", controller=0)
-    assert sc.s.track[0][0][2][0] == 1 and sc.s.track[2][0][2][1] >= 1
+    assert sc.s.track[0][0].tokens[0] == 1 and sc.s.track[2][0].tokens[1] >= 1
     sc.check()
 
 
@@ -274,7 +275,7 @@ def test_remove_tokens_and_move_the_marker_back() -> None:
     sc = Scenario().at(marker=4).curse(0, "test_curse_fire_a", tokens=(1, 2, 0, 0))
     sc.curse(1, "test_curse_fire_b").action_phase(0).effect("test_air_2", controller=0, x=2)
     # The only Curse with tokens is chosen automatically; X=2 tokens go back to the pool.
-    assert sc.s.tokens == [4, 3, 4, 4] and sc.s.track[0][0][2] == (0, 1, 0, 0)
+    assert sc.s.tokens == [4, 3, 4, 4] and sc.s.track[0][0].tokens == (0, 1, 0, 0)
     assert sc.s.marker == 3 and sc.events("curse_triggers") == []
 
 
@@ -291,7 +292,7 @@ def test_madness_under_curses_stops_quietly_when_the_pile_is_empty() -> None:
     """A-43: one Madness from the pile under each Curse; an empty pile stops it (not a loss)."""
     sc = Scenario().curse(0, "test_curse_fire_a").curse(1, "test_curse_fire_b").curse(3, "test_curse_air_a")
     sc.madness_pile(2).action_phase(0).effect("test_page_1", "arrival", controller=0)
-    assert [c[3] for slot in sc.s.track for c in slot] == [1, 1, 0]
+    assert [c.madness for slot in sc.s.track for c in slot] == [1, 1, 0]
     assert not sc.s.is_terminal() and sc.s.madness_pile == []
     sc.check()
 

@@ -62,8 +62,8 @@ def test_faq4_curse_placement_order_is_fixed() -> None:
     sc.begin_turn(0)  # Failure of test_page_6 (each exhausts a Spell), then Test Wisp: air, air, fire
     while sc.pending().kind == "exhaust_spell":
         sc.do(sc.legal_names()[0])
-    types = [sc.s.pack.curses[slot[0][0]].type if slot else None for slot in sc.s.track]
-    assert sc.s.track[0][0][0] == "test_curse_multi_a"
+    types = [sc.s.pack.curses[slot[0].curse].type if slot else None for slot in sc.s.track]
+    assert sc.s.track[0][0].curse == "test_curse_multi_a"
     assert types == ["multi", "air", "air", "fire", None]  # 1 Multi in round 2 of level 3
 
 

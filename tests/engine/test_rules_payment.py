@@ -9,6 +9,7 @@ from builders import Scenario, code, counts
 
 from bbom_env.engine import IllegalActionError
 from bbom_env.engine.constants import MADNESS
+from bbom_env.engine.records import TempModifier
 
 
 def _values_paid(sc: Scenario) -> int:
@@ -27,7 +28,7 @@ def test_support_pool_card_pays_and_goes_to_its_owners_discard(mode: str) -> Non
         assert "PAY_SUPPORT(seat+1 slot1)" in sc.legal_names()
         assert "PAY_SUPPORT(seat+1 slot0)" not in sc.legal_names()  # air pays nothing here
         sc.do("PAY_SUPPORT(seat+1 slot1)", "PAY_CONFIRM")
-    assert sc.p(1).support == [code("air-1")]
+    assert sc.p(1).support_cards() == [code("air-1")]
     assert sc.p(1).discard == counts("fire-2")
     assert sc.p(0).discard == counts("fire-2")  # the acquired card
     sc.check()
@@ -141,7 +142,7 @@ def test_auto_payment_least_waste_low_values_first() -> None:
     assert _values_paid(sc) == 3 and sc.p(0).hand == counts("fire-3")
     sc = Scenario().hand(0, "fire-1").support(0, "fire-1").support(1, "fire-1").action_phase(0)
     sc.do("ACQUIRE(fire-2)")
-    assert sc.p(1).support == [code("fire-1")] and sc.p(0).support == []
+    assert sc.p(1).support_cards() == [code("fire-1")] and sc.p(0).support_cards() == []
 
 
 def test_auto_payment_any_element_cost_and_multi_curse() -> None:
@@ -196,6 +197,6 @@ def test_no_support_payment_modifier_hides_the_support_pool() -> None:
     """4.10 hooks: a "no support payment" modifier (Test Wisp's arrival) leaves hand cards only."""
     sc = Scenario().support(1, "fire-1", "fire-1").action_phase(0)
     assert "ACQUIRE(fire-2)" in sc.legal_names()
-    sc.p(0).mods.append(({"kind": "no_support_payment"}, "this_turn", "x"))
+    sc.p(0).mods.append(TempModifier({"kind": "no_support_payment"}, "this_turn", "x"))
     sc.action_phase(0)
     assert "ACQUIRE(fire-2)" not in sc.legal_names()

@@ -141,7 +141,7 @@ def test_elimination_sends_every_card_to_the_box_a31() -> None:
     box = list(sc.s.box)
     sc.action_phase(0).end_turn()
     pl = sc.p(0)
-    assert pl.eliminated and pl.deck == [] and pl.support == [] and pl.spells == []
+    assert pl.eliminated and pl.deck == [] and pl.support_cards() == [] and pl.spells == []
     assert sum(pl.hand) == 0 and sum(pl.discard) == 0
     assert sc.s.box[MADNESS] == box[MADNESS] + 7 and len(sc.s.madness_pile) == pile
     for name in ("fire-3", "water-2", "air-1"):

@@ -33,9 +33,9 @@ def test_every_player_draws_six_and_holds_four_basic_spells(n: int) -> None:
     for pl in s.players:
         assert sum(pl.hand) == 6
         assert len(pl.deck) + sum(pl.hand) == len(s.pack.magicians[pl.magician].starting_deck)
-        assert {sp[0] for sp in pl.spells} == basics
-        assert all(sp[1] is False and sp[2] == "" for sp in pl.spells)
-        assert {s.pack.spells[sp[0]].element for sp in pl.spells} == {0, 1, 2, 3}
+        assert {sp.spell for sp in pl.spells} == basics
+        assert all(sp.exhausted is False and sp.neutralized == "" for sp in pl.spells)
+        assert {s.pack.spells[sp.spell].element for sp in pl.spells} == {0, 1, 2, 3}
 
 
 def test_library_three_piles_level_one_on_top() -> None:
@@ -129,7 +129,7 @@ def test_first_turn_opens_the_grimoire_without_moving_the_round_marker() -> None
     s = new_game(_cfg(2, seed=3))
     assert (s.round, s.marker, s.turn) == (1, 1, 1)
     monster = s.pack.pages[s.grimoire[0]].monster
-    placed = [s.pack.curses[slot[0][0]].type for slot in s.track if slot]
+    placed = [s.pack.curses[slot[0].curse].type for slot in s.track if slot]
     assert placed == list(monster.curse_symbols)
     assert [len(slot) for slot in s.track] == [1, 1, 1, 0, 0]  # later slots stay empty
     assert not [e for e in s.log if e[1] in ("bonus", "failure")]

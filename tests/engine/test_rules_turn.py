@@ -8,6 +8,7 @@ from builders import Scenario
 
 from bbom_env.engine import IllegalActionError
 from bbom_env.engine.constants import MADNESS
+from bbom_env.engine.records import TempModifier
 
 HAND = ("fire-1", "water-1", "earth-1", "air-1", "earth-1", "earth-1")
 GRIMOIRE = (
@@ -48,10 +49,10 @@ def test_concentration_refreshes_only_the_active_players_face_up_spells() -> Non
     sc.spell_state(0, "test_ice", exhausted=True, neutralized="until_next_monster")
     sc.spell_state(1, "test_growth", exhausted=True)
     sc.begin_turn(0)
-    p0 = {sp[0]: sp for sp in sc.p(0).spells}
+    p0 = {sp.spell: sp for sp in sc.p(0).spells}
     assert p0["test_growth"][1] is False
     assert p0["test_ice"][1] is True and p0["test_ice"][2] == "until_next_monster"
-    assert sc.p(1).spells[sc.p(1).spell_index("test_growth")][1] is True
+    assert sc.p(1).spells[sc.p(1).spell_index("test_growth")].exhausted is True
 
 
 def test_marker_advances_one_space_and_an_empty_space_does_nothing() -> None:
@@ -92,7 +93,7 @@ def test_curse_triggers_only_once_when_entering_its_space() -> None:
     sc.end_turn()  # P1's turn: marker 3 -> 4
     assert sc.s.marker == 4
     assert len(sc.events("curse_triggers")) == 1
-    assert sc.s.track[1][0][0] == "test_curse_fire_a"  # still in play, still destroyable
+    assert sc.s.track[1][0].curse == "test_curse_fire_a"  # still in play, still destroyable
 
 
 def test_active_target_curse_hits_only_the_token_holder() -> None:
@@ -103,8 +104,8 @@ def test_active_target_curse_hits_only_the_token_holder() -> None:
     # P1 must choose which of their Spells to neutralize.
     assert sc.pending().kind == "neutralize_spell" and sc.pending().player == 1
     sc.do("PICK_SPELL(spell#2)")
-    assert sc.p(1).spells[2][2] == "until_next_monster"
-    assert all(sp[2] == "" for sp in sc.p(0).spells)
+    assert sc.p(1).spells[2].neutralized == "until_next_monster"
+    assert all(sp.neutralized == "" for sp in sc.p(0).spells)
 
 
 @pytest.mark.parametrize("release", ["after_next_monster_phase", "start_of_next_turn"])
@@ -116,7 +117,7 @@ def test_neutralized_curse_does_not_trigger_and_releases_per_a19(release: str) -
     sc = stock(Scenario(neutralized_curse_release=release)).at(marker=1)
     sc.curse(0, "test_curse_fire_a", neutralized=True)
     sc.begin_turn(0)
-    assert sc.s.track[0][0][1] == -1  # face up again in the Action phase, either way
+    assert sc.s.track[0][0].neutralized_at == -1  # face up again in the Action phase, either way
     triggered = sc.events("curse_triggers") == [("test_curse_fire_a",)]
     assert triggered is (release == "start_of_next_turn")
     assert sc.p(0).discard[MADNESS] == (1 if triggered else 0)
@@ -128,7 +129,7 @@ def test_neutralized_curse_cannot_be_destroyed_until_released() -> None:
     assert "DESTROY_CURSE(slot0 pos0)" not in sc.legal_names()
     with pytest.raises(IllegalActionError):
         sc.do("DESTROY_CURSE(slot0 pos0)")
-    sc.s.track[0][0][1] = -1
+    sc.s.track[0][0] = sc.s.track[0][0]._replace(neutralized_at=-1)
     sc.action_phase(0)
     assert "DESTROY_CURSE(slot0 pos0)" in sc.legal_names()
 
@@ -151,7 +152,7 @@ def test_end_of_round_failure_curses_to_bottom_and_madness_under_back_to_pile() 
     assert sc.p(0).discard[MADNESS] == 1 and sc.p(1).discard[MADNESS] == 1  # Failure: a Madness
     assert sc.s.curse_piles["water"][0] == "test_curse_water_a"
     assert (sc.s.round, sc.s.marker) == (2, 1)
-    placed = [sc.s.pack.curses[slot[0][0]].type for slot in sc.s.track if slot]
+    placed = [sc.s.pack.curses[slot[0].curse].type for slot in sc.s.track if slot]
     assert placed == ["fire", "earth", "air"]  # Test Warlock's symbols, left to right
     # Failure took 2, the Madness under the old Curse came back, Warlock put 1 under each new Curse.
     assert len(sc.s.madness_pile) == pile - 2 + 1 - 3
@@ -189,16 +190,16 @@ def test_until_next_monster_effects_end_at_the_page_turn() -> None:
         "test_cover_a", "test_page_4", "test_page_1", "test_page_2", "test_page_3", "test_page_5", "test_end"
     )
     old = {"kind": "cost", "action": "cure", "element": "any", "amount": 1}
-    sc.p(0).mods.append((old, "until_next_monster", "x"))
-    sc.p(1).mods.append((old, "game", "x"))
+    sc.p(0).mods.append(TempModifier(old, "until_next_monster", "x"))
+    sc.p(1).mods.append(TempModifier(old, "game", "x"))
     sc.spell_state(1, "test_ice", neutralized="until_next_monster")
     sc.begin_turn(0)
     assert sc.pending().kind == "granted_action"  # Test page 4's Bonus grants an Action
     sc.end_turn()
     assert sc.s.round == 2
-    assert [m[0]["action"] for m in sc.p(0).mods] == ["activate"]  # only Test Shade's
-    assert [m[1] for m in sc.p(1).mods] == ["game", "until_next_monster"]
-    assert sc.p(1).spells[1][2] == ""
+    assert [m.modifier["action"] for m in sc.p(0).mods] == ["activate"]  # only Test Shade's
+    assert [m.duration for m in sc.p(1).mods] == ["game", "until_next_monster"]
+    assert sc.p(1).spells[1].neutralized == ""
 
 
 @pytest.mark.parametrize("after", [True, False])
@@ -207,7 +208,7 @@ def test_arrival_effect_order_against_curse_placement_a03(after: bool) -> None:
     a Madness under each Curse) sees them; with the literal order it sees an empty track."""
     sc = _end_of_round(Scenario(arrival_effect_after_placement=after), fail=True)
     sc.begin_turn(0)
-    assert [c[3] for slot in sc.s.track for c in slot] == ([1, 1, 1] if after else [0, 0, 0])
+    assert [c.madness for slot in sc.s.track for c in slot] == ([1, 1, 1] if after else [0, 0, 0])
 
 
 def test_placement_multi_element_curses_first_then_symbols_left_to_right() -> None:
@@ -219,7 +220,7 @@ def test_placement_multi_element_curses_first_then_symbols_left_to_right() -> No
     sc.begin_turn(0)  # round 5 of difficulty 2: 2 Multi-Element Curses; Test Golem earth, earth, water
     sc.do("PICK_HAND(earth-1)", "PICK_HAND(earth-1)")  # test_page_5's Failure: each destroys a card
     assert sc.s.round == 5
-    ids = [slot[0][0] for slot in sc.s.track]
+    ids = [slot[0].curse for slot in sc.s.track]
     assert ids[:2] == ["test_curse_multi_b", "test_curse_multi_a"]
     assert [sc.s.pack.curses[c].type for c in ids[2:]] == ["earth", "earth", "water"]
 
@@ -227,7 +228,7 @@ def test_placement_multi_element_curses_first_then_symbols_left_to_right() -> No
 def test_first_round_on_hardest_level_puts_a_multi_curse_on_s2() -> None:
     """3.3.5, 3.3.6: difficulty 3 of the test round track has one Multi-Element Curse in round 1."""
     sc = Scenario(difficulty=3, clear=False)
-    types = [sc.s.pack.curses[slot[0][0]].type if slot else None for slot in sc.s.track]
+    types = [sc.s.pack.curses[slot[0].curse].type if slot else None for slot in sc.s.track]
     symbols = list(sc.s.pack.pages[sc.s.grimoire[0]].monster.curse_symbols)
     assert types == ["multi"] + symbols + [None]
 
@@ -272,7 +273,9 @@ def test_round_marker_moves_one_column_per_new_monster() -> None:
 def test_end_of_turn_resets_ability_use_and_this_turn_effects() -> None:
     """3.6, A-35: per-turn ability flags reset; "this turn" effects end with the turn."""
     sc = stock(Scenario()).action_phase(0)
-    sc.p(0).mods.append(({"kind": "forbid", "action": "cure", "element": "any"}, "this_turn", "x"))
+    sc.p(0).mods.append(
+        TempModifier({"kind": "forbid", "action": "cure", "element": "any"}, "this_turn", "x")
+    )
     sc.do("ABILITY")  # Test Fire Magician: discard 1 card, then draw 1
     sc.do("PICK_HAND(fire-1)")
     assert sc.p(0).ability_used and "ABILITY" not in sc.legal_names()

@@ -89,7 +89,7 @@ def _is_seat(path: Path_) -> bool:
         return True
     if path[:1] == ("stack",) and len(path) == 3 and path[2] in ("player", "controller", "decider", "owner"):
         return True
-    return path[:1] == ("stack",) and len(path) == 5 and path[2] == "picks" and path[4] == 1
+    return path[:1] == ("stack",) and len(path) == 5 and path[2] == "picks" and path[4] == "seat"
 
 
 def _wrong_types(v: Any) -> list[Any]:
@@ -299,8 +299,8 @@ def test_round_trip_of_the_bases() -> None:
             "copies of fire-1",
         ),
         (
-            lambda d: d["players"][2]["spells"][0].__setitem__(0, "spell_nope"),
-            r"unknown Spell id 'spell_nope'",
+            lambda d: d["players"][2]["spells"][0].__setitem__("spell", "spell_nope"),
+            r"^players\[2\]\.spells\[0\]\.spell: unknown Spell id 'spell_nope'",
         ),
         (
             lambda d: d["stack"][-1].__setitem__("decider", 5),
@@ -315,8 +315,22 @@ def test_round_trip_of_the_bases() -> None:
         (lambda d: d.__setitem__("players", None), r"^players: expected a list, got None"),
         (lambda d: d["stack"].insert(0, {"kind": "warp"}), r"^stack\[0\]\.kind: unknown frame kind 'warp'"),
         (
-            lambda d: d["track"].__setitem__(0, [["curse_nope", -1, [0, 0, 0, 0], 0]]),
-            r"^track\[0\]\[0\]\[0\]: unk",
+            lambda d: d["track"].__setitem__(
+                0, [{"curse": "curse_nope", "neutralized_at": -1, "tokens": [0, 0, 0, 0], "madness": 0}]
+            ),
+            r"^track\[0\]\[0\]\.curse: unk",
+        ),
+        (
+            lambda d: next(slot for slot in d["track"] if slot)[0].pop("tokens"),
+            r"^track\[\d\]\[0\]: missing field\(s\) \['tokens'\]",
+        ),
+        (
+            lambda d: next(p for p in d["players"] if p["support"])["support"][0].__setitem__("crushed", 99),
+            r"^players\[\d\]\.support\[0\]\.crushed: unknown card code 99",
+        ),
+        (
+            lambda d: d["stack"][-1]["picks"].append({"code": 3, "slot": 0}),
+            r"^stack\[\d+\]\.picks\[\d+\]: expected a payment source",
         ),
         (lambda d: d["rng"][1].__setitem__(3, "x"), r"^rng\[1\]\[3\]: expected an int"),
         (lambda d: d.__setitem__("marker", 0), r"^marker: 0 does not fit round \d"),  # next advance: no space

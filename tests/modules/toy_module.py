@@ -77,7 +77,7 @@ frame("toy_meditate", run_meditate, typed=ToyMeditateFrame)
 
 def madness_in_support(state: GameState, p: int) -> Iterator[dict]:
     """The toy module's modifier source: cards active in a zone, asked fresh on every query."""
-    if MADNESS in state.players[p].support:
+    if MADNESS in state.players[p].support_cards():
         yield {"kind": "replace", "point": "hand_size", "value": HAND_SIZE_WITH_MADNESS}
 
 

@@ -11,6 +11,7 @@ import pytest
 from bbom_env.engine import GameConfig, GameState, new_game
 from bbom_env.engine.cards import NAMED_PACKS
 from bbom_env.engine.constants import MADNESS, MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_ELEMENT_CODES
+from bbom_env.engine.records import SupportSlot
 from bbom_env.rl import docs
 from bbom_env.rl.obs_decision import History
 from bbom_env.rl.observation import ObservationEncoder
@@ -243,11 +244,12 @@ def _other_discard(s: GameState) -> None:
 
 
 def _other_support(s: GameState) -> None:
-    s.players[2].support.append(MADNESS)
+    s.players[2].support.append(SupportSlot(MADNESS))
 
 
 def _exhaust(s: GameState) -> None:
-    s.players[1].spells[0][1] = not s.players[1].spells[0][1]
+    sp = s.players[1].spells[0]
+    s.players[1].spells[0] = sp._replace(exhausted=not sp.exhausted)
 
 
 def _marker(s: GameState) -> None:

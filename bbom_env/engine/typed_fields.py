@@ -1,0 +1,332 @@
+"""Clone and JSON form of the state's fields, derived from their declared types.
+
+``GameState`` and ``PlayerState`` (``state.py``) declare every field with a type; this module turns
+each type into a copy rule and a JSON codec once, at import, so that adding a field (or a field of a
+record of ``records.py``) needs no edit of ``clone`` or of ``serialize``:
+
+==============================  =====================  ==========================================
+declared type                   clone                  JSON
+==============================  =====================  ==========================================
+int, str, bool, float, None     shared                 as is
+records (NamedTuple), tuples    shared (immutable)     an object of its fields / a list
+``Mapping`` (read-only)         shared                 as is
+frozen dataclass (config, pack) shared                 (``serialize`` names them)
+``list[X]``                     a new list, X copied   a list of X
+``dict[K, V]``                  a new dict, V copied   an object of V
+``dict`` / ``Any`` (frames)     one level (immutable   tuples as lists, records as objects; read
+                                values by convention)  back: lists as tuples, records by fields
+``X | None``                    None or X copied       null or X
+a dataclass with ``clone``      ``clone()``            an object of its saved fields
+``random.Random``               a new generator, same  [version, internal state, gauss]
+                                state
+==============================  =====================  ==========================================
+
+A type without a rule raises ``TypeError`` naming the class and the field, at import. A field with
+``metadata={"save": False}`` is not written to saves (the pack, named by the config; the cache of
+legal moves, recomputed).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .records import RECORD_BY_FIELDS, RECORD_TYPES, is_record_type
+
+Codec = Callable[[Any], Any] | None  # None: the value is its own JSON form (and back)
+
+_SCALARS = (int, str, bool, float, type(None))
+_SCALAR_TYPES = frozenset(_SCALARS)  # for the per-item tests of the long lists (the log)
+# Field metadata of a field that saves do not write (``serialize`` rebuilds it).
+NOT_SAVED: Mapping[str, bool] = {"save": False}
+
+
+def _args(h: Any) -> tuple[Any, ...]:
+    return typing.get_args(h)
+
+
+def _is_optional(h: Any) -> bool:
+    return typing.get_origin(h) in (typing.Union, types.UnionType) and type(None) in _args(h)
+
+
+def _inner_optional(h: Any) -> Any:
+    rest = [a for a in _args(h) if a is not type(None)]
+    if len(rest) != 1:
+        raise TypeError(f"only `X | None` unions are supported, got {h}")
+    return rest[0]
+
+
+def _is_frozen_dataclass(h: Any) -> bool:
+    return dataclasses.is_dataclass(h) and isinstance(h, type) and h.__dataclass_params__.frozen  # type: ignore[attr-defined]
+
+
+def _is_frame_dict(h: Any) -> bool:
+    """A dict of immutable values by convention (a frame): bare ``dict``, ``dict[K, Any]`` or a
+    TypedDict."""
+    if h is dict or typing.is_typeddict(h):
+        return True
+    return typing.get_origin(h) is dict and _args(h)[1] is Any
+
+
+def type_hints(cls: type) -> dict[str, Any]:
+    """The resolved type of every dataclass field of ``cls``."""
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
+
+
+def _each(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda v: [f(x) for x in v]
+
+
+def _values(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda v: {k: f(x) for k, x in v.items()}
+
+
+def _or_none(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda v: None if v is None else f(v)
+
+
+def _lift(wrap: Callable[[Callable[[Any], Any]], Callable[[Any], Any]], inner: Codec) -> Codec:
+    """``wrap(inner)``, or None (as it is / shared) when ``inner`` is."""
+    return None if inner is None else wrap(inner)
+
+
+# -- clone ---------------------------------------------------------------------------------------
+
+
+def _copy_rng(r: random.Random) -> random.Random:
+    c = random.Random()
+    c.setstate(r.getstate())
+    return c
+
+
+def copy_expr(h: Any, v: str, where: str, refs: dict[str, Any], depth: int = 0) -> str | None:
+    """Python source that copies the value ``v`` (source text) of declared type ``h`` so that no
+    mutable container is shared; None when the value is shared as it is. Names the source uses
+    are added to ``refs``."""
+    origin = typing.get_origin(h)
+    if h in _SCALARS or h is Any or h is tuple or origin is tuple or is_record_type(h):
+        return None
+    if origin is Mapping or h is Mapping or _is_frozen_dataclass(h):
+        return None
+    if h is random.Random:
+        refs["_copy_rng"] = _copy_rng
+        return f"_copy_rng({v})"
+    if _is_frame_dict(h):
+        return f"{v}.copy()"
+    x = f"x{depth}"
+    if _is_optional(h):
+        inner = copy_expr(_inner_optional(h), v, where, refs, depth)
+        return None if inner is None else f"(None if {v} is None else {inner})"
+    if origin is list:
+        inner = copy_expr(_args(h)[0], x, where, refs, depth + 1)
+        return f"{v}.copy()" if inner is None else f"[{inner} for {x} in {v}]"
+    if origin is dict:
+        inner = copy_expr(_args(h)[1], x, where, refs, depth + 1)
+        return f"{v}.copy()" if inner is None else f"{{k{depth}: {inner} for k{depth}, {x} in {v}.items()}}"
+    if dataclasses.is_dataclass(h) and isinstance(h, type):
+        name = f"clone_{h.__name__}"
+        refs[name] = _CLONES[h] if h in _CLONES else make_clone(h)
+        return f"{name}({v})"
+    raise TypeError(f"{where}: no copy rule for the type {h}")
+
+
+_CLONES: dict[type, Callable[[Any], Any]] = {}  # the clone function made for each class
+
+
+def make_clone(cls: type) -> Callable[[Any], Any]:
+    """A ``clone`` function for dataclass ``cls``: every field copied by the rule of its declared
+    type. Its code is generated once (as ``dataclasses`` generates ``__init__``): straight-line,
+    as fast as a hand-written clone, and never out of date with the fields."""
+    refs: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    lines = ["def clone(self):", "    c = new(cls)"]
+    # One attribute assignment per field, in field order (as a hand-written clone does: the
+    # instance keeps CPython's compact attribute storage, which a replaced __dict__ would lose).
+    for name, h in type_hints(cls).items():
+        value = f"self.{name}"
+        lines.append(f"    c.{name} = {copy_expr(h, value, f'{cls.__name__}.{name}', refs) or value}")
+    source = "\n".join([*lines, "    return c", ""])
+    exec(compile(source, f"<clone of {cls.__name__}>", "exec"), refs)  # noqa: S102
+    clone: Callable[[Any], Any] = refs["clone"]
+    clone.__doc__ = f"A copy of this {cls.__name__} sharing no mutable container (fields copied by type)."
+    clone.source = source  # type: ignore[attr-defined]  # for reading what was generated
+    _CLONES[cls] = clone
+    return clone
+
+
+# -- JSON ------------------------------------------------------------------------------------------
+
+
+def saved_fields(cls: type) -> dict[str, Any]:
+    """The fields of dataclass ``cls`` that saves write, with their types."""
+    hints = type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.metadata.get("save", True)}
+
+
+def _rng_to_json(r: random.Random) -> list[Any]:
+    version, internal, gauss = r.getstate()
+    return [version, list(internal), gauss]
+
+
+def _rng_from_json(v: list[Any]) -> random.Random:
+    r = random.Random()
+    r.setstate((v[0], tuple(v[1]), v[2]))
+    return r
+
+
+_RECORD_TO_JSON: dict[type, Callable[[Any], Any]] = {}
+_RECORD_FROM_JSON: dict[type, Callable[[Any], Any]] = {}
+
+
+def _any_to_json(v: Any) -> Any:
+    """A value of undeclared type (a frame value, a log entry's data): tuples as lists, records as
+    objects of their fields."""
+    enc = _RECORD_TO_JSON.get(type(v))
+    if enc is not None:
+        return enc(v)
+    if isinstance(v, (tuple, list)):
+        return [x if type(x) in _SCALAR_TYPES else _any_to_json(x) for x in v]
+    return v
+
+
+def _tuples_to_json(v: list[Any]) -> list[Any]:
+    """A list of tuples of undeclared items (the event log): one pass, items tested inline."""
+    return [[x if type(x) in _SCALAR_TYPES else _any_to_json(x) for x in e] for e in v]
+
+
+def _tuples_from_json(v: list[Any]) -> list[Any]:
+    return [tuple([x if type(x) in _SCALAR_TYPES else _any_from_json(x) for x in e]) for e in v]
+
+
+def _any_from_json(v: Any) -> Any:
+    """The inverse of ``_any_to_json``: lists as tuples, objects as the record their field names
+    name (``records.RECORD_BY_FIELDS``). Any other object stays a dict (the event log's data is
+    checked for type only; ``save_check`` has checked every frame value)."""
+    if type(v) is list:
+        return tuple([x if type(x) in _SCALAR_TYPES else _any_from_json(x) for x in v])
+    if type(v) is dict:
+        cls = RECORD_BY_FIELDS.get(frozenset(v))
+        return v if cls is None else _RECORD_FROM_JSON[cls](v)
+    return v
+
+
+def _record_codecs(cls: type) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    names: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
+    hints = typing.get_type_hints(cls)
+    encs = [encoder(hints[n], f"{cls.__name__}.{n}") for n in names]
+    decs = [decoder(hints[n], f"{cls.__name__}.{n}") for n in names]
+    if not any(encs):
+
+        def to_json(r: Any) -> Any:
+            return dict(zip(names, r, strict=True))
+    else:
+        pairs = tuple(zip(names, encs, strict=True))
+
+        def to_json(r: Any) -> Any:
+            return {n: v if e is None else e(v) for (n, e), v in zip(pairs, r, strict=True)}
+
+    make = cls._make  # type: ignore[attr-defined]
+    fields = tuple(zip(names, decs, strict=True))
+
+    def from_json(d: Any) -> Any:
+        return make([d[n] if dec is None else dec(d[n]) for n, dec in fields])
+
+    return to_json, from_json
+
+
+def _record(cls: type) -> None:
+    if cls not in _RECORD_TO_JSON:
+        _RECORD_TO_JSON[cls], _RECORD_FROM_JSON[cls] = _record_codecs(cls)
+
+
+def _dataclass_codecs(cls: type) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    fields = saved_fields(cls)
+    encs = tuple((n, encoder(h, f"{cls.__name__}.{n}")) for n, h in fields.items())
+    decs = tuple((n, decoder(h, f"{cls.__name__}.{n}")) for n, h in fields.items())
+
+    def to_json(obj: Any) -> Any:
+        d = obj.__dict__
+        return {n: d[n] if e is None else e(d[n]) for n, e in encs}
+
+    def from_json(v: Any) -> Any:
+        return cls(**{n: v[n] if dec is None else dec(v[n]) for n, dec in decs})
+
+    return to_json, from_json
+
+
+def encoder(h: Any, where: str) -> Codec:
+    """How to write a value of declared type ``h`` as JSON data (None: as it is)."""
+    origin = typing.get_origin(h)
+    if h in _SCALARS or origin is Mapping or h is Mapping:
+        return None
+    if h is Any or h is tuple or _is_frame_dict(h):
+        if h is Any or h is tuple:
+            return _any_to_json
+        return lambda f: {k: v if type(v) in _SCALAR_TYPES else _any_to_json(v) for k, v in f.items()}
+    if is_record_type(h):
+        _record(h)
+        return _RECORD_TO_JSON[h]
+    if origin is tuple:
+        inner = [encoder(a, where) for a in _args(h) if a is not Ellipsis]
+        return list if not any(inner) else _any_to_json
+    if h is random.Random:
+        return _rng_to_json
+    if _is_optional(h):
+        return _lift(_or_none, encoder(_inner_optional(h), where))
+    if origin is list:
+        if _args(h)[0] is tuple:
+            return _tuples_to_json
+        return _lift(_each, encoder(_args(h)[0], where))
+    if origin is dict:
+        return _lift(_values, encoder(_args(h)[1], where))
+    if dataclasses.is_dataclass(h) and isinstance(h, type):
+        if hasattr(h, "to_dict"):
+            return h.to_dict  # type: ignore[no-any-return]
+        return _dataclass_codecs(h)[0]
+    raise TypeError(f"{where}: no JSON rule for the type {h}")
+
+
+def decoder(h: Any, where: str) -> Codec:
+    """How to read back a value of declared type ``h`` from its JSON data (None: as it is)."""
+    origin = typing.get_origin(h)
+    if h in _SCALARS or origin is Mapping or h is Mapping:
+        return None
+    if h is Any or h is tuple or _is_frame_dict(h):
+        if h is Any or h is tuple:
+            return _any_from_json
+        return lambda f: {k: v if type(v) in _SCALAR_TYPES else _any_from_json(v) for k, v in f.items()}
+    if is_record_type(h):
+        _record(h)
+        return _RECORD_FROM_JSON[h]
+    if origin is tuple:
+        args = _args(h)
+        if len(args) == 2 and args[1] is Ellipsis:
+            args = args[:1] * len(args)  # one type for every item: checked on the first
+        decs = [decoder(a, where) for a in args]
+        if not any(decs):
+            return tuple
+        raise TypeError(f"{where}: tuples of records or containers are not supported ({h})")
+    if h is random.Random:
+        return _rng_from_json
+    if _is_optional(h):
+        return _lift(_or_none, decoder(_inner_optional(h), where))
+    if origin is list:
+        if _args(h)[0] is tuple:
+            return _tuples_from_json
+        return _lift(_each, decoder(_args(h)[0], where))
+    if origin is dict:
+        return _lift(_values, decoder(_args(h)[1], where))
+    if dataclasses.is_dataclass(h) and isinstance(h, type):
+        if hasattr(h, "from_dict"):
+            return h.from_dict  # type: ignore[no-any-return]
+        return _dataclass_codecs(h)[1]
+    raise TypeError(f"{where}: no JSON rule for the type {h}")
+
+
+# Every record type, also those no field declares (payment sources live in frames, typed Any).
+for _t in RECORD_TYPES:
+    _record(_t)
