@@ -123,7 +123,10 @@ def banned_elements(state: GameState, p: int, action: str) -> frozenset[int]:
         for m in player_mods(state, p)
         if m["kind"] == "forbid" and m["action"] in (action, "all") and m["element"] != "any"
     ]
-    return frozenset(out)
+    return frozenset(out) if out else NO_BAN
+
+
+NO_BAN: frozenset[int] = frozenset()  # shared: most payers have no banned Element
 
 
 def adjust_cost(
@@ -132,8 +135,16 @@ def adjust_cost(
     """Apply "cost" modifiers to a requirement (section 4.10); never below zero.
 
     ``element`` is the Action's own Element ("same"), None for Actions without one (Cure)."""
+    return apply_cost_mods(player_mods(state, p), action, element, req)
+
+
+def apply_cost_mods(
+    mods: Iterable[dict], action: str, element: int | None, req: tuple[int, ...]
+) -> tuple[int, ...]:
+    """``adjust_cost`` with the player's modifiers already read (the menu reads them once per
+    query)."""
     out = list(req)
-    for m in player_mods(state, p):
+    for m in mods:
         if m["kind"] != "cost" or m["action"] not in (action, "all"):
             continue
         el = m["element"]

@@ -45,7 +45,7 @@ class MenuView:
     queries: modifiers are read fresh, STYLE.md practice 10). A player without "forbid" / "cost"
     modifiers skips those hooks (the hot path of random play)."""
 
-    __slots__ = ("frame", "p", "player", "counts", "tot", "_forbid", "_cost")
+    __slots__ = ("frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods")
 
     def __init__(self, state: GameState, f: MenuFrame) -> None:
         self.frame = f
@@ -53,16 +53,17 @@ class MenuView:
         self.player: PlayerState = state.players[self.p]
         self.counts = available_values(state, self.p)
         self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in self.counts]
-        kinds = {m["kind"] for m in hooks.player_mods(state, self.p)}
-        self._forbid = "forbid" in kinds
-        self._cost = "cost" in kinds
+        mods = tuple(hooks.player_mods(state, self.p))
+        self._forbid = any(m["kind"] == "forbid" for m in mods)
+        self._cost_mods = tuple(m for m in mods if m["kind"] == "cost")
+        self._cost = bool(self._cost_mods)
 
     def forbidden(self, state: GameState, action: str, element: int | None) -> bool:
         return self._forbid and hooks.forbidden(state, self.p, action, element)
 
     def cost(self, state: GameState, action: str, element: int | None, req: Req) -> Req:
         """The cost after the player's "cost" modifiers (section 4.10)."""
-        return hooks.adjust_cost(state, self.p, action, element, req) if self._cost else req
+        return hooks.apply_cost_mods(self._cost_mods, action, element, req) if self._cost else req
 
     def _funds(self, state: GameState, action: str) -> tuple[list[int], list[list[int]]]:
         """(value per Element, counts) the player can pay this Action with: an Element banned
@@ -75,19 +76,20 @@ class MenuView:
         return self.tot, self.counts
 
     def can_pay(self, state: GameState, action: str, req: Req) -> bool:
-        tot, counts = self._funds(state, action)
-        return fits(tot, counts, req)
+        if self._forbid:
+            tot, counts = self._funds(state, action)
+            return fits(tot, counts, req)
+        return fits(self.tot, self.counts, req)
 
     def can_pay_single(self, state: GameState, action: str, element: int, n: int) -> bool:
         """Whether n Elements of one Element (before modifiers) can be paid for this Action."""
-        if not (self._cost or self._forbid):
-            return self.tot[element] >= n  # the hot path: what fits says of a one-Element cost
         if self._cost:
             return self.can_pay(
-                state, action, hooks.adjust_cost(state, self.p, action, element, req_of(element, n))
+                state, action, hooks.apply_cost_mods(self._cost_mods, action, element, req_of(element, n))
             )
-        # What can_pay says of an unmodified one-Element cost.
-        return self._funds(state, action)[0][element] >= n
+        if self._forbid:
+            return self._funds(state, action)[0][element] >= n
+        return self.tot[element] >= n  # what fits says of an unmodified one-Element cost
 
 
 def menu_legal(state: GameState, f: MenuFrame) -> list[int]:

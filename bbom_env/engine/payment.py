@@ -65,10 +65,26 @@ def as_cost(req: tuple | list) -> Cost:
     """A ``Cost`` from a cost or its compact form (five or more numbers, as saves write it)."""
     if type(req) is Cost:
         return req
+    if type(req) is tuple:
+        cost = _COSTS.get(req)  # the few costs of a game, each built once (a hot path)
+        if cost is not None:
+            return cost
     fields = list(req)
     if len(fields) > 6:
         fields[6] = tuple(fields[6])
-    return Cost(*fields)
+    cost = Cost(*fields)
+    if type(req) is tuple and len(_COSTS) < 4096:
+        _COSTS[req] = cost
+    return cost
+
+
+_COSTS: dict[tuple, Cost] = {}
+
+
+def elements_only(req: tuple) -> bool:
+    """Whether a cost (a ``Cost`` or its compact form) has only Element parts and ``any``: a
+    compact form of five numbers always has (the base game's costs, the hot path)."""
+    return len(req) == 5 or as_cost(req).elements_only
 
 
 ZERO = Cost()
@@ -176,13 +192,12 @@ def can_cover(counts: list[list[int]], req: tuple) -> bool:
 
 def covers(codes: list[int], req: tuple) -> bool:
     """Whether these cards cover the cost."""
-    cost = as_cost(req)
-    if not cost.elements_only or any(c >= NUM_ELEMENT_CODES for c in codes):
-        return not any(remaining(tuple(codes), cost))
+    if not elements_only(req) or (codes and max(codes) >= NUM_ELEMENT_CODES):
+        return not any(remaining(tuple(codes), as_cost(req)))
     counts = [[0, 0, 0] for _ in range(4)]
     for c in codes:
         counts[c // 3][c % 3] += 1
-    return can_cover(counts, cost)
+    return can_cover(counts, req)
 
 
 def left_to_pay(codes: list[int] | tuple[int, ...], req: tuple) -> Cost:

@@ -19,6 +19,7 @@ from .payment import (
     as_cost,
     banned_elements,
     covers,
+    elements_only,
     source_code,
     usable_support,
 )
@@ -39,9 +40,11 @@ def auto_payment(state: GameState, payer: int, req: tuple, action: str = "") -> 
     """The canonical payment of ``payment="auto"``. Raises ValueError when unaffordable."""
     cost = as_cost(req)
     banned = banned_elements(state, payer, action) if action else frozenset()
-    if not cost.elements_only:
+    if not elements_only(req):
         return _auto_general(state, payer, cost, banned)
-    hand = [n if c // 3 not in banned else 0 for c, n in enumerate(state.players[payer].hand)]
+    hand = state.players[payer].hand.copy()
+    if banned:
+        hand = [n if c // 3 not in banned else 0 for c, n in enumerate(hand)]
     pool = _pool(state, payer, banned)
     used_pool: set[tuple[int, int]] = set()
     out: list[Source] = []
@@ -154,7 +157,7 @@ def completable_pick(picked: list[int], pool: list[int], req: tuple[int, ...], c
 
     Exact when the cost is Element-specific only (Elements are then independent) or "any
     Elements" only (Cure); None for mixed costs, where the caller falls back to a weaker check."""
-    if not as_cost(req).elements_only:
+    if not elements_only(req):
         return None
     specific = req[0] or req[1] or req[2] or req[3]
     if specific and req[4]:

@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING
 
 from . import moves as M
 from .constants import CURRENCY, MAX_SUPPORT_SLOTS, NUM_CODES, NUM_ELEMENT_CODES
-from .payment import as_cost, banned_elements, covers, irreducible, left_to_pay, source_code, usable_support
+from .payment import (
+    as_cost,
+    banned_elements,
+    covers,
+    elements_only,
+    irreducible,
+    left_to_pay,
+    source_code,
+    usable_support,
+)
 from .payment_auto import auto_payment, completable_pick
 from .records import HAND_SOURCES, HandSource, Source, SupportSource
 from .resolver import done, frame
@@ -71,7 +80,7 @@ def _picked_codes(state: GameState, f: dict) -> list[int]:
     return [source_code(state, s) for s in f["picks"]]
 
 
-def _offers(state: GameState, f: dict, cost: tuple) -> tuple[list[tuple[int, int]], list[int]]:
+def _offers(state: GameState, f: dict, currency: bool) -> tuple[list[tuple[int, int]], list[int]]:
     """The cards still available to pick: (move, code) pairs, and counts by code. Banned
     Elements, crushed cards and (with "no_support_payment") the support pool are left out."""
     p = f["player"]
@@ -85,7 +94,7 @@ def _offers(state: GameState, f: dict, cost: tuple) -> tuple[list[tuple[int, int
         else:
             used_slots.add((s.seat, s.slot))
     payable: tuple[int, ...] = tuple(range(NUM_ELEMENT_CODES))
-    if cost.currency or cost.wildcards:
+    if currency:  # the cost has a currency or wildcard part
         payable += (CURRENCY,)
     offers = [(M.PAY_HAND + c, c) for c in payable if hand[c] > used_hand[c] and c // 3 not in banned]
     pool = [0] * NUM_CODES
@@ -103,23 +112,24 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     """DP-P1..P3, P6: a card is offered if it pays part of what is still owed (for an Element-only
     cost: its Element still has an uncovered need, or the ``any`` part is uncovered) and, with
     irreducible payments, the payment it makes is not reducible (A-18)."""
-    req = f["cost"]
-    cost = as_cost(req)
+    req = f["cost"]  # the compact form: five numbers for the base game's costs
     picked = _picked_codes(state, f)
     out = [M.PAY_CANCEL]
-    if covers(picked, cost):
+    covered = covers(picked, req)
+    if covered:
         out.append(M.PAY_CONFIRM)
         if state.config.irreducible_payments:
             out.sort()
             return out
-    offers, pool = _offers(state, f, cost)
+    cost = as_cost(req)
+    offers, pool = _offers(state, f, bool(cost.currency or cost.wildcards))
     irreducible_only = state.config.irreducible_payments
     verdict: dict[int, bool] = {}  # equal codes get equal answers
-    if cost.elements_only:
+    if elements_only(req):
         have = [0, 0, 0, 0]
         for c in picked:
             have[c // 3] += c % 3 + 1
-        need_any = req[4] > 0 and not covers(picked, cost)
+        need_any = req[4] > 0 and not covered
 
         def pays_part(code: int) -> bool:
             return have[code // 3] < req[code // 3] or need_any
@@ -137,7 +147,7 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
             exact = completable_pick(picked, pool, req, code)
             if exact is None:  # mixed cost: at least no reducible payment is ever confirmed
                 trial = picked + [code]
-                ok = not covers(trial, cost) or irreducible(trial, cost)
+                ok = not covers(trial, req) or irreducible(trial, req)
             else:
                 ok = exact
         verdict[code] = ok
