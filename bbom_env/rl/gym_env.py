@@ -35,15 +35,24 @@ DEFAULT_ILLEGAL_PENALTY = -0.1
 DEFAULT_ILLEGAL_CAP = 100
 
 
-def split_config(kwargs: dict[str, Any]) -> tuple[GameConfig, int | None]:
+# Options every env takes besides the GameConfig fields (the Gymnasium env adds its illegal-action
+# mode: GYM_OPTIONS).
+ENV_OPTIONS = ("render_mode", "reward", "dict_obs", "observe_other_hands", "max_steps")
+GYM_OPTIONS = (*ENV_OPTIONS, "illegal_action", "illegal_penalty", "illegal_cap")
+
+
+def split_config(
+    kwargs: dict[str, Any], options: tuple[str, ...] = ENV_OPTIONS
+) -> tuple[GameConfig, int | None]:
     """GameConfig from keyword arguments, and the ``seed`` given (None when absent).
 
-    Unknown names raise a TypeError that lists the accepted ones (GameConfig fields + env options)."""
+    Unknown names raise a TypeError that lists the accepted ones (GameConfig fields + the env's
+    ``options``)."""
     unknown = sorted(set(kwargs) - CONFIG_FIELDS)
     if unknown:
         raise TypeError(
             f"unknown argument(s) {unknown}; accepted: GameConfig fields {sorted(CONFIG_FIELDS)} and the "
-            "env options render_mode, reward, dict_obs, observe_other_hands, max_steps"
+            f"env options {', '.join(options)}"
         )
     seed = kwargs.get("seed")
     cfg = dict(kwargs)
@@ -255,7 +264,7 @@ class BBoMGymEnv(gym.Env):
         check_render_mode(render_mode, self.metadata["render_modes"])
         if max_steps is not None and (type(max_steps) is not int or max_steps < 1):
             raise ValueError(f"max_steps={max_steps!r} must be a positive int or None")
-        self.config, self._first_seed = split_config(config)
+        self.config, self._first_seed = split_config(config, GYM_OPTIONS)
         self.render_mode = render_mode
         self.reward_config = RewardConfig.coerce(reward)
         self.dict_obs = bool(dict_obs)

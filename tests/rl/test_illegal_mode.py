@@ -165,3 +165,16 @@ def test_penalty_wrapper_without_terminate_is_the_env_mode() -> None:
     _, info = env.reset(seed=0)
     _, r, term, trunc, inf = env.step(_illegal(info))
     assert (r, term, trunc, inf["illegal_action"], inf["invalid_actions"]) == (-0.5, False, False, True, 1)
+
+
+def test_an_unknown_keyword_lists_the_illegal_action_options() -> None:
+    """The Gymnasium env's error for a misspelt keyword names its own options, the illegal-action
+    mode included; the AEC env (no such mode) does not offer them."""
+    from bbom_env.rl.aec_env import raw_env
+
+    with pytest.raises(TypeError, match=r"illegal_action, illegal_penalty, illegal_cap") as err:
+        BBoMGymEnv(pack="test", ilegal_action="penalty")
+    assert "['ilegal_action']" in str(err.value)
+    with pytest.raises(TypeError) as err:
+        raw_env(pack="test", illegal_action="penalty")
+    assert "illegal_cap" not in str(err.value) and "['illegal_action']" in str(err.value)
