@@ -7,8 +7,9 @@ A refactor must keep engine and env throughput within 10% of the commit before i
 two runs minutes apart on a shared machine differ by more than that. So both commits are measured
 in the same run, alternating (base, head, base, head, ...) for R rounds, and the median of each
 figure is compared. Each commit runs from its own git worktree (created under a temporary folder
-and removed at the end) with its own copy of the benchmark script, whose first act is to put its
-own tree first on ``sys.path``; every run is a fresh process. ``--head`` defaults to the working
+and removed at the end) with a copy of the benchmark script, whose first act is to put its own tree
+first on ``sys.path``; every run is a fresh process. The script is the working tree's for every
+commit (the same measuring code), unless ``--own-scripts``. ``--head`` defaults to the working
 tree as it is (uncommitted edits included). ``--pack`` is passed to every run (a path pins the same
 card content for both; by default each benchmark's own default pack of each commit is used).
 """
@@ -69,6 +70,11 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, tuple[float, floa
     ap.add_argument("--rounds", type=int, default=3, help="alternating runs per commit (default 3)")
     ap.add_argument("--seconds", type=float, default=2.0, help="seconds per setting per run (default 2)")
     ap.add_argument("--pack", default=None, help="card pack passed to every run (default: each one's own)")
+    ap.add_argument(
+        "--own-scripts",
+        action="store_true",
+        help="run each commit's own copy of the benchmark scripts (default: the working tree's for both)",
+    )
     args = ap.parse_args(argv)
     if args.rounds < 1:
         ap.error("--rounds must be at least 1")
@@ -83,6 +89,11 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, tuple[float, floa
         else:
             head = _worktree(args.head, tmp)
             made.append(head)
+        for tree in made if not args.own_scripts else ():
+            # The same measuring code for every commit: the working tree's benchmark scripts (an
+            # older script may lack a later fix, e.g. skipping a peer it cannot import).
+            for bench in args.bench:
+                shutil.copy(ROOT / "benchmarks" / f"{bench}.py", tree / "benchmarks" / f"{bench}.py")
         for bench in args.bench:
             runs: dict[str, list[dict[str, float]]] = {"base": [], "head": []}
             for r in range(args.rounds):
