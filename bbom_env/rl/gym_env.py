@@ -433,7 +433,7 @@ def registered_env(**kwargs: Any) -> BBoMGymEnv:
     return BBoMGymEnv(max_steps=None, **kwargs)
 
 
-registered_env.metadata = BBoMGymEnv.metadata  # type: ignore[attr-defined]  (gymnasium.make reads the modes)
+registered_env.metadata = BBoMGymEnv.metadata  # type: ignore[attr-defined]  # gymnasium.make reads the modes
 
 
 def _refuse_max_steps(call: str, kwargs: dict[str, Any]) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .gym_env import IllegalMoves
+from .gym_env import BBoMGymEnv, IllegalMoves
 
 
 class IllegalActionPenalty(gym.Wrapper, gym.utils.RecordConstructorArgs):
@@ -42,8 +42,18 @@ class IllegalActionPenalty(gym.Wrapper, gym.utils.RecordConstructorArgs):
         gym.Wrapper.__init__(self, env)
         self.penalty = float(penalty)
         self.terminate = bool(terminate)
+        space = env.action_space
+        if not isinstance(space, gym.spaces.Discrete):
+            raise TypeError(f"IllegalActionPenalty needs a Discrete action space (move ids), got {space}")
+        self._n_moves = int(space.n)
         if not self.terminate:
-            env.unwrapped.set_illegal_action("penalty", self.penalty, None)
+            base = env.unwrapped
+            if not isinstance(base, BBoMGymEnv):
+                raise TypeError(
+                    f"IllegalActionPenalty(terminate=False) switches a BBoMGymEnv to its penalty mode; "
+                    f"the wrapped env is a {type(base).__name__}"
+                )
+            base.set_illegal_action("penalty", self.penalty, None)
         self._last_obs: Any = None
         self._last_info: dict[str, Any] = {}
         self._done = False
@@ -58,7 +68,7 @@ class IllegalActionPenalty(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     def action_masks(self) -> np.ndarray:
         if self._done:
-            return np.ones(self.action_space.n, dtype=np.int8)
+            return np.ones(self._n_moves, dtype=np.int8)
         return self.env.get_wrapper_attr("action_masks")()
 
     def step(self, action: Any):

@@ -210,3 +210,17 @@ def test_penalty_wrapper_refuses_non_integers(bad: object) -> None:
     assert env.unwrapped.game.to_json() == before
     legal = int(np.flatnonzero(env.action_masks())[0])
     env.step(np.int64(legal))  # numpy integers are moves
+
+
+def test_penalty_wrapper_refuses_envs_it_cannot_drive() -> None:
+    """The wrapper masks by move id (a Discrete space), and terminate=False switches a BBoMGymEnv to
+    its own penalty mode: another env is refused at construction, naming what is wrong."""
+    import gymnasium as gym
+
+    from bbom_env.rl.wrappers import IllegalActionPenalty
+
+    with pytest.raises(TypeError, match="Discrete action space"):
+        IllegalActionPenalty(gym.make("Pendulum-v1"))  # a Box action space
+    with pytest.raises(TypeError, match="the wrapped env is a CartPoleEnv"):
+        IllegalActionPenalty(gym.make("CartPole-v1"), terminate=False)
+    IllegalActionPenalty(gym.make("CartPole-v1"))  # terminate=True needs only the Discrete space
