@@ -1,13 +1,14 @@
 """The card catalogue: list, show and validate card packs, and write docs/cards.md.
 
-python -m bbom_env.cards list [--pack PACK]
-python -m bbom_env.cards show ID [--pack PACK]
+python -m bbom_env.cards list [--pack PACK] [--override PATH ...]
+python -m bbom_env.cards show ID [--pack PACK] [--override PATH ...]
 python -m bbom_env.cards validate PATH [--override PATH ...]
 python -m bbom_env.cards docs [--out PATH]
 
 Every card carries its provenance (../shared/cards/README.md policy 2): reconstructed cards are not
 the real game's cards and are marked ``*`` wherever they are shown; partial cards, only partly the
-real card, are marked ``~`` and say which part is known.
+real card, are marked ``~`` and say which part is known. Cards of a module's pack section
+(``[[dark_curse]]`` ...) are listed with their section and module (``dark_curse [dark_matter]``).
 
 Exit status: 0 done; 1 ``validate`` found the pack invalid, or ``show`` found no such card; 2 bad
 input (usage, a pack that cannot be loaded, an unwritable path). Errors are one line on stderr.
@@ -16,6 +17,7 @@ input (usage, a pack that cannot be loaded, an unwritable path). Errors are one 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -34,7 +36,7 @@ from .engine.cards import (
 from .engine.config import ConfigError
 from .engine.constants import ELEMENT_NAMES, code_name
 from .engine.pack_checks import marked, read_pack_file
-from .engine.vocab import MOD_SCHEMAS, OP_SCHEMAS, PackError
+from .engine.vocab import OP_SCHEMAS, PackError, mod_schema
 
 FULL_PACK_TABLES = ("round_track", "magician", "spell", "curse", "grimoire")
 
@@ -86,7 +88,9 @@ def op_text(op: dict) -> str:
 
 
 def mod_text(mod: dict) -> str:
-    return _call(mod["kind"], mod, MOD_SCHEMAS[mod["kind"]], ())
+    """One modifier as ``kind(param=value, ...)``: the base kinds and a module's (``replace``,
+    ``lose_ability``, a registered module's own kind)."""
+    return _call(mod["kind"], mod, mod_schema(mod["kind"]), ())
 
 
 def effect_text(ops: tuple[dict, ...] | list[dict]) -> str:
@@ -116,7 +120,26 @@ def rows(pack: Pack) -> list[tuple[str, str, str, str]]:
     out += [(c.id, f"curse/{c.type}", c.name, c.provenance) for c in pack.curses.values()]
     for p in pack.pages.values():
         out.append((p.id, f"grimoire/{p.kind}", pack.card_name(p.id), p.provenance))
+    for section, cards in pack.sections.items():
+        kind = f"{section} [{pack.section_modules[section]}]"  # a module's card: its section, its module
+        out += [(c.id, kind, c.name, c.provenance) for c in cards.values()]
     return out
+
+
+def _module_card_lines(pack: Pack, card: Any) -> list[str]:
+    """A module card's fields as lines (the module's parser gives the card type), then its effects."""
+    section = pack.section_of(card.id) or ""
+    lines = [f"- [[{section}]] card of module {pack.section_modules.get(section, '?')}"]
+    skip = {"id", "name", "provenance", "source", "notes", "known"}
+    for f in dataclasses.fields(card) if dataclasses.is_dataclass(card) else ():
+        value = getattr(card, f.name)
+        if f.name in skip or (card.id, f.name) in pack.effects:
+            continue
+        lines.append(f"- {f.name}: {value}")
+    for (cid, part), ops in pack.effects.items():
+        if cid == card.id:
+            lines.append(f"- {part}: {effect_text(ops)}")
+    return lines
 
 
 def _common(obj: Any) -> list[str]:
@@ -181,6 +204,9 @@ def card_lines(pack: Pack, card_id: str) -> tuple[str, list[str]]:
             lines.append(f"- back, Monster: {mo.name}; Curse symbols: {', '.join(mo.curse_symbols)}")
             lines.append(f"- arrival: {mo.text or '(none)'} -> {effect_text(mo.arrival)}")
         return mark(pack.card_name(p.id), p.provenance), lines + _common(p)
+    card = pack.module_card(card_id)
+    if card is not None:
+        return mark(card.name, card.provenance), _module_card_lines(pack, card) + _common(card)
     raise KeyError(card_id)
 
 
@@ -275,6 +301,8 @@ def render_docs(pack: Pack) -> str:
         out += _section(pack, f"Curses: {label}", [c.id for c in pack.curses.values() if c.type == t])
     for kind, label in (("cover", "Covers"), ("inside", "Inside pages"), ("end", "End page")):
         out += _section(pack, f"Grimoire: {label}", [p.id for p in pack.pages.values() if p.kind == kind])
+    for section, cards in pack.sections.items():
+        out += _section(pack, f"Module {pack.section_modules[section]}: [[{section}]]", list(cards))
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -282,7 +310,7 @@ def render_docs(pack: Pack) -> str:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    pack = load_pack(args.pack)
+    pack = load_pack(args.pack, tuple(args.override))
     table = rows(pack)
     w = [max(len(r[i]) for r in table) for i in range(3)]
     for cid, kind, name, prov in table:
@@ -293,7 +321,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    pack = load_pack(args.pack)
+    pack = load_pack(args.pack, tuple(args.override))
     try:
         title, lines = card_lines(pack, args.id)
     except KeyError:
@@ -331,7 +359,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     except PackError as exc:
         print(f"INVALID: {_one_line(exc)}{note}", file=sys.stderr)
         return 1
-    n = len(pack.magicians) + len(pack.spells) + len(pack.curses) + len(pack.pages)
+    n = len(rows(pack))
     print(f"OK: {' + '.join(pack.files)}: {n} cards{note}")
     return 0
 
@@ -352,6 +380,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 _PACK_HELP = f"a named pack ({', '.join(NAMED_PACKS)}) or the path of a .toml pack file"
+_OVERRIDE_HELP = "an override pack on top (repeatable)"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -359,10 +388,12 @@ def _parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     p = sub.add_parser("list", help="id, kind, name and provenance of every card")
     p.add_argument("--pack", default="default", help=_PACK_HELP)
+    p.add_argument("--override", action="append", default=[], metavar="PATH", help=_OVERRIDE_HELP)
     p.set_defaults(fn=_cmd_list)
     p = sub.add_parser("show", help="one card in full")
     p.add_argument("id", help="a card id, as `list` shows them (e.g. spell_fire_combustion)")
     p.add_argument("--pack", default="default", help=_PACK_HELP)
+    p.add_argument("--override", action="append", default=[], metavar="PATH", help=_OVERRIDE_HELP)
     p.set_defaults(fn=_cmd_show)
     p = sub.add_parser(
         "validate",

@@ -20,12 +20,13 @@ Typical use::
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from bbom_env.engine import Decision, GameConfig, GameState, describe, move_to_string, new_game, pending
 from bbom_env.engine.constants import MADNESS, NUM_CODES, NUM_ELEMENT_CODES, code_name
 from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.moves import NUM_BASE_MOVES
+from bbom_env.engine.moves import NUM_BASE_MOVES, layout, num_moves
 from bbom_env.engine.records import CurseOnTrack, SpellSlot, SupportSlot
 from bbom_env.engine.resolver import run
 from bbom_env.engine.scenario import resolve_effect, start_action_phase
@@ -49,14 +50,28 @@ def code(name: str | int) -> int:
         raise ValueError(f"unknown card name {name!r}; known: {sorted(CODE_BY_NAME)}") from None
 
 
-def move(name: str | int) -> int:
-    """Move id of a ``move_to_string`` name, e.g. ``"ACQUIRE(fire-2)"``."""
+def move_names(modules: tuple[str, ...] = ()) -> dict[str, int]:
+    """Move id by ``move_to_string`` name in the layout of a module set (the base's ids first)."""
+    if not modules:
+        return MOVE_BY_NAME
+    return _names(modules, layout(modules))  # a module registered again gets a new layout object
+
+
+@cache
+def _names(modules: tuple[str, ...], _layout: object) -> dict[str, int]:
+    return {move_to_string(m, modules): m for m in range(num_moves(modules))}
+
+
+def move(name: str | int, modules: tuple[str, ...] = ()) -> int:
+    """Move id of a ``move_to_string`` name, e.g. ``"ACQUIRE(fire-2)"``, in the layout of
+    ``modules`` (a game's ``config.modules``: a module's blocks come after the base's)."""
     if isinstance(name, int):
         return name
     try:
-        return MOVE_BY_NAME[name]
+        return move_names(modules)[name]
     except KeyError:
-        raise ValueError(f"unknown move name {name!r}") from None
+        where = f" in the layout of modules {modules}" if modules else ""
+        raise ValueError(f"unknown move name {name!r}{where}") from None
 
 
 def counts(*cards: str | int) -> list[int]:
@@ -100,7 +115,7 @@ class Scenario:
         return self.state.players[seat]
 
     def legal_names(self) -> list[str]:
-        return [move_to_string(m) for m in self.state.legal_actions()]
+        return [move_to_string(m, self.state.config.modules) for m in self.state.legal_actions()]
 
     def pending(self) -> Decision:
         return pending(self.state)
@@ -399,7 +414,7 @@ class Scenario:
         """Apply moves by name (``"ACQUIRE(fire-2)"``) or id; an illegal one raises
         IllegalActionError."""
         for m in moves:
-            self.state.apply_action(move(m))
+            self.state.apply_action(move(m, self.state.config.modules))
         return self
 
     def end_turn(self) -> Scenario:

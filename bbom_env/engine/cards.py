@@ -4,14 +4,22 @@ A pack has the sections ``[pack]``, ``[round_track]``, ``[[magician]]``, ``[[spe
 ``[[curse]]`` and ``[[grimoire]]``; docs/card_pack_format.md describes every field. Every card
 carries ``provenance`` (printed / partial / reconstructed). Errors name the file, the card and the
 field. Override packs replace cards by id (and may replace the round track).
+
+A rules module adds sections of its own (``PackSection``, declared in ``rules.Module.pack_sections``
+and registered with the module): its parser reads each ``[[name]]`` entry, the loader checks its id
+(unique across the whole pack) and provenance, and the parsed cards are kept, read-only, in
+``pack.sections[name]``. A section no registered module declares is refused as unknown.
 """
 
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from .constants import ELEMENT_NAMES, MAX_SPELLS
@@ -128,6 +136,10 @@ class Pack:
     pages: dict[str, GrimoirePage]
     effects: dict[tuple[str, str], tuple[dict, ...]] = field(default_factory=dict)
     spec: tuple[str, tuple[str, ...]] = ("", ())  # (pack, overrides) as given to load_pack
+    # Module sections present in the files: section name -> card id -> the parsed card (read-only),
+    # and the module each section belongs to (``PackSection``).
+    sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    section_modules: Mapping[str, str] = field(default_factory=dict)
 
     def __reduce__(self) -> tuple:
         # Pickle by reference: a state pickles small, and unpickles to the same cached pack.
@@ -163,6 +175,7 @@ class Pack:
             or self.curses.get(card_id)
             or self.pages.get(card_id)
             or self.magicians.get(card_id)
+            or self.module_card(card_id)
         )
         return marked(self.card_name(card_id), card.provenance) if card is not None else card_id
 
@@ -173,7 +186,22 @@ class Pack:
         if card_id in self.pages:
             page = self.pages[card_id]
             return page.monster.name if page.monster else page.name or page.id
-        return card_id
+        card = self.module_card(card_id)
+        return card.name if card is not None else card_id
+
+    def module_card(self, card_id: str) -> Any:
+        """The card of a module section with this id, or None (a base pack has none)."""
+        for cards in self.sections.values():
+            if card_id in cards:
+                return cards[card_id]
+        return None
+
+    def section_of(self, card_id: str) -> str | None:
+        """The module section holding this card id, or None."""
+        for name, cards in self.sections.items():
+            if card_id in cards:
+                return name
+        return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -322,6 +350,78 @@ def _page(e: dict, where: str) -> GrimoirePage:
 
 
 _SECTIONS = {"magician": _magician, "spell": _spell, "curse": _curse, "grimoire": _page}
+COMMON_FIELDS = frozenset(_COMMON)  # id, name, provenance, source, notes, known: every card has them
+
+
+# -- sections of a module ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PackSection:
+    """A section ``[[name]]`` of the card pack that a module reads (``rules.Module.pack_sections``).
+
+    ``parse(entry, where)`` turns one entry (a TOML table) into the module's card: an immutable
+    object with ``id``, ``name`` and ``provenance`` (and ``source``, ``notes``, ``known``), read with
+    the helpers of ``pack_checks`` (``check_fields`` with ``COMMON_FIELDS``, ``req``, ``provenance``
+    ...) so that every error names the file, the entry and the field (``where`` is
+    ``"<file>: <name> '<id>'"``). The loader has checked the id already, unique across the pack.
+    ``effects(card)`` yields ``(part, ops)`` pairs of effects in the effect vocabulary (normalised by
+    the parser with ``vocab.normalize_effect``): they are indexed in ``pack.effects[(id, part)]``,
+    so the interpreter can run them and saves can check frames that name them. ``required``: a
+    game with the module is refused at setup when its pack lacks the section."""
+
+    name: str
+    parse: Callable[[dict, str], Any]
+    effects: Callable[[Any], Iterable[tuple[str, tuple[dict, ...]]]] | None = None
+    required: bool = True
+    doc: str = ""
+
+
+# Section name -> (module, section), while the module is registered (``rules.register``).
+MODULE_SECTIONS: dict[str, tuple[str, PackSection]] = {}
+_RESERVED = frozenset({"pack", "round_track", *_SECTIONS})
+
+
+def register_section(module: str, section: PackSection) -> None:
+    """Make a module's section known to the loader (``rules.register`` calls it). Cached packs are
+    dropped: a pack loaded before may have been refused for this section, or parsed without it."""
+    check_new_section(module, section)
+    MODULE_SECTIONS[section.name] = (module, section)
+    _load_cached.cache_clear()
+
+
+def check_new_section(module: str, section: PackSection) -> None:
+    """ValueError when ``section`` cannot be registered for ``module`` (nothing is changed)."""
+    if not isinstance(section, PackSection):
+        raise TypeError(f"module {module!r}: pack_sections holds {section!r}, not a cards.PackSection")
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", section.name) or section.name in _RESERVED:
+        raise ValueError(
+            f"module {module!r}: pack section {section.name!r} must be a new name of lower-case letters, "
+            f"digits and '_' (the base game has {sorted(_RESERVED)})"
+        )
+    owner = MODULE_SECTIONS.get(section.name)
+    if owner is not None and owner != (module, section):
+        raise ValueError(f"pack section {section.name!r} is already declared by module {owner[0]!r}")
+
+
+def unregister_section(name: str) -> None:
+    if MODULE_SECTIONS.pop(name, None) is not None:
+        _load_cached.cache_clear()
+
+
+def _module_card(section: PackSection, entry: dict, where: str) -> Any:
+    card = section.parse(entry, where)
+    for attr in ("id", "name", "provenance"):
+        if not isinstance(getattr(card, attr, None), str):
+            raise TypeError(
+                f"{where}: the parser of section {section.name!r} returned a card without {attr!r}"
+            )
+    if card.id != entry["id"] or card.provenance not in PROVENANCES:
+        raise TypeError(
+            f"{where}: the parser of section {section.name!r} returned id {card.id!r} / provenance "
+            f"{card.provenance!r}: keep the entry's id and read provenance with pack_checks.provenance"
+        )
+    return card
 
 
 def _meta(raw: dict, path: Path) -> dict:
@@ -338,14 +438,22 @@ def _meta(raw: dict, path: Path) -> dict:
 
 
 def _entries(raw: dict, path: Path) -> dict[str, dict[str, Any]]:
-    unknown = sorted(set(raw) - set(_SECTIONS) - {"pack", "round_track"})
+    """The cards of every section of one file: the base sections always, a module's when present."""
+    modules = {name: spec for name, (_module, spec) in MODULE_SECTIONS.items()}
+    unknown = sorted(set(raw) - set(_SECTIONS) - set(modules) - {"pack", "round_track"})
     if unknown:
+        from_modules = f"; of the registered modules: {sorted(modules)}" if modules else ""
         raise PackError(
             f"{path}: unknown section(s) {show(unknown)}; known: pack, round_track, {sorted(_SECTIONS)}"
+            f"{from_modules} (a module's section is known while its module is registered)"
         )
-    out: dict[str, dict[str, Any]] = {s: {} for s in _SECTIONS}
+    parsers: dict[str, Callable[[dict, str], Any]] = dict(_SECTIONS)
+    for name in sorted(set(raw) & set(modules)):
+        spec = modules[name]
+        parsers[name] = lambda e, where, spec=spec: _module_card(spec, e, where)
+    out: dict[str, dict[str, Any]] = {s: {} for s in parsers}
     seen: dict[str, str] = {}  # id -> section: effects are looked up by card id alone
-    for section, parse in _SECTIONS.items():
+    for section, parse in parsers.items():
         items = raw.get(section, [])
         if not isinstance(items, list):
             raise PackError(
@@ -424,10 +532,11 @@ def _load_cached(name: str, overrides: tuple[str, ...]) -> Pack:
                         f"{origin[cid]} (ids are unique across all kinds)"
                     )
                 kind_of[cid], origin[cid] = section, str(op)
-            entries[section].update(cards)
+            entries.setdefault(section, {}).update(cards)
         if "round_track" in oraw:
             rt, rt_prov = _round_track(oraw["round_track"], op)
         files.append(str(op))
+    module_sections = sorted(s for s in set(entries) - set(_SECTIONS) if entries[s])  # `x = []`: absent
     pack = Pack(
         id=meta.get("id") or path.stem,
         name=meta.get("name") or path.stem,
@@ -439,6 +548,8 @@ def _load_cached(name: str, overrides: tuple[str, ...]) -> Pack:
         curses=entries["curse"],
         pages=entries["grimoire"],
         spec=(name, overrides),
+        sections=MappingProxyType({s: MappingProxyType(entries[s]) for s in module_sections}),
+        section_modules=MappingProxyType({s: MODULE_SECTIONS[s][0] for s in module_sections}),
     )
     _index_effects(pack)
     check_pack(pack, origin)
@@ -460,3 +571,9 @@ def _index_effects(pack: Pack) -> None:
         for i, mod in enumerate(m.mods):
             if mod["kind"] == "trigger":
                 pack.effects[(m.id, f"trigger{i}")] = tuple(mod["effect"])
+    for name, cards in pack.sections.items():
+        spec = MODULE_SECTIONS[name][1]
+        if spec.effects is not None:
+            for card in cards.values():
+                for part, ops in spec.effects(card):
+                    pack.effects[(card.id, part)] = tuple(ops)

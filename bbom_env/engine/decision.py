@@ -2,7 +2,9 @@
 
 ``pending(state)`` gives a ``Decision``: the kind (a stable name used by the observation encoder),
 the decider, the source card, the remaining cost and the picks so far for payments, and how many
-picks the effect still asks for.
+picks the effect still asks for. A module's waiting frame kind is described by the function the
+module registers for it (``rules.Module.decisions``); its kind must be one of the ruleset's
+``decision_kinds`` (the base game's, then the modules'), which the observation one-hot reads.
 """
 
 from __future__ import annotations
@@ -87,10 +89,33 @@ def pending(state: GameState) -> Decision:
         return Decision("destroy_reward", w, "", 1, (0,) * 5, ())
     if k == "tgt":
         return Decision("choose_player", w, f["source"], 1, (0,) * 5, ())
-    from .ops import lookup
+    if k == "op":
+        from .ops import lookup
 
-    op = lookup(state, f)["op"]
-    return Decision(op, w, f["source"], max(f["count"], 1), (0,) * 5, ())
+        op = lookup(state, f)["op"]
+        return Decision(op, w, f["source"], max(f["count"], 1), (0,) * 5, ())
+    return _module_decision(state, f)
+
+
+def _module_decision(state: GameState, f: dict) -> Decision:
+    """The decision of a module's waiting frame, as its module describes it (``Module.decisions``)."""
+    from .rules import ruleset
+
+    rules = ruleset(state.config.modules)
+    describe = rules.decisions.get(f["kind"])
+    if describe is None:
+        raise ValueError(
+            f"frame kind {f['kind']!r} waits for a decision, but no module of this game "
+            f"{rules.modules} describes it (rules.Module.decisions)"
+        )
+    d = describe(state, f)
+    if not isinstance(d, Decision) or d.kind not in rules.decision_kinds:
+        kind = d.kind if isinstance(d, Decision) else type(d).__name__
+        raise ValueError(
+            f"frame kind {f['kind']!r}: its describe function gave decision kind {kind!r}, not one of "
+            f"the ruleset's decision_kinds (add it to the module's decision_kinds)"
+        )
+    return d
 
 
 def describe(state: GameState) -> str:

@@ -208,13 +208,7 @@ def _check_names(pack: Pack, origin: dict[str, str]) -> None:
     docs name cards, so two cards of one name would be ambiguous and a name ending in ``*``/``~``
     would pass for a mark. Two copies of one printed card get distinct names, e.g. "Frost (2)"."""
     seen: dict[str, str] = {}
-    tables: dict[str, dict[str, Any]] = {
-        "magician": pack.magicians,
-        "spell": pack.spells,
-        "curse": pack.curses,
-        "grimoire": pack.pages,
-    }
-    cards = [(section, cid, card) for section, table in tables.items() for cid, card in table.items()]
+    cards = [(section, cid, card) for section, table in _tables(pack).items() for cid, card in table.items()]
     rank = {file: i for i, file in enumerate(pack.files)}
     cards.sort(key=lambda c: rank.get(origin[c[1]], 0))  # stable: a clash names the later file's card
     for section, cid, card in cards:
@@ -231,6 +225,17 @@ def _check_names(pack: Pack, origin: dict[str, str]) -> None:
                 'two copies of one card need distinct names, e.g. "Frost (2)")'
             )
         seen[key] = cid
+
+
+def _tables(pack: Pack) -> dict[str, Any]:
+    """Every card table of the pack by section name: the base game's, then the modules' sections."""
+    return {
+        "magician": pack.magicians,
+        "spell": pack.spells,
+        "curse": pack.curses,
+        "grimoire": pack.pages,
+        **pack.sections,
+    }
 
 
 def _check_magician_layout(m: Any, where: str) -> None:
@@ -315,9 +320,11 @@ def check_playable(pack: Pack, where: str) -> None:
 
 # -- modifier kinds that come with a module ----------------------------------------------------------
 
-# Per pack (by id, with a weak reference so that a recycled id is never trusted): (kind, where) of
-# every modifier of a kind outside the base game's. Recorded at load, read by every setup.
-_MODULE_KIND_USES: dict[int, tuple[weakref.ref, tuple[tuple[str, str], ...]]] = {}
+# Per pack (by id, with a weak reference so that a recycled id is never trusted): (kind, where,
+# module) of every modifier of a kind outside the base game's; module is the module whose pack
+# section holds the card ("" for a base card). Recorded at load, read by every setup.
+_Use = tuple[str, str, str]
+_MODULE_KIND_USES: dict[int, tuple[weakref.ref, tuple[_Use, ...]]] = {}
 
 
 def _record_module_kinds(pack: Pack, origin: dict[str, str]) -> None:
@@ -325,22 +332,29 @@ def _record_module_kinds(pack: Pack, origin: dict[str, str]) -> None:
     _MODULE_KIND_USES[id(pack)] = (weakref.ref(pack), uses)
 
 
-def module_kind_uses(pack: Pack) -> tuple[tuple[str, str], ...]:
-    """(kind, "file: section 'id'.field") of every modifier in the pack whose kind is not one of
-    the base game's (``vocab.BASE_MODIFIER_KINDS``): Magician abilities and "modifier" ops anywhere
-    in an effect. Empty for a base pack."""
+def _uses(pack: Pack) -> tuple[_Use, ...]:
     entry = _MODULE_KIND_USES.get(id(pack))
     if entry is not None and entry[0]() is pack:
         return entry[1]
     files = " + ".join(pack.files)
-    cards = (pack.magicians, pack.spells, pack.curses, pack.pages)
-    return _module_kind_uses(pack, {cid: files for table in cards for cid in table})
+    return _module_kind_uses(pack, {cid: files for table in _tables(pack).values() for cid in table})
+
+
+def module_kind_uses(pack: Pack) -> tuple[tuple[str, str], ...]:
+    """(kind, "file: section 'id'.field") of every modifier in the pack whose kind is not one of
+    the base game's (``vocab.BASE_MODIFIER_KINDS``): Magician abilities and "modifier" ops anywhere
+    in an effect, module cards included. Empty for a base pack."""
+    return tuple((kind, where) for kind, where, _module in _uses(pack))
 
 
 def check_module_kinds(pack: Pack, modules: tuple[str, ...], allowed: tuple[str, ...]) -> None:
     """Refuse a game whose pack holds a modifier kind its module set does not declare (``allowed``
-    is ``rules.ruleset(modules).modifier_kinds``): a base game never sees a module's kind."""
-    for kind, where in module_kind_uses(pack):
+    is ``rules.ruleset(modules).modifier_kinds``): a base game never sees a module's kind. The
+    cards of a module's own section count only in a game with that module (no other game reads
+    them: a pack may hold the Vth Element's cards and still serve base games)."""
+    for kind, where, module in _uses(pack):
+        if module and module not in modules:
+            continue
         if kind not in allowed:
             raise PackError(
                 f"{where}: modifier kind {kind!r} comes with a module, and this game's modules "
@@ -349,32 +363,41 @@ def check_module_kinds(pack: Pack, modules: tuple[str, ...], allowed: tuple[str,
             )
 
 
-def _module_kind_uses(pack: Pack, origin: dict[str, str]) -> tuple[tuple[str, str], ...]:
+def _module_kind_uses(pack: Pack, origin: dict[str, str]) -> tuple[_Use, ...]:
     base = set(BASE_MODIFIER_KINDS)
-    out: list[tuple[str, str]] = []
+    out: list[_Use] = []
     for m in pack.magicians.values():
         for i, mod in enumerate(m.mods):
             if mod["kind"] not in base:
-                out.append((mod["kind"], f"{origin[m.id]}: magician '{m.id}'.ability[{i}].kind"))
-    sections: dict[str, dict[str, Any]] = {
-        "magician": pack.magicians,
-        "spell": pack.spells,
-        "curse": pack.curses,
-        "grimoire": pack.pages,
-    }
+                out.append((mod["kind"], f"{origin[m.id]}: magician '{m.id}'.ability[{i}].kind", ""))
+    sections = _tables(pack)
     for (cid, part), effect in pack.effects.items():
         section = next(name for name, table in sections.items() if cid in table)
         if part.startswith("trigger"):
             field = f"ability[{part[len('trigger') :]}].effect"
         else:
             field = "monster.arrival" if part == "arrival" else part
-        _effect_kinds(effect, f"{origin[cid]}: {section} '{cid}'.{field}", base, out)
+        module = pack.section_modules.get(section, "")
+        _effect_kinds(effect, f"{origin[cid]}: {section} '{cid}'.{field}", base, module, out)
     return tuple(out)
 
 
-def _effect_kinds(effect: Any, path: str, base: set[str], out: list[tuple[str, str]]) -> None:
+def _effect_kinds(effect: Any, path: str, base: set[str], module: str, out: list[_Use]) -> None:
     for i, op in enumerate(effect):
         if op["op"] == "modifier" and op["mod"]["kind"] not in base:
-            out.append((op["mod"]["kind"], f"{path}[{i}].mod.kind"))
+            out.append((op["mod"]["kind"], f"{path}[{i}].mod.kind", module))
         elif op["op"] == "may":
-            _effect_kinds(op["ops"], f"{path}[{i}].ops", base, out)
+            _effect_kinds(op["ops"], f"{path}[{i}].ops", base, module, out)
+
+
+def check_module_sections(pack: Pack, needed: tuple[tuple[str, str], ...]) -> None:
+    """Refuse a game whose pack lacks a section one of its modules needs (``needed``: (module,
+    section) pairs, ``rules.ruleset(modules).pack_sections``), naming the pack's files and the
+    section."""
+    for module, section in needed:
+        if section not in pack.sections:
+            raise PackError(
+                f"{' + '.join(pack.files)}: no [[{section}]] section, which module {module!r} needs; "
+                f"add its cards to the pack or to an override pack (GameConfig.pack_overrides, "
+                "docs/card_pack_format.md)"
+            )

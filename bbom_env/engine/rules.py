@@ -13,7 +13,11 @@ order (RULES.md section 9: the Vth Element's Dark Matter and Phobia modules). A 
   read by ``hooks.player_mods`` after the Magician sheet and the temporary modifiers, and
   modifier kinds of its own (``modifier_schemas``);
 * setup steps (run after the base setup, so the base draws from the RNG are unchanged), invariants
-  (``invariants.check_invariants`` runs them after the base's), statistics and render parts.
+  (``invariants.check_invariants`` runs them after the base's), statistics and render parts;
+* its own part of the game state (``state_type``: a ``typed_fields.ModuleState`` dataclass, one
+  instance per game in ``GameState.ext[name]``, cloned and saved by its field types), the sections
+  of the card pack it reads (``cards.PackSection``: parsed cards in ``pack.sections[name]``) and how
+  its waiting frame kinds describe their decision (``decisions``: ``decision.pending`` asks them).
 
 ``unregister(name)`` removes a module again (tests register toy modules). docs/engine.md, "Writing
 a module", walks through one.
@@ -33,10 +37,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from . import moves, vocab
+from . import cards, moves, typed_fields, vocab
+from .cards import PackSection
 from .moves import BASE, BlockSpec, Move, register_blocks
 
 if TYPE_CHECKING:
+    from .decision import Decision
     from .state import GameState
 
 
@@ -64,7 +70,15 @@ class Module:
     A kind that cards write needs a schema: the engine's, or one in ``modifier_schemas`` (name,
     schema as in ``vocab.MOD_SCHEMAS``); a kind only the module's sources yield needs none.
     ``modifier_sources`` are functions ``(state, seat)`` -> modifier
-    dicts, asked fresh on every query (they must not call ``hooks``: they are what hooks read)."""
+    dicts, asked fresh on every query (they must not call ``hooks``: they are what hooks read).
+
+    ``state_type``: a dataclass derived from ``typed_fields.ModuleState`` (every field with a
+    default); the game holds one in ``state.ext[name]``, made before the module's setup steps run.
+    ``pack_sections``: the ``cards.PackSection``s it reads (``pack.sections[section]``; a required
+    one missing from the pack refuses the game at setup). ``decisions``: ``(frame kind,
+    describe)`` pairs for the module's frame kinds that wait for a choice; ``describe(state,
+    frame)`` returns the ``decision.Decision`` whose kind is one of the ruleset's
+    ``decision_kinds``."""
 
     name: str
     blocks: tuple[BlockSpec, ...] = ()
@@ -78,7 +92,9 @@ class Module:
     pay_actions: tuple[str, ...] = ()
     curse_types: tuple[str, ...] = ()
     card_codes: tuple[int, ...] = ()
-    pack_sections: tuple[str, ...] = ()
+    pack_sections: tuple[PackSection, ...] = ()
+    state_type: type | None = None
+    decisions: tuple[tuple[str, Callable[[GameState, dict], Decision]], ...] = ()
     setup: tuple[Callable[[GameState], None], ...] = ()
     invariants: tuple[Callable[[GameState], None], ...] = ()
     stats: tuple[str, ...] = ()
@@ -98,16 +114,39 @@ def register(module: Module) -> None:
         raise ValueError("the base game's module must be registered first")
     if module.name in MODULES:
         return  # the same module again: nothing to do
-    for kind, schema in module.modifier_schemas:  # check them all before registering any
+    _check_parts(module)  # everything is checked before anything is registered
+    if module.state_type is not None:
+        typed_fields.register_state_type(module.name, module.state_type)  # checks its field types
+    try:
+        register_blocks(module.name, module.blocks)
+    except Exception:
+        typed_fields.unregister_state_type(module.name)
+        raise
+    for kind, schema in module.modifier_schemas:
+        vocab.register_mod_kind(kind, schema)
+    for section in module.pack_sections:
+        cards.register_section(module.name, section)
+    MODULES[module.name] = module
+    ruleset.cache_clear()
+
+
+def _check_parts(module: Module) -> None:
+    for kind, schema in module.modifier_schemas:
         if kind not in module.modifier_kinds:
             raise ValueError(f"module {module.name!r}: modifier_schemas kind {kind!r} not in modifier_kinds")
         if vocab.ALL_MOD_SCHEMAS.get(kind, schema) != schema:
             raise ValueError(f"modifier kind {kind!r} is already known with another schema")
-    register_blocks(module.name, module.blocks)
-    for kind, schema in module.modifier_schemas:
-        vocab.register_mod_kind(kind, schema)
-    MODULES[module.name] = module
-    ruleset.cache_clear()
+    names = [s.name for s in module.pack_sections if isinstance(s, PackSection)]
+    if len(set(names)) != len(names):
+        raise ValueError(f"module {module.name!r} declares a pack section twice: {names}")
+    for section in module.pack_sections:
+        cards.check_new_section(module.name, section)
+    for kind, describe in module.decisions:
+        if kind not in module.frames or not callable(describe):
+            raise ValueError(
+                f"module {module.name!r}: decisions names frame kind {kind!r}; it must be one of the "
+                f"module's frames {list(module.frames)}, with a function (state, frame) -> Decision"
+            )
 
 
 def unregister(name: str) -> None:
@@ -122,6 +161,9 @@ def unregister(name: str) -> None:
     module = MODULES.pop(name)
     for kind, _schema in module.modifier_schemas:
         vocab.unregister_mod_kind(kind)
+    for section in module.pack_sections:
+        cards.unregister_section(section.name)
+    typed_fields.unregister_state_type(name)
     moves.MODULE_BLOCKS.pop(name, None)
     moves.layout.cache_clear()
     ruleset.cache_clear()
@@ -165,6 +207,9 @@ class Ruleset:
     setup: tuple[Callable[[GameState], None], ...]
     invariants: tuple[Callable[[GameState], None], ...]
     render: tuple[Callable[[GameState], list[str]], ...]
+    state_types: tuple[tuple[str, type], ...] = ()  # (module, state type) in ruleset order
+    pack_sections: tuple[tuple[str, str], ...] = ()  # (module, section) the pack must have
+    decisions: dict[str, Callable[[GameState, dict], Decision]] = field(default_factory=dict, repr=False)
 
 
 @cache
@@ -211,4 +256,7 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         setup=tuple(s for m in parts for s in m.setup),
         invariants=tuple(i for m in parts for i in m.invariants),
         render=tuple(r for m in parts for r in m.render),
+        state_types=tuple((m.name, m.state_type) for m in parts if m.state_type is not None),
+        pack_sections=tuple((m.name, s.name) for m in parts for s in m.pack_sections if s.required),
+        decisions={kind: describe for m in parts for kind, describe in m.decisions},
     )

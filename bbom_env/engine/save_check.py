@@ -32,16 +32,18 @@ from .constants import (
     Phase,
 )
 from .frames import FRAME_TYPES, frame_schema
-from .moves import NUM_BASE_MOVES
-from .pack_checks import check_module_kinds
+from .moves import num_moves
+from .pack_checks import check_module_kinds, check_module_sections
 from .pack_hash import pack_mismatch
 from .records import NO_CARD, CurseOnTrack, HandSource, SpellSlot, SupportSlot, SupportSource, TempModifier
-from .rules import ruleset
+from .rules import Ruleset, ruleset
 from .state import GameState, PlayerState, SaveError
-from .typed_fields import saved_fields
+from .typed_fields import JSONShapeError, check_json, saved_fields
 
 CONFIG_FIELDS = frozenset(f.name for f in dataclasses.fields(GameConfig))
 PLAYER_FIELDS = frozenset(saved_fields(PlayerState))
+# Saved only when not empty (typed_fields.SAVED_IF_SET): the module states of GameState.ext.
+IF_SET = frozenset(f.name for f in dataclasses.fields(GameState) if f.metadata.get("if_set"))
 DURATIONS = ("until_next_monster", "this_turn")
 OUTCOMES = ("", "win", "loss")
 ACTS = ("activate", "learn", "acquire", "destroy", "cure")
@@ -140,7 +142,7 @@ def _id(v: Any, table: dict, where: str, what: str) -> str:
 
 def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfig, Pack]:
     """Check everything a save holds; return its config and (freshly checked) pack."""
-    _dict(data, "save", keys)
+    _dict(data, "save", keys, optional=IF_SET)
     config = _config(data["config"])
     if hashed:
         recorded = _list(data["pack_sha256"], "pack_sha256")
@@ -149,9 +151,11 @@ def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfi
         why = pack_mismatch(config.pack, config.pack_overrides, list(recorded))
         if why is not None:
             raise SaveError(f"pack_sha256: {why}")
+    rules = ruleset(config.modules)
     try:
         pack = load_pack(config.pack, config.pack_overrides)
-        check_module_kinds(pack, config.modules, ruleset(config.modules).modifier_kinds)  # as setup does
+        check_module_kinds(pack, config.modules, rules.modifier_kinds)  # as setup does
+        check_module_sections(pack, rules.pack_sections)
     except (PackError, OSError) as exc:
         raise SaveError(f"config.pack: the save's card pack cannot be loaded: {exc}") from None
     _rng(data["rng"])
@@ -161,13 +165,36 @@ def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfi
     for i, d in enumerate(players):
         _player(d, f"players[{i}]", pack, known)
     _magicians(config, players)
-    _progress(data, n)
+    _progress(data, n, num_moves(config.modules))
     _board(data, pack, n)
     _zones(data)
     stack = _list(data["stack"], "stack")
     for i, f in enumerate(stack):
         _frame(f, f"stack[{i}]", pack, data, top=i == len(stack) - 1)
+    _module_states(data.get("ext", {}), rules)
     return config, pack
+
+
+def _module_states(ext: Any, rules: Ruleset) -> None:
+    """``ext``: exactly one state per module of the game that has one (``Module.state_type``), each
+    of the shape its type declares (``typed_fields.check_json``); its values are then checked by
+    the module's invariants (``check_state``)."""
+    want = dict(rules.state_types)
+    if type(ext) is not dict:
+        raise SaveError(f"ext: expected an object (module name -> module state), got {_name(ext)}")
+    for name in ext:
+        if name not in want:
+            raise SaveError(
+                f"ext.{name}: no module of this game keeps a state named {name!r} "
+                f"(config.modules {list(rules.modules)}; with a state: {sorted(want)})"
+            )
+    for name, cls in want.items():
+        if name not in ext:
+            raise SaveError(f"ext.{name}: missing: module {name!r} keeps a state ({cls.__name__})")
+        try:
+            check_json(cls, ext[name], f"ext.{name}")
+        except JSONShapeError as exc:
+            raise SaveError(str(exc)) from None
 
 
 def _config(d: Any) -> GameConfig:
@@ -312,7 +339,7 @@ def _zones(data: dict) -> None:
     _counts(data["box"], "box")
 
 
-def _progress(data: dict, n: int) -> None:
+def _progress(data: dict, n: int, moves: int) -> None:
     over = _bool(data["over"], "over")
     outcome = _str(data["outcome"], "outcome", OUTCOMES)
     if over != (outcome != ""):
@@ -326,8 +353,8 @@ def _progress(data: dict, n: int) -> None:
     movers = _list(data["movers"], "movers", len(history))
     # The long lists (hundreds of moves, thousands of events) test inline and explain only a failure.
     for i, (m, p) in enumerate(zip(history, movers, strict=True)):
-        if type(m) is not int or not 0 <= m < NUM_BASE_MOVES or type(p) is not int or not 0 <= p < n:
-            _int(m, f"history[{i}]", 0, NUM_BASE_MOVES - 1)
+        if type(m) is not int or not 0 <= m < moves or type(p) is not int or not 0 <= p < n:
+            _int(m, f"history[{i}]", 0, moves - 1)  # the layout of config.modules
             _seat(p, f"movers[{i}]", n)
     for i, e in enumerate(_list(data["log"], "log")):
         if type(e) is list and len(e) >= 2 and type(e[0]) is int and e[0] >= 0 and type(e[1]) is str:

@@ -14,6 +14,7 @@ state, field by field (a seeded game replays exactly); the ``SaveError`` names t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable
 from typing import Any
@@ -34,8 +35,15 @@ OLD_FORMATS = ("bbom-state/1", "bbom-state/2")
 # Every saved field of GameState, with its JSON codecs derived from its declared type
 # (``typed_fields.py``): a new field needs no edit here. The config is read by ``check_save``.
 _FIELDS = saved_fields(GameState)
-_ENCODE = tuple((name, encoder(h, f"GameState.{name}")) for name, h in _FIELDS.items())
-_DECODE = tuple((name, decoder(h, f"GameState.{name}")) for name, h in _FIELDS.items() if name != "config")
+# Fields written only when not empty (``typed_fields.SAVED_IF_SET``): the module states, so a base
+# game's save is what it was before they existed.
+_IF_SET = frozenset(f.name for f in dataclasses.fields(GameState) if f.metadata.get("if_set"))
+_ENCODE = tuple((name, encoder(h, f"GameState.{name}")) for name, h in _FIELDS.items() if name not in _IF_SET)
+_DECODE = tuple(
+    (name, decoder(h, f"GameState.{name}")) for name, h in _FIELDS.items() if name not in _IF_SET | {"config"}
+)
+_ENCODE_IF_SET = tuple((name, encoder(_FIELDS[name], f"GameState.{name}")) for name in sorted(_IF_SET))
+_DECODE_IF_SET = tuple((name, decoder(_FIELDS[name], f"GameState.{name}")) for name in sorted(_IF_SET))
 _V1_KEYS = frozenset(("format", *_FIELDS))
 SAVE_KEYS = _V1_KEYS | {"pack_sha256"}
 
@@ -51,6 +59,9 @@ def to_dict(state: GameState) -> dict[str, Any]:
     out: dict[str, Any] = {"format": FORMAT, "pack_sha256": hashes}
     for name, enc in _ENCODE:
         out[name] = d[name] if enc is None else enc(d[name])
+    for name, enc in _ENCODE_IF_SET:
+        if d[name]:
+            out[name] = d[name] if enc is None else enc(d[name])
     return out
 
 
@@ -78,6 +89,9 @@ def decode_fields(data: dict[str, Any], config: GameConfig, pack: Pack) -> GameS
     ``from_dict`` calls it once ``check_save`` has passed (tests call it on states that are not
     games, to test the codec alone)."""
     values = {name: data[name] if dec is None else dec(data[name]) for name, dec in _DECODE}
+    for name, dec in _DECODE_IF_SET:
+        if name in data:
+            values[name] = data[name] if dec is None else dec(data[name])
     return GameState(config=config, pack=pack, **values)
 
 

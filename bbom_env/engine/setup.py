@@ -15,7 +15,7 @@ from .constants import (
     Phase,
     madness_pile_size,
 )
-from .pack_checks import check_module_kinds
+from .pack_checks import check_module_kinds, check_module_sections
 from .records import SpellSlot
 from .rules import ruleset
 from .state import GameState, PlayerState
@@ -35,6 +35,7 @@ def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
     pack = pack or load_pack(config.pack, config.pack_overrides)
     rules = ruleset(config.modules)
     check_module_kinds(pack, config.modules, rules.modifier_kinds)  # a module's kinds need the module
+    check_module_sections(pack, rules.pack_sections)  # and its cards need their section
     rng = random.Random(config.seed)
     n = config.num_players
 
@@ -109,7 +110,10 @@ def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
     state.phase = Phase.CONCENTRATION
     state.event("setup", tuple(magicians), tuple(state.grimoire))
     # Modules' setup steps come after every base draw from the RNG, so the base deal of a seed is
-    # the same with and without them (issue 8, part 3).
+    # the same with and without them (issue 8, part 3). Each module's own state exists before any
+    # module step runs (a step may read another module's state).
+    for name, state_type in rules.state_types:
+        state.ext[name] = state_type()
     for step in rules.setup:
         step(state)
     return state

@@ -23,7 +23,7 @@ from .constants import NUM_CODES, Phase
 from .pack_hash import pack_mismatch, pack_sha256
 from .records import NO_CARD, CurseOnTrack, SpellSlot, SupportSlot, TempModifier
 from .resolver import ANSWER, LEGAL, IllegalActionError, run
-from .typed_fields import NOT_SAVED, make_clone
+from .typed_fields import NOT_SAVED, SAVED_IF_SET, ModuleState, make_clone
 
 
 class MoveTypeError(IllegalActionError, TypeError):
@@ -110,6 +110,9 @@ class GameState:
     log: list[tuple] = field(default_factory=list)
     history: list[int] = field(default_factory=list)
     movers: list[int] = field(default_factory=list)  # seat that took each move of history
+    # Each module's own state (``rules.Module.state_type``), by module name in ruleset order; made
+    # at setup before the module setup steps. Empty in a base game, and then not saved at all.
+    ext: dict[str, ModuleState] = field(default_factory=dict, metadata=SAVED_IF_SET)
     legal_cache: list[int] | None = field(default=None, metadata=NOT_SAVED)  # recomputed
 
     # -- copying ------------------------------------------------------------------------------
@@ -125,6 +128,8 @@ class GameState:
     def __getstate__(self) -> dict:
         d = self.__dict__.copy()
         d["legal_cache"] = None
+        if not d["ext"]:
+            del d["ext"]  # a base game pickles as it did before module states existed
         # The pack pickles by reference (its path): record what the files held, so that unpickling
         # against an edited pack is refused instead of silently playing other cards.
         try:
@@ -142,6 +147,7 @@ class GameState:
                 raise SaveError(f"cannot unpickle the state: {why}")
         if any("k" in f for f in d.get("stack", ())):  # one-letter frame keys: before frames.py
             raise SaveError("cannot unpickle the state: it was pickled before the typed frames (frames.py)")
+        d.setdefault("ext", {})
         self.__dict__.update(d)
 
     # -- public API (the logic lives in resolver / decision / serialize) ----------------------

@@ -16,19 +16,29 @@ frozen dataclass (config, pack) shared                 (``serialize`` names them
 ``dict`` / ``Any`` (frames)     one level (immutable   tuples as lists, records as objects; read
                                 values by convention)  back: lists as tuples, records by fields
 ``X | None``                    None or X copied       null or X
-a dataclass with ``clone``      ``clone()``            an object of its saved fields
+a dataclass                     its generated clone    an object of its saved fields
 ``random.Random``               a new generator, same  [version, internal state, gauss]
                                 state
+``dict[str, ModuleState]``      each module's state    an object: module name -> its state's
+(``GameState.ext``)             by its own type        object, read back by the module's type
 ==============================  =====================  ==========================================
+
+A module's own part of the state (``rules.Module.state_type``) is a dataclass derived from
+``ModuleState`` whose fields have types of this table; ``register_state_type`` (called by
+``rules.register``) compiles its clone and codecs at once, so a field without a rule is refused when
+the module registers. ``check_json`` checks saved data against a declared type before it is decoded
+(``save_check`` uses it for module states), naming the path of the first bad value.
 
 A type without a rule raises ``TypeError`` naming the class and the field, at import. A field with
 ``metadata={"save": False}`` is not written to saves (the pack, named by the config; the cache of
-legal moves, recomputed).
+legal moves, recomputed); one with ``SAVED_IF_SET`` is written only when it is not empty (the module
+states: a base game's save has no such key).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import types
 import typing
@@ -43,6 +53,22 @@ _SCALARS = (int, str, bool, float, type(None))
 _SCALAR_TYPES = frozenset(_SCALARS)  # for the per-item tests of the long lists (the log)
 # Field metadata of a field that saves do not write (``serialize`` rebuilds it).
 NOT_SAVED: Mapping[str, bool] = {"save": False}
+# Field metadata of a field that saves write only when it is not empty (``GameState.ext``: a base
+# game has no module state, and its saves stay what they were before module states existed).
+SAVED_IF_SET: Mapping[str, bool] = {"save": True, "if_set": True}
+
+
+class ModuleState:
+    """Base class of a module's own part of the game state (``rules.Module.state_type``): derive a
+    ``@dataclass`` from it whose every field has a default and a type of the table above (records
+    of ``records.py`` or of the module for its sub-parts). The game keeps one instance per module
+    in ``GameState.ext[module name]``; clone, pickle, ``==`` and saves come from the field types."""
+
+    __slots__ = ()
+
+
+# Module name -> its state type (``register_state_type``); read to decode and check saves.
+STATE_TYPES: dict[str, type] = {}
 
 
 def _args(h: Any) -> tuple[Any, ...]:
@@ -127,12 +153,23 @@ def copy_expr(h: Any, v: str, where: str, refs: dict[str, Any], depth: int = 0) 
         return f"{v}.copy()" if inner is None else f"[{inner} for {x} in {v}]"
     if origin is dict:
         inner = copy_expr(_args(h)[1], x, where, refs, depth + 1)
-        return f"{v}.copy()" if inner is None else f"{{k{depth}: {inner} for k{depth}, {x} in {v}.items()}}"
+        if inner is None:
+            return f"{v}.copy()"
+        each = f"{{k{depth}: {inner} for k{depth}, {x} in {v}.items()}}"
+        # Module states: empty in a base game, which then pays one test, not a comprehension.
+        return f"({each} if {v} else {{}})" if _args(h)[1] is ModuleState else each
+    if h is ModuleState:  # GameState.ext's values: each by the clone of its own type
+        refs["_clone_state"] = _clone_state
+        return f"_clone_state({v})"
     if dataclasses.is_dataclass(h) and isinstance(h, type):
         name = f"clone_{h.__name__}"
         refs[name] = _CLONES[h] if h in _CLONES else make_clone(h)
         return f"{name}({v})"
     raise TypeError(f"{where}: no copy rule for the type {h}")
+
+
+def _clone_state(v: Any) -> Any:
+    return _CLONES[type(v)](v)
 
 
 _CLONES: dict[type, Callable[[Any], Any]] = {}  # the clone function made for each class
@@ -275,6 +312,8 @@ def encoder(h: Any, where: str) -> Codec:
         return list if not any(inner) else _any_to_json
     if h is random.Random:
         return _rng_to_json
+    if h is ModuleState:
+        return _state_to_json
     if _is_optional(h):
         return _lift(_or_none, encoder(_inner_optional(h), where))
     if origin is list:
@@ -312,6 +351,8 @@ def decoder(h: Any, where: str) -> Codec:
         raise TypeError(f"{where}: tuples of records or containers are not supported ({h})")
     if h is random.Random:
         return _rng_from_json
+    if origin is dict and _args(h)[1] is ModuleState:  # GameState.ext: the key names the type
+        return _states_from_json
     if _is_optional(h):
         return _lift(_or_none, decoder(_inner_optional(h), where))
     if origin is list:
@@ -330,3 +371,124 @@ def decoder(h: Any, where: str) -> Codec:
 # Every record type, also those no field declares (payment sources live in frames, typed Any).
 for _t in RECORD_TYPES:
     _record(_t)
+
+
+# -- module states ---------------------------------------------------------------------------------
+
+_STATE_CODECS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
+
+
+def _state_to_json(v: Any) -> Any:
+    return _STATE_CODECS[type(v)][0](v)
+
+
+def _states_from_json(v: dict[str, Any]) -> dict[str, Any]:
+    return {name: _STATE_CODECS[STATE_TYPES[name]][1](d) for name, d in v.items()}
+
+
+def register_state_type(module: str, cls: type) -> None:
+    """Make module ``module``'s state type known: its clone and JSON codecs are compiled now, so a
+    field whose type has no rule is refused here (TypeError naming the class and the field), and
+    its default instance must round-trip through ``check_json`` and the codecs."""
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls) and issubclass(cls, ModuleState)):
+        raise TypeError(f"module {module!r}: state_type {cls!r} is not a dataclass derived from ModuleState")
+    old = STATE_TYPES.get(module)
+    if old is not None and old is not cls:
+        raise ValueError(f"module {module!r} already has the state type {old.__name__}")
+    try:
+        default = cls()
+    except TypeError as exc:
+        raise TypeError(
+            f"module {module!r}: {cls.__name__}() must work: every field needs a default ({exc})"
+        ) from None
+    clone = _CLONES[cls] if cls in _CLONES else make_clone(cls)
+    codecs = _dataclass_codecs(cls)
+    try:
+        data = json.loads(json.dumps(codecs[0](default)))
+        check_json(cls, data, f"{cls.__name__}()")
+        same = codecs[1](data) == default and clone(default) == default
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise TypeError(f"module {module!r}: {cls.__name__}() cannot be saved: {exc}") from None
+    if not same:
+        raise TypeError(f"module {module!r}: {cls.__name__}() does not survive its clone and JSON codecs")
+    _STATE_CODECS[cls] = codecs
+    STATE_TYPES[module] = cls
+
+
+def unregister_state_type(module: str) -> None:
+    STATE_TYPES.pop(module, None)
+
+
+# -- checking saved data against a declared type ----------------------------------------------------
+
+
+class JSONShapeError(ValueError):
+    """Saved data that does not fit its declared type; the message starts with the value's path."""
+
+
+def _shown(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _object(v: Any, where: str, keys: tuple[str, ...], optional: frozenset[str] = frozenset()) -> dict:
+    if type(v) is not dict:
+        raise JSONShapeError(f"{where}: expected an object, got {_shown(v)}")
+    missing = [k for k in keys if k not in v and k not in optional]
+    if missing:
+        raise JSONShapeError(f"{where}: missing field(s) {missing}")
+    extra = sorted(map(str, set(v) - set(keys)))
+    if extra:
+        raise JSONShapeError(f"{where}: unknown field(s) {extra}; known: {sorted(keys)}")
+    return v
+
+
+_SCALAR_NAMES = {bool: "true or false", int: "an int", float: "a number", str: "a string"}
+
+
+def check_json(h: Any, v: Any, where: str) -> None:
+    """Check that ``v`` (parsed JSON) is what the codec of ``decoder(h)`` reads: the right JSON
+    types all the way down, records and dataclasses as objects of exactly their fields. Raises
+    ``JSONShapeError`` whose message starts with the path of the first bad value
+    (``ext.toy.omens[2].element: expected an int, got 'x'``). Ranges and ids are the module's
+    invariants' business, not the type's."""
+    origin = typing.get_origin(h)
+    if h in _SCALAR_NAMES:
+        ok = type(v) is h or (h is float and type(v) is int)
+        if not ok:
+            raise JSONShapeError(f"{where}: expected {_SCALAR_NAMES[h]}, got {_shown(v)}")
+    elif h is type(None):
+        if v is not None:
+            raise JSONShapeError(f"{where}: expected null, got {_shown(v)}")
+    elif h is Any or h is tuple or h is Mapping or origin is Mapping or _is_frame_dict(h):
+        return  # undeclared values: the codec takes any JSON (frames are checked by their schema)
+    elif _is_optional(h):
+        if v is not None:
+            check_json(_inner_optional(h), v, where)
+    elif is_record_type(h):
+        hints = typing.get_type_hints(h)
+        _object(v, where, h._fields)
+        for name in h._fields:
+            check_json(hints[name], v[name], f"{where}.{name}")
+    elif origin is list or origin is tuple:
+        if type(v) is not list:
+            raise JSONShapeError(f"{where}: expected a list, got {_shown(v)}")
+        args = _args(h)
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis) and len(v) != len(args):
+            raise JSONShapeError(f"{where}: expected {len(args)} items, got {len(v)}")
+        for i, x in enumerate(v):
+            check_json(args[0] if origin is list or args[-1] is Ellipsis else args[i], x, f"{where}[{i}]")
+    elif origin is dict:
+        if type(v) is not dict:
+            raise JSONShapeError(f"{where}: expected an object, got {_shown(v)}")
+        for k, x in v.items():
+            check_json(_args(h)[1], x, f"{where}.{k}")
+    elif dataclasses.is_dataclass(h) and isinstance(h, type):
+        fields = saved_fields(h)
+        optional = frozenset(f.name for f in dataclasses.fields(h) if f.metadata.get("if_set"))
+        _object(v, where, tuple(fields), optional)
+        for name, t in fields.items():
+            if name in v:
+                check_json(t, v[name], f"{where}.{name}")
+    else:
+        raise TypeError(f"{where}: no check rule for the type {h}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from bbom_env.engine.constants import MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_CODES
-from bbom_env.engine.hooks import spell_limit, support_capacity
+from bbom_env.engine.hooks import ability_lost, spell_limit, support_capacity
 from bbom_env.engine.state import GameState, PlayerState
 
 from .obs_core import ObsContext, ObsSection, Part
@@ -192,7 +192,9 @@ class Seats(ObsSection):
                 on.append(b + _ELIMINATED)
             if pl.ability_used:
                 on.append(b + _USED)
-            if pl.ability_lost:
+            # hooks.ability_lost: lost for good, or while a lose_ability modifier lasts (a module's
+            # kind, V-10, V-27: a base game has none, so it reads the flag alone).
+            if pl.ability_lost or (state.config.modules and ability_lost(state, p)):
                 on.append(b + _LOST)
             self._player(state, p, pl, k, vec, on, idx, val)
 

@@ -37,7 +37,19 @@ from bbom_env.engine.records import (
 )
 from bbom_env.engine.serialize import decode_fields, to_json
 from bbom_env.engine.state import GameState, PlayerState
-from bbom_env.engine.typed_fields import copy_expr, decoder, encoder, make_clone, type_hints
+from bbom_env.engine.typed_fields import (
+    STATE_TYPES,
+    JSONShapeError,
+    ModuleState,
+    check_json,
+    copy_expr,
+    decoder,
+    encoder,
+    make_clone,
+    register_state_type,
+    type_hints,
+    unregister_state_type,
+)
 
 # Values that a field of type Any holds: frame values and event data (every record type inside).
 FRAME = {
@@ -51,6 +63,30 @@ FRAME = {
     "records": tuple(r for r in (CurseOnTrack("c", 3, (1, 0, 0, 2), 1), SpellSlot("s", True, "this_turn"))),
 }
 EVENT = (5, "pay", 1, "destroy", (3, 4), SupportSlot(7, 12))
+
+
+class Mark(NamedTuple):
+    """A record of a module's state (test only)."""
+
+    seat: int
+    tags: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass
+class RecState(ModuleState):
+    """A module state with a field of every kind a module may use (test only)."""
+
+    count: int = 0
+    name: str = ""
+    flag: bool = False
+    marks: list[Mark] = dataclasses.field(default_factory=list)
+    piles: dict[str, list[int]] = dataclasses.field(default_factory=dict)
+    last: Mark | None = None
+    order: tuple[int, ...] = ()
+
+
+RECS = "recs"  # the module name GameState.ext holds RecState under in these tests
+register_state_type(RECS, RecState)
 
 
 def _value(h: Any, where: str, k: int = 0) -> Any:
@@ -72,6 +108,8 @@ def _value(h: Any, where: str, k: int = 0) -> Any:
         return EVENT
     if h is dict or typing.get_origin(h) is dict and typing.get_args(h)[1] is Any:
         return dict(FRAME)
+    if origin is dict and typing.get_args(h)[1] is ModuleState:  # GameState.ext: by module name
+        return {RECS: _dataclass(RecState, k)}
     if origin is Mapping:
         return {"kind": "test", "amount": 2}
     if origin is typing.Union or isinstance(h, type(int | None)):
@@ -88,8 +126,8 @@ def _value(h: Any, where: str, k: int = 0) -> Any:
         return {_value(kt, where, k + i): _value(vt, where, k + i) for i in range(2)}
     if isinstance(h, type) and issubclass(h, tuple) and hasattr(h, "_fields"):
         return _record(h, k)
-    if h is PlayerState:
-        return _dataclass(PlayerState, k)
+    if h in (PlayerState, RecState):
+        return _dataclass(h, k)
     pytest.fail(f"{where}: no test value for the type {h}: teach _value this type")
 
 
@@ -126,7 +164,8 @@ def _default(f: dataclasses.Field) -> Any:
 
 def test_every_field_holds_a_non_default_value() -> None:
     s = _full_state()
-    for cls, obj in ((GameState, s), (PlayerState, s.players[0]), (PlayerState, s.players[1])):
+    objs = ((GameState, s), (PlayerState, s.players[0]), (PlayerState, s.players[1]), (RecState, s.ext[RECS]))
+    for cls, obj in objs:
         for f in dataclasses.fields(cls):
             assert getattr(obj, f.name) != _default(f), f"{cls.__name__}.{f.name} holds its default"
     for cls in RECORD_TYPES:
@@ -135,7 +174,7 @@ def test_every_field_holds_a_non_default_value() -> None:
             default = cls._field_defaults.get(name, dataclasses.MISSING)
             assert getattr(rec, name) != default, f"{cls.__name__}.{name} holds its default"
     # Every record type occurs in the state, so the round trips below cover every record's fields.
-    assert {type(r) for r in _records(s)} == set(RECORD_TYPES)
+    assert {type(r) for r in _records(s)} == {*RECORD_TYPES, Mark}  # Mark: the module state's record
 
 
 def _records(x: Any) -> list[Any]:
@@ -148,7 +187,7 @@ def _records(x: Any) -> list[Any]:
     elif isinstance(x, dict):
         for v in x.values():
             out += _records(v)
-    elif isinstance(x, (GameState, PlayerState)):
+    elif isinstance(x, (GameState, PlayerState, ModuleState)):
         for f in dataclasses.fields(x):
             if f.name not in ("config", "pack"):
                 out += _records(getattr(x, f.name))
@@ -160,7 +199,7 @@ def _same(a: Any, b: Any, where: str) -> None:
     such as ``phase`` is saved as its int)."""
     if not (isinstance(a, int) and type(b) is int and not isinstance(a, bool)):
         assert type(a) is type(b), f"{where}: {type(a).__name__} != {type(b).__name__}"
-    if isinstance(a, (GameState, PlayerState)):
+    if isinstance(a, (GameState, PlayerState, ModuleState)):
         for f in dataclasses.fields(a):
             if f.name == "rng":
                 assert a.rng.getstate() == b.rng.getstate(), f"{where}.rng"
@@ -191,7 +230,7 @@ def _mutables(x: Any, out: dict[int, str], where: str) -> None:
     elif isinstance(x, dict):
         for key, v in x.items():
             _mutables(v, out, f"{where}.{key}")
-    elif isinstance(x, (GameState, PlayerState)):
+    elif isinstance(x, (GameState, PlayerState, ModuleState)):
         out[id(x)] = where
         for f in dataclasses.fields(x):
             if f.name not in ("config", "pack"):
@@ -301,3 +340,77 @@ def test_replacer_agrees_with_replace_for_every_field_of_every_record() -> None:
     assert with_exhausted(SpellSlot("s"), True) == SpellSlot("s", exhausted=True)
     with pytest.raises(ValueError, match="SpellSlot has no field 'nope'"):
         replacer(SpellSlot, "nope")
+
+
+# -- module states (rules.Module.state_type, GameState.ext) ------------------------------------------
+
+
+def test_a_module_state_survives_clone_pickle_and_json_and_is_independent_after_clone() -> None:
+    s = _full_state()
+    st = s.ext[RECS]
+    c = s.clone()
+    assert c.ext[RECS] == st and c.ext[RECS] is not st and c.ext[RECS].marks is not st.marks
+    c.ext[RECS].marks.append(Mark(0))
+    c.ext[RECS].piles[next(iter(st.piles))].append(9)
+    c.ext[RECS].count += 1
+    assert len(st.marks) == 2 and 9 not in next(iter(st.piles.values())) and st.count == 7
+    assert c != s  # == reads the saved form, module states included
+    back = decode_fields(json.loads(to_json(s)), s.config, s.pack)
+    assert type(back.ext[RECS]) is RecState and type(back.ext[RECS].marks[0]) is Mark
+    assert back.ext[RECS] == st and pickle.loads(pickle.dumps(s)).ext[RECS] == st
+
+
+def test_a_base_game_saves_and_pickles_no_module_state() -> None:
+    state = new_game(GameConfig(num_players=2, seed=4))
+    assert state.ext == {} and "ext" not in json.loads(state.to_json())
+    assert "ext" not in state.__getstate__()  # pickles as before module states existed
+    loaded = pickle.loads(pickle.dumps(state))
+    assert loaded.ext == {} and loaded == state and from_json(state.to_json()).ext == {}
+
+
+def test_check_json_names_the_path_of_a_bad_value() -> None:
+    good = json.loads(json.dumps(encoder(RecState, "RecState")(_dataclass(RecState))))  # type: ignore[misc]
+    check_json(RecState, good, "ext.recs")
+    cases = [
+        (("marks", 1, "seat"), "x", r"ext\.recs\.marks\[1\]\.seat: expected an int, got 'x'"),
+        (("marks", 0), [1, []], r"ext\.recs\.marks\[0\]: expected an object, got \[1, \[\]\]"),
+        (("flag",), 1, r"ext\.recs\.flag: expected true or false, got 1"),
+        (("order",), "12", r"ext\.recs\.order: expected a list"),
+        (("piles", "zz0", 0), None, r"ext\.recs\.piles\.zz0\[0\]: expected an int, got None"),
+        (("last",), {"seat": 1}, r"ext\.recs\.last: missing field\(s\) \['tags'\]"),
+    ]
+    for path, bad, message in cases:
+        data = json.loads(json.dumps(good))
+        where = data
+        for key in path[:-1]:
+            where = where[key]
+        where[path[-1]] = bad
+        with pytest.raises(JSONShapeError, match=message):
+            check_json(RecState, data, "ext.recs")
+    with pytest.raises(JSONShapeError, match=r"ext\.recs: unknown field\(s\) \['extra'\]"):
+        check_json(RecState, {**good, "extra": 1}, "ext.recs")
+
+
+def test_a_state_type_is_checked_when_its_module_registers() -> None:
+    @dataclasses.dataclass
+    class NoDefault(ModuleState):
+        n: int
+
+    @dataclasses.dataclass
+    class BadField(ModuleState):
+        bag: set[int] = dataclasses.field(default_factory=set)
+
+    @dataclasses.dataclass
+    class NotAState:
+        n: int = 0
+
+    with pytest.raises(TypeError, match="every field needs a default"):
+        register_state_type("bad", NoDefault)
+    with pytest.raises(TypeError, match="BadField.bag: no copy rule"):
+        register_state_type("bad", BadField)
+    with pytest.raises(TypeError, match="not a dataclass derived from ModuleState"):
+        register_state_type("bad", NotAState)
+    with pytest.raises(ValueError, match="already has the state type RecState"):
+        register_state_type(RECS, BadField)
+    assert "bad" not in STATE_TYPES and STATE_TYPES[RECS] is RecState
+    unregister_state_type("bad")  # unknown: nothing to do

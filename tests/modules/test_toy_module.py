@@ -29,9 +29,11 @@ from bbom_env.engine.vocab import IntRange, PackError, normalize_mod
 from bbom_env.rl.layout import ActionLayout
 from bbom_env.rl.obs_core import OBS_MODULES
 from bbom_env.rl.observation import ObservationEncoder
-from modules.toy_module import BLOCK, HAND_SIZE_WITH_MADNESS, NAME, TOY, TOY_PACK, registered
+from modules.toy_module import BLOCK, HAND_SIZE_WITH_MADNESS, NAME, TOY, TOY_PACK, registered, toy_state
 
 TOY_SET = (NAME,)
+# A toy game needs the toy's pack section [[toy_omen]], which toy_pack.toml holds.
+TOY_CONFIG = {"modules": TOY_SET, "pack_overrides": (TOY_PACK,)}
 
 
 @pytest.fixture
@@ -101,6 +103,7 @@ def test_base_sections_keep_their_order_and_values(toy: None) -> None:
     }
     assert grown == {
         **{f"seat{k}.temp_mods": 2 for k in range(5)},
+        "decision.kind": 1,  # the toy's decision kind, after the base's
         "decision.payment_action": 1,
         "history": 4,
     }
@@ -128,32 +131,35 @@ def test_base_sections_keep_their_order_and_values(toy: None) -> None:
 
 
 def test_the_module_action_is_offered_and_runs(toy: None) -> None:
-    sc = Scenario(modules=TOY_SET).hand(0, "fire-1", "water-2").action_phase(0)
+    sc = Scenario(**TOY_CONFIG).hand(0, "fire-1", "water-2").action_phase(0)
     legal = sc.s.legal_actions()
     assert {_toy_id(0), _toy_id(1)} <= set(legal) and _toy_id(2) not in legal  # nothing earth to pay
     sc.mark().do(_toy_id(0))
     assert sc.p(0).hand[0] == 0 and sc.p(0).discard[0] == 1  # paid 1 fire card (auto payment)
     assert sc.s.stats["toy_meditations"] == 1
     assert sc.events("toy_meditate") == [(0, 0)]
+    assert sc.pending().kind == "toy_omen_element" and sc.pending().player == 0  # the module's decision
+    sc.do("PICK_ELEMENT(air)")
+    assert toy_state(sc.s).omens[-1] == (3, 0) and sc.pending().kind == "action"
     sc.check()
-    assert "toy: omen" in str(sc.s) and "meditations 1" in str(sc.s)
+    assert "toy: omen air" in str(sc.s) and "meditations 1" in str(sc.s)
 
 
 def test_the_module_action_pays_manually_and_cancels(toy: None) -> None:
-    sc = Scenario(modules=TOY_SET, payment="manual").hand(0, "fire-1").action_phase(0)
+    sc = Scenario(payment="manual", **TOY_CONFIG).hand(0, "fire-1").action_phase(0)
     sc.do(_toy_id(0))
     assert sc.pending().kind == "payment"
     sc.do("PAY_CANCEL")
     assert sc.pending().kind == "action" and sc.s.stats.get("toy_meditations", 0) == 0
-    sc.do(_toy_id(0), "PAY_HAND(fire-1)", "PAY_CONFIRM")
+    sc.do(_toy_id(0), "PAY_HAND(fire-1)", "PAY_CONFIRM", "PICK_ELEMENT(fire)")
     assert sc.s.stats["toy_meditations"] == 1
 
 
 def test_the_support_source_changes_the_hand_size_rule_point(toy: None) -> None:
     """A Madness in the support refills the hand to 5 (the toy version of the Phobia of RULES.md
     section 9.2, "refill your hand to 5 cards instead of 6"; V-35)."""
-    for modules, want in (((), HAND_SIZE), (TOY_SET, HAND_SIZE_WITH_MADNESS)):
-        sc = Scenario(modules=modules).support(0, "madness").hand(0, "fire-1")
+    for config, want in (({}, HAND_SIZE), (TOY_CONFIG, HAND_SIZE_WITH_MADNESS)):
+        sc = Scenario(**config).support(0, "madness").hand(0, "fire-1")
         sc.deck(0, *["water-1"] * 8).deck(1, *["air-1"] * 8).action_phase(0)
         assert rule_point(sc.s, 0, "hand_size", HAND_SIZE) == want and hand_size(sc.s, 0) == want
         assert hand_size(sc.s, 1) == HAND_SIZE  # nothing in P1's support
@@ -164,25 +170,31 @@ def test_the_support_source_changes_the_hand_size_rule_point(toy: None) -> None:
 def test_module_setup_draws_after_the_base_deal(toy: None) -> None:
     """The base deal of a seed is the same with the module and without; the module's setup step
     takes the next draw of the game's RNG after the base setup's last one (issue 8, part 3)."""
+    mags = ("test_mag_fire", "test_mag_water", "test_mag_earth")  # the toy pack adds Magicians
+    omens = sorted(load_pack("test", (TOY_PACK,)).sections["toy_omen"])
     for seed in range(5):
-        cfg = GameConfig(pack="test", num_players=3, seed=seed)
-        base, mod = setup(cfg), setup(cfg.replace(modules=TOY_SET))
+        cfg = GameConfig(pack="test", num_players=3, seed=seed, magicians=mags)
+        base, mod = setup(cfg), setup(cfg.replace(**TOY_CONFIG))
         for a, b in zip(base.players, mod.players, strict=True):
             assert (a.magician, a.hand, a.deck, a.spells) == (b.magician, b.hand, b.deck, b.spells)
         assert (base.grimoire, base.library, base.curse_piles) == (mod.grimoire, mod.library, mod.curse_piles)
         assert (base.active, base.supply, base.madness_pile) == (mod.active, mod.supply, mod.madness_pile)
         after_base = random.Random()
         after_base.setstate(base.rng.getstate())
-        assert after_base.randrange(4) == mod.stats["toy_omen"]
-        assert after_base.getstate() == mod.rng.getstate()
-        assert "toy_omen" not in base.stats and mod.log[-1] == (0, "toy_omen", mod.stats["toy_omen"])
+        card = omens[after_base.randrange(len(omens))]
+        assert toy_state(mod).card == card and after_base.getstate() == mod.rng.getstate()
+        assert base.ext == {} and mod.log[-1] == (0, "toy_omen", card)
 
 
 def test_the_module_invariant_runs_and_fails(toy: None) -> None:
-    state = new_game(GameConfig(pack="test", modules=TOY_SET))
+    state = new_game(GameConfig(pack="test", **TOY_CONFIG))
     check_invariants(state)
     state.stats["toy_meditations"] = 2  # counted, never logged
     with pytest.raises(AssertionError, match="toy: 2 meditations counted, 0 logged"):
+        check_invariants(state)
+    state.stats["toy_meditations"] = 0
+    toy_state(state).omens.append((9, 0))
+    with pytest.raises(AssertionError, match=r"ext\.toy\.omens\[1\]: \(9, 0\) is no Element"):
         check_invariants(state)
 
 
@@ -199,7 +211,7 @@ def test_ruleset_lists_the_module_parts_after_the_base(toy: None) -> None:
 def test_random_playouts_with_the_module_keep_the_invariants(toy: None, players: int) -> None:
     meditations = finished = 0
     for seed in range(4):
-        cfg = GameConfig(pack="test", num_players=players, seed=seed, modules=TOY_SET)
+        cfg = GameConfig(pack="test", num_players=players, seed=seed, **TOY_CONFIG)
         state, rng = new_game(cfg), random.Random(seed)
         for _ in range(3000):
             if state.over:
@@ -221,22 +233,23 @@ def test_a_module_modifier_kind_needs_the_module() -> None:
     """A pack card written with "replace" is refused for a base game, naming the file, card and
     field; the same game with the module is accepted (issue 8 part 4)."""
     base = GameConfig(pack="test", pack_overrides=(TOY_PACK,))
-    with pytest.raises(PackError) as err:
-        new_game(base)
-    text = str(err.value)
-    assert "toy_pack.toml: magician 'toy_mag_reshuffle'.ability[0].kind" in text
-    assert "'replace'" in text and "GameConfig.modules" in text
     with registered(obs=False):
+        with pytest.raises(PackError) as err:
+            new_game(base)  # the module is registered, but this game does not name it
+        text = str(err.value)
+        assert "toy_pack.toml: magician 'toy_mag_reshuffle'.ability[0].kind" in text
+        assert "'replace'" in text and "GameConfig.modules" in text
         state = new_game(base.replace(modules=TOY_SET, magicians=("toy_mag_blocker", "test_mag_fire")))
         assert state.players[0].magician == "toy_mag_blocker"
-    with pytest.raises(PackError, match="'toy_mag_reshuffle'"):
-        new_game(base)  # unregistered again: refused again
-    # A modifier op nested in "may" is found too, with its path.
-    uses = dict(
-        (where.split(": ", 1)[1], kind) for kind, where in module_kind_uses(load_pack("test", (TOY_PACK,)))
-    )
-    assert uses["magician 'toy_mag_blocker'.activated[0].ops[0].mod.kind"] == "lose_ability"
-    assert len(uses) == 6 and module_kind_uses(load_pack("test")) == ()
+        # A modifier op nested in "may" is found too, with its path.
+        uses = dict(
+            (where.split(": ", 1)[1], kind)
+            for kind, where in module_kind_uses(load_pack("test", (TOY_PACK,)))
+        )
+        assert uses["magician 'toy_mag_blocker'.activated[0].ops[0].mod.kind"] == "lose_ability"
+        assert len(uses) == 6 and module_kind_uses(load_pack("test")) == ()
+    with pytest.raises(PackError, match=r"toy_pack\.toml: unknown section\(s\) \['toy_omen'\]"):
+        new_game(base)  # unregistered again: even its section is unknown
 
 
 def test_config_naming_an_unregistered_module_fails_clearly() -> None:
@@ -259,7 +272,7 @@ def test_unregister_restores_everything() -> None:
     for _ in range(2):  # registering again after unregistering works
         with registered():
             assert NAME in MODULES and NAME in OBS_MODULES and M.num_moves(TOY_SET) > M.NUM_BASE_MOVES
-            new_game(GameConfig(pack="test", modules=TOY_SET))
+            new_game(GameConfig(pack="test", **TOY_CONFIG))
         assert (M.layout_table(), ruleset(()), dict(OBS_MODULES), set(MODULES)) == before
         with pytest.raises(ValueError, match="unknown module"):
             M.num_moves(TOY_SET)
@@ -279,16 +292,16 @@ def test_the_envs_pass_modules_through(toy: None) -> None:
     import bbom_env
     from bbom_env.rl.aec_env import env as aec_env
 
-    genv = gymnasium.make(bbom_env.GYM_ID, pack="test", modules=TOY_SET)
+    genv = gymnasium.make(bbom_env.GYM_ID, pack="test", **TOY_CONFIG)
     obs, info = genv.reset(seed=1)
     assert genv.action_space.n == M.num_moves(TOY_SET)
     assert genv.unwrapped.state.config.modules == TOY_SET
-    toy_obs = ObservationEncoder(GameConfig(pack="test", modules=TOY_SET))
+    toy_obs = ObservationEncoder(GameConfig(pack="test", **TOY_CONFIG))
     assert (
         obs["observation"].shape == (toy_obs.size,) if isinstance(obs, dict) else obs.shape == (toy_obs.size,)
     )
     genv.close()
-    env = aec_env(pack="test", num_players=2, modules=TOY_SET)
+    env = aec_env(pack="test", num_players=2, **TOY_CONFIG)
     env.reset(seed=1)
     agent = env.agent_selection
     assert env.action_space(agent).n == M.num_moves(TOY_SET)
