@@ -14,8 +14,7 @@ and registered with the module): its parser reads each ``[[name]]`` entry, the l
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -29,13 +28,17 @@ from .pack_checks import (
     MAX_SUPPORT_CAPACITY,
     MONSTER_SYMBOLS,
     PROVENANCES,
+    RESERVED_SECTIONS,
+    PackSection,
     card_id,
     check_fields,
+    check_new_section,
     check_pack,
     choice,
     element,
     int_in,
     marked,
+    module_card_parser,
     opt,
     provenance,
     read_pack_file,
@@ -48,7 +51,7 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 NAMED_PACKS = {"default": DATA_DIR / "base_pack.toml", "test": DATA_DIR / "test_pack.toml"}
 CURSE_TYPES = ELEMENT_NAMES + ("multi",)
 PAGE_KINDS = ("cover", "inside", "end")
-__all__ = ["PROVENANCES", "PackError"]  # re-exported: their home was this module
+__all__ = ["PROVENANCES", "PackError", "PackSection", "check_new_section"]  # re-exported
 
 
 @dataclass(frozen=True)
@@ -356,72 +359,22 @@ COMMON_FIELDS = frozenset(_COMMON)  # id, name, provenance, source, notes, known
 # -- sections of a module ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PackSection:
-    """A section ``[[name]]`` of the card pack that a module reads (``rules.Module.pack_sections``).
-
-    ``parse(entry, where)`` turns one entry (a TOML table) into the module's card: an immutable
-    object with ``id``, ``name`` and ``provenance`` (and ``source``, ``notes``, ``known``), read with
-    the helpers of ``pack_checks`` (``check_fields`` with ``COMMON_FIELDS``, ``req``, ``provenance``
-    ...) so that every error names the file, the entry and the field (``where`` is
-    ``"<file>: <name> '<id>'"``). The loader has checked the id already, unique across the pack.
-    ``effects(card)`` yields ``(part, ops)`` pairs of effects in the effect vocabulary (normalised by
-    the parser with ``vocab.normalize_effect``): they are indexed in ``pack.effects[(id, part)]``,
-    so the interpreter can run them and saves can check frames that name them. ``required``: a
-    game with the module is refused at setup when its pack lacks the section."""
-
-    name: str
-    parse: Callable[[dict, str], Any]
-    effects: Callable[[Any], Iterable[tuple[str, tuple[dict, ...]]]] | None = None
-    required: bool = True
-    doc: str = ""
-
-
 # Section name -> (module, section), while the module is registered (``rules.register``).
 MODULE_SECTIONS: dict[str, tuple[str, PackSection]] = {}
-_RESERVED = frozenset({"pack", "round_track", *_SECTIONS})
+assert frozenset({"pack", "round_track", *_SECTIONS}) == RESERVED_SECTIONS
 
 
 def register_section(module: str, section: PackSection) -> None:
     """Make a module's section known to the loader (``rules.register`` calls it). Cached packs are
     dropped: a pack loaded before may have been refused for this section, or parsed without it."""
-    check_new_section(module, section)
+    check_new_section(module, section, MODULE_SECTIONS)
     MODULE_SECTIONS[section.name] = (module, section)
     _load_cached.cache_clear()
-
-
-def check_new_section(module: str, section: PackSection) -> None:
-    """ValueError when ``section`` cannot be registered for ``module`` (nothing is changed)."""
-    if not isinstance(section, PackSection):
-        raise TypeError(f"module {module!r}: pack_sections holds {section!r}, not a cards.PackSection")
-    if not re.fullmatch(r"[a-z][a-z0-9_]*", section.name) or section.name in _RESERVED:
-        raise ValueError(
-            f"module {module!r}: pack section {section.name!r} must be a new name of lower-case letters, "
-            f"digits and '_' (the base game has {sorted(_RESERVED)})"
-        )
-    owner = MODULE_SECTIONS.get(section.name)
-    if owner is not None and owner != (module, section):
-        raise ValueError(f"pack section {section.name!r} is already declared by module {owner[0]!r}")
 
 
 def unregister_section(name: str) -> None:
     if MODULE_SECTIONS.pop(name, None) is not None:
         _load_cached.cache_clear()
-
-
-def _module_card(section: PackSection, entry: dict, where: str) -> Any:
-    card = section.parse(entry, where)
-    for attr in ("id", "name", "provenance"):
-        if not isinstance(getattr(card, attr, None), str):
-            raise TypeError(
-                f"{where}: the parser of section {section.name!r} returned a card without {attr!r}"
-            )
-    if card.id != entry["id"] or card.provenance not in PROVENANCES:
-        raise TypeError(
-            f"{where}: the parser of section {section.name!r} returned id {card.id!r} / provenance "
-            f"{card.provenance!r}: keep the entry's id and read provenance with pack_checks.provenance"
-        )
-    return card
 
 
 def _meta(raw: dict, path: Path) -> dict:
@@ -449,8 +402,7 @@ def _entries(raw: dict, path: Path) -> dict[str, dict[str, Any]]:
         )
     parsers: dict[str, Callable[[dict, str], Any]] = dict(_SECTIONS)
     for name in sorted(set(raw) & set(modules)):
-        spec = modules[name]
-        parsers[name] = lambda e, where, spec=spec: _module_card(spec, e, where)
+        parsers[name] = module_card_parser(modules[name])
     out: dict[str, dict[str, Any]] = {s: {} for s in parsers}
     seen: dict[str, str] = {}  # id -> section: effects are looked up by card id alone
     for section, parse in parsers.items():
@@ -495,12 +447,12 @@ def _round_track(rt: Any, path: Path) -> tuple[tuple[tuple[int, ...], ...], str]
 
 def load_pack(path: str | Path, overrides: tuple[str | Path, ...] = ()) -> Pack:
     """Load a pack file (or a named pack) and apply override packs (replace cards by id)."""
-    if isinstance(overrides, (str, os.PathLike)):  # one path, not its characters
-        overrides = (overrides,)
-    for p in (path, *overrides):
+    # One path, not its characters.
+    extra: tuple[Any, ...] = (overrides,) if isinstance(overrides, (str, os.PathLike)) else tuple(overrides)
+    for p in (path, *extra):
         if not isinstance(p, (str, os.PathLike)):
             raise PackError(f"{show(p)}: a card pack is a name ({', '.join(NAMED_PACKS)}) or a file path")
-    return _load_cached(str(path), tuple(str(o) for o in overrides))
+    return _load_cached(str(path), tuple(str(o) for o in extra))
 
 
 def resolve_pack_path(name: str) -> Path:

@@ -13,6 +13,8 @@ import re
 import tomllib
 import weakref
 from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -187,6 +189,69 @@ def starting_deck(table: dict, where: str) -> tuple[int, ...]:
     if not deck:
         raise PackError(f"{where}: a starting deck needs at least 1 Element card")
     return tuple(deck)
+
+
+# -- sections of a module ------------------------------------------------------------------------
+
+# Names a module's section cannot take: the base game's tables (``cards._SECTIONS``) and tables.
+RESERVED_SECTIONS = frozenset({"pack", "round_track", "magician", "spell", "curse", "grimoire"})
+
+
+@dataclass(frozen=True)
+class PackSection:
+    """A section ``[[name]]`` of the card pack that a module reads (``rules.Module.pack_sections``).
+
+    ``parse(entry, where)`` turns one entry (a TOML table) into the module's card: an immutable
+    object with ``id``, ``name`` and ``provenance`` (and ``source``, ``notes``, ``known``), read with
+    the helpers of this file (``check_fields`` with ``cards.COMMON_FIELDS``, ``req``, ``provenance``
+    ...) so that every error names the file, the entry and the field (``where`` is
+    ``"<file>: <name> '<id>'"``). The loader has checked the id already, unique across the pack.
+    ``effects(card)`` yields ``(part, ops)`` pairs of effects in the effect vocabulary (normalised by
+    the parser with ``vocab.normalize_effect``): they are indexed in ``pack.effects[(id, part)]``,
+    so the interpreter can run them and saves can check frames that name them. ``required``: a
+    game with the module is refused at setup when its pack lacks the section."""
+
+    name: str
+    parse: Callable[[dict, str], Any]
+    effects: Callable[[Any], Iterable[tuple[str, tuple[dict, ...]]]] | None = None
+    required: bool = True
+    doc: str = ""
+
+
+def check_new_section(module: str, section: PackSection, known: dict[str, tuple[str, PackSection]]) -> None:
+    """ValueError when ``section`` cannot be registered for ``module`` (``known``: the sections
+    registered so far, ``cards.MODULE_SECTIONS``); nothing is changed."""
+    if not isinstance(section, PackSection):
+        raise TypeError(f"module {module!r}: pack_sections holds {section!r}, not a cards.PackSection")
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", section.name) or section.name in RESERVED_SECTIONS:
+        raise ValueError(
+            f"module {module!r}: pack section {section.name!r} must be a new name of lower-case letters, "
+            f"digits and '_' (the base game has {sorted(RESERVED_SECTIONS)})"
+        )
+    owner = known.get(section.name)
+    if owner is not None and owner != (module, section):
+        raise ValueError(f"pack section {section.name!r} is already declared by module {owner[0]!r}")
+
+
+def module_card_parser(section: PackSection) -> Callable[[dict, str], Any]:
+    """The loader's parser of one entry of a module section: the module's, then the checks that
+    every card has (its id kept, a name, a provenance)."""
+    return lambda entry, where: _module_card(section, entry, where)
+
+
+def _module_card(section: PackSection, entry: dict, where: str) -> Any:
+    card = section.parse(entry, where)
+    for attr in ("id", "name", "provenance"):
+        if not isinstance(getattr(card, attr, None), str):
+            raise TypeError(
+                f"{where}: the parser of section {section.name!r} returned a card without {attr!r}"
+            )
+    if card.id != entry["id"] or card.provenance not in PROVENANCES:
+        raise TypeError(
+            f"{where}: the parser of section {section.name!r} returned id {card.id!r} / provenance "
+            f"{card.provenance!r}: keep the entry's id and read provenance with pack_checks.provenance"
+        )
+    return card
 
 
 # -- the whole pack ----------------------------------------------------------------------------------

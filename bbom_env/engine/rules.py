@@ -140,7 +140,7 @@ def _check_parts(module: Module) -> None:
     if len(set(names)) != len(names):
         raise ValueError(f"module {module.name!r} declares a pack section twice: {names}")
     for section in module.pack_sections:
-        cards.check_new_section(module.name, section)
+        cards.check_new_section(module.name, section, cards.MODULE_SECTIONS)
     for kind, describe in module.decisions:
         if kind not in module.frames or not callable(describe):
             raise ValueError(

@@ -53,7 +53,7 @@ class PlayerState:
     mods: list[TempModifier] = field(default_factory=list)  # temporary modifiers
 
     def clone(self) -> PlayerState:
-        return _clone_player(self)  # type: ignore[no-any-return]
+        return _clone_player(self)
 
     def spell_index(self, spell_id: str) -> int:
         for i, s in enumerate(self.spells):
@@ -120,7 +120,7 @@ class GameState:
     def clone(self) -> GameState:
         """A copy sharing no mutable container: every field copied by the rule of its declared
         type (``typed_fields.py``); the config and the pack are shared, the RNG state copied."""
-        return _clone_game(self)  # type: ignore[no-any-return]
+        return _clone_game(self)
 
     def __deepcopy__(self, memo: dict) -> GameState:
         return self.clone()

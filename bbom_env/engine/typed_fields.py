@@ -324,7 +324,7 @@ def encoder(h: Any, where: str) -> Codec:
         return _lift(_values, encoder(_args(h)[1], where))
     if dataclasses.is_dataclass(h) and isinstance(h, type):
         if hasattr(h, "to_dict"):
-            return h.to_dict  # type: ignore[no-any-return]
+            return h.to_dict
         return _dataclass_codecs(h)[0]
     raise TypeError(f"{where}: no JSON rule for the type {h}")
 
@@ -363,7 +363,7 @@ def decoder(h: Any, where: str) -> Codec:
         return _lift(_values, decoder(_args(h)[1], where))
     if dataclasses.is_dataclass(h) and isinstance(h, type):
         if hasattr(h, "from_dict"):
-            return h.from_dict  # type: ignore[no-any-return]
+            return h.from_dict
         return _dataclass_codecs(h)[1]
     raise TypeError(f"{where}: no JSON rule for the type {h}")
 
