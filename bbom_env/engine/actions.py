@@ -47,8 +47,11 @@ def _curse_base(state: GameState, curse: CurseOnTrack) -> tuple[tuple[int, ...],
     c = state.pack.curses[curse.curse]
     cost, tokens = c.cost, curse.tokens
     base = (cost[0] + tokens[0], cost[1] + tokens[1], cost[2] + tokens[2], cost[3] + tokens[3], 0)
-    el = None if c.type == "multi" else ELEMENT_NAMES.index(c.type)
-    return base, el
+    return base, _CURSE_ELEMENT.get(c.type)
+
+
+# A Curse type's Element index; a Multi-Element Curse (or a module's Curse type) has none (4.4).
+_CURSE_ELEMENT: dict[str, int | None] = {"multi": None, **{name: i for i, name in enumerate(ELEMENT_NAMES)}}
 
 
 def curse_req(state: GameState, p: int, curse: CurseOnTrack) -> tuple[int, ...]:

@@ -53,10 +53,17 @@ class MenuView:
         self.player: PlayerState = state.players[self.p]
         self.counts = available_values(state, self.p)
         self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in self.counts]
-        mods = tuple(hooks.player_mods(state, self.p))
-        self._forbid = any(m["kind"] == "forbid" for m in mods)
-        self._cost_mods = tuple(m for m in mods if m["kind"] == "cost")
-        self._cost = bool(self._cost_mods)
+        forbid = False
+        cost_mods = []
+        for m in hooks.player_mods(state, self.p):  # one pass (a hot path)
+            kind = m["kind"]
+            if kind == "cost":
+                cost_mods.append(m)
+            elif kind == "forbid":
+                forbid = True
+        self._forbid = forbid
+        self._cost_mods = cost_mods
+        self._cost = bool(cost_mods)
 
     def forbidden(self, state: GameState, action: str, element: int | None) -> bool:
         return self._forbid and hooks.forbidden(state, self.p, action, element)

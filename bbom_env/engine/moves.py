@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from . import move_args as A
+from .constants import MAX_STACK, MAX_SUPPORT_SLOTS
 
 BASE = "base"
 NO_ARGS = A.NoArg()
@@ -180,11 +181,15 @@ def num_moves(modules: tuple[str, ...] = ()) -> int:
 
 
 def support_arg(offset: int, slot: int) -> int:
-    return A.SUPPORT.to_index((offset, slot))
+    """The index of ``SupportRef(offset, slot)`` in its blocks (``A.SUPPORT.to_index``, written
+    out: the menu asks it for every support card)."""
+    return offset * MAX_SUPPORT_SLOTS + slot
 
 
 def curse_arg(slot: int, pos: int) -> int:
-    return A.CURSE.to_index((slot, pos))
+    """The index of ``CurseRef(slot, pos)`` in its blocks (``A.CURSE.to_index``, written out: the
+    menu asks it for every Curse on the track)."""
+    return slot * MAX_STACK + pos
 
 
 def decode(move: int, modules: tuple[str, ...] = ()) -> Move:

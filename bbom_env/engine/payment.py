@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from . import hooks
-from .constants import CURRENCY, NUM_ELEMENT_CODES
+from .constants import CURRENCY, ELEMENTS, NUM_ELEMENT_CODES, element_code
 from .payment_search import remaining
 from .records import NO_CARD, HandSource, Source
 
@@ -127,14 +127,16 @@ def banned_elements(state: GameState, payer: int, action: str) -> frozenset[int]
     return hooks.banned_elements(state, payer, action)
 
 
+_ELEMENT_FIRST_CODES = tuple(element_code(e, 1) for e in ELEMENTS)
+
+
 def available_values(state: GameState, payer: int, banned: frozenset[int] = frozenset()) -> list[list[int]]:
     """counts[element][value-1] of the Element cards the payer can pay with (hand + pool)."""
-    counts = [[0, 0, 0] for _ in range(4)]
     hand = state.players[payer].hand
-    for code in range(NUM_ELEMENT_CODES):
-        n = hand[code]
-        if n and code // 3 not in banned:
-            counts[code // 3][code % 3] += n
+    # counts[e] is the hand's slice of Element e's codes (constants.element_code: value 1, 2, 3).
+    counts = [hand[lo : lo + 3] for lo in _ELEMENT_FIRST_CODES]
+    for e in banned:
+        counts[e] = [0, 0, 0]
     for _, _, code in usable_support(state, payer, banned):
         if code < NUM_ELEMENT_CODES:
             counts[code // 3][code % 3] += 1
@@ -229,6 +231,6 @@ def irreducible(codes: list[int], req: tuple) -> bool:
 
 def source_code(state: GameState, src: Source) -> int:
     """The card code a payment source pays with."""
-    if isinstance(src, HandSource):
+    if type(src) is HandSource:  # records are final: no subclass (a hot path)
         return src.code
     return state.players[src.seat].support[src.slot].card

@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 def pay_frame(p: int, req: tuple, action: str, what: str) -> PayFrame:
     """A frame that makes player p pay ``req`` (a ``payment.Cost``) for ``action`` (on ``what``)
     before it resolves. The frame keeps the cost's compact form (what a save writes)."""
-    cost = as_cost(req).compact()
+    # A base game's cost is already its compact form (five numbers): no Cost to build.
+    cost = req if type(req) is tuple and len(req) == 5 else as_cost(req).compact()
     return {
         "kind": "pay",
         "player": p,
@@ -53,7 +54,7 @@ def _discard_sources(state: GameState, p: int, sources: list[Source]) -> None:
     pl = state.players[p]
     taken: dict[int, list[int]] = {}
     for src in sources:
-        if isinstance(src, HandSource):
+        if type(src) is HandSource:
             pl.hand[src.code] -= 1
             pl.discard[src.code] += 1
         else:
@@ -89,7 +90,7 @@ def _offers(state: GameState, f: dict, currency: bool) -> tuple[list[tuple[int, 
     used_hand = [0] * NUM_CODES
     used_slots = set()
     for s in f["picks"]:
-        if isinstance(s, HandSource):
+        if type(s) is HandSource:
             used_hand[s.code] += 1
         else:
             used_slots.add((s.seat, s.slot))
@@ -121,11 +122,12 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
         if state.config.irreducible_payments:
             out.sort()
             return out
+    simple = elements_only(req)
     cost = as_cost(req)
-    offers, pool = _offers(state, f, bool(cost.currency or cost.wildcards))
+    offers, pool = _offers(state, f, not simple and bool(cost.currency or cost.wildcards))
     irreducible_only = state.config.irreducible_payments
     verdict: dict[int, bool] = {}  # equal codes get equal answers
-    if elements_only(req):
+    if simple:
         have = [0, 0, 0, 0]
         for c in picked:
             have[c // 3] += c % 3 + 1
