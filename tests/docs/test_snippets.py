@@ -57,4 +57,6 @@ def test_snippet_runs(
     shutil.copy(ROOT / "examples" / "override_pack.toml", tmp_path / "my_cards.toml")
     monkeypatch.chdir(tmp_path)
     # Line numbers in a traceback point into the doc: the block starts on the line after the fence.
-    exec(compile("\n" * line + code, doc, "exec"), {"__name__": "docs_snippet"})
+    # dont_inherit: a snippet runs as a reader's script would, without this file's __future__ imports
+    # (string annotations would break a snippet's dataclass, whose module is not in sys.modules).
+    exec(compile("\n" * line + code, doc, "exec", dont_inherit=True), {"__name__": "docs_snippet"})
