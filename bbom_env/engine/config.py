@@ -74,7 +74,7 @@ class GameConfig:
             object.__setattr__(self, "magicians", tuple(self.magicians))
         if isinstance(self.pack, os.PathLike):
             object.__setattr__(self, "pack", _fspath(self.pack))
-        overrides = self.pack_overrides
+        overrides: object = self.pack_overrides  # as given: normalised below
         if isinstance(overrides, (str, os.PathLike)):
             overrides = (overrides,)
         if isinstance(overrides, list | tuple):

@@ -9,6 +9,7 @@ Cards in zones are small integers ("card codes") so that zones are cheap to copy
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Final
 
 
 class Element(IntEnum):
@@ -23,6 +24,8 @@ class Element(IntEnum):
 ELEMENTS: tuple[Element, ...] = tuple(Element)
 ELEMENT_NAMES: tuple[str, ...] = ("fire", "water", "earth", "air")
 ELEMENT_BY_NAME: dict[str, Element] = {n: Element(i) for i, n in enumerate(ELEMENT_NAMES)}
+NUM_ELEMENTS: Final = 4
+NUM_VALUES: Final = 3  # an Element card's value is 1, 2 or 3 (section 1.1)
 
 MADNESS = 12
 DARK_MATTER = 13
@@ -31,21 +34,36 @@ CURRENCY = DARK_MATTER
 PHOBIA_BASE = 14
 NUM_PHOBIAS = 16
 NUM_CODES = PHOBIA_BASE + NUM_PHOBIAS  # 30
-NUM_ELEMENT_CODES = 12
+NUM_ELEMENT_CODES = NUM_ELEMENTS * NUM_VALUES  # 12
+
+# A cost's base parts (section 4.0): one per Element (by Element index), then "any" (an amount of
+# Elements of any kind); ``payment.Cost``'s first fields, the five numbers a base-game save writes.
+COST_ANY: Final = 4
+COST_PARTS: Final = 5
 
 
 def element_code(element: int, value: int) -> int:
     """Card code of an Element card (section 1.4)."""
-    return element * 3 + value - 1
+    return element * NUM_VALUES + value - 1
 
 
 def code_element(code: int) -> int:
-    return code // 3
+    """The Element of an Element card code (section 1.4)."""
+    return code // NUM_VALUES
 
 
 def code_value(code: int) -> int:
     """Elements produced by a card when paid: 0 for anything that is not an Element card."""
-    return code % 3 + 1 if code < NUM_ELEMENT_CODES else 0
+    return code % NUM_VALUES + 1 if code < NUM_ELEMENT_CODES else 0
+
+
+# The same as tables, for hot loops (a function call there costs): the Element of each Element card
+# code, the value of each card code (``code_value``), the codes of each Element by value (1, 2, 3).
+CODE_ELEMENT: tuple[int, ...] = tuple(code_element(c) for c in range(NUM_ELEMENT_CODES))
+CODE_VALUE: tuple[int, ...] = tuple(code_value(c) for c in range(NUM_CODES))
+ELEMENT_CODES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(element_code(e, v) for v in range(1, NUM_VALUES + 1)) for e in range(NUM_ELEMENTS)
+)
 
 
 def is_madness(code: int) -> bool:
@@ -55,7 +73,7 @@ def is_madness(code: int) -> bool:
 
 def code_name(code: int) -> str:
     if code < NUM_ELEMENT_CODES:
-        return f"{ELEMENT_NAMES[code // 3]}-{code % 3 + 1}"
+        return f"{ELEMENT_NAMES[code_element(code)]}-{code_value(code)}"
     if code == MADNESS:
         return "madness"
     if code == DARK_MATTER:
@@ -65,6 +83,7 @@ def code_name(code: int) -> str:
 
 # Section 1.1 / 1.3 / 1.6 constants.
 ROUNDS = 6
+LAST_SPACE = 5  # the Invocation marker's last space on the Round track (section 3.3.2)
 CURSE_SPACES = (2, 3, 4, 5)
 # Track slots in placement order S2, S3L, S3R, S4, S5 (section 3.3.1, A-01, A-02).
 NUM_TRACK_SLOTS = 5

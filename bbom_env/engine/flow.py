@@ -187,7 +187,10 @@ def run_place(state: GameState, f: dict) -> None:
     """Multi-Element Curses first, in draw order, then the Monster's symbols left to right, into
     the slots S2, S3L, S3R, S4, S5 ([FAQ], A-01, A-02); an empty pile places nothing (A-07)."""
     done(state, f)
-    monster = state.pack.pages[state.grimoire[state.round - 1]].monster
+    page = state.pack.pages[state.grimoire[state.round - 1]]
+    monster = page.monster
+    if monster is None:  # Cover and Inside pages carry a Monster, the End page none (RULES.md 1.1)
+        raise ValueError(f"Grimoire page {page.id!r} of round {state.round} has no Monster")
     k = state.pack.round_track[state.config.difficulty - 1][state.round - 1]
     types = ["multi"] * k + list(monster.curse_symbols)
     slot = 0

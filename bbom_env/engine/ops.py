@@ -129,7 +129,7 @@ frame("tgt", run_tgt, legal_tgt, answer_tgt)
 # -- op frames ---------------------------------------------------------------------------------
 
 # name -> (run, legal, answer); run decides whether to wait (f["decider"]) or finish.
-OPS: dict[str, tuple[Callable, Callable | None, Callable | None]] = {}
+OPS: dict[str, tuple[Callable, Callable, Callable]] = {}
 
 
 def run_op(state: GameState, f: dict) -> None:
@@ -195,7 +195,13 @@ def auto_op(name: str, apply: Callable[[GameState, dict, dict], None]) -> None:
         if not state.players[f["player"]].eliminated:
             apply(state, f, op)
 
-    OPS[name] = (run, None, None)
+    OPS[name] = (run, _no_choice, _no_choice)
+
+
+def _no_choice(state: GameState, f: dict, op: dict, *move: int) -> list[int]:
+    """The legal/answer slot of an op without choices (``auto_op``): it never waits for a
+    decision, so reaching this is an engine bug."""
+    raise RuntimeError(f"op {op['op']!r} has no choices: nothing to list or answer")
 
 
 # Hand / discard / support pickers -------------------------------------------------------------

@@ -92,9 +92,9 @@ ZERO = Cost()
 
 def element_cost(e: int, n: int) -> Cost:
     """n Elements of Element e."""
-    r = [0, 0, 0, 0, 0]
-    r[e] = n
-    return Cost(*r)
+    parts = [0, 0, 0, 0, 0]
+    parts[e] = n
+    return Cost(parts[0], parts[1], parts[2], parts[3], parts[4])
 
 
 # -- sources ----------------------------------------------------------------------------------

@@ -13,8 +13,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .constants import CURRENCY, NUM_ELEMENT_CODES
+from .constants import (
+    CODE_ELEMENT,
+    CODE_VALUE,
+    COST_ANY,
+    CURRENCY,
+    ELEMENT_CODES,
+    NUM_ELEMENT_CODES,
+    NUM_ELEMENTS,
+    NUM_VALUES,
+)
 from .payment import (
+    Cost,
     _min_sum_at_least,
     as_cost,
     banned_elements,
@@ -44,67 +54,96 @@ def auto_payment(state: GameState, payer: int, req: tuple, action: str = "") -> 
         return _auto_general(state, payer, cost, banned)
     hand = state.players[payer].hand.copy()
     if banned:
-        hand = [n if c // 3 not in banned else 0 for c, n in enumerate(hand)]
-    pool = _pool(state, payer, banned)
-    used_pool: set[tuple[int, int]] = set()
-    out: list[Source] = []
+        hand = [0 if c < NUM_ELEMENT_CODES and CODE_ELEMENT[c] in banned else n for c, n in enumerate(hand)]
+    sources = _Sources(hand, _pool(state, payer, banned), payer)
+    for e, r in enumerate(cost[:NUM_ELEMENTS]):
+        if r > 0 and not sources.pay_element(e, r):
+            raise ValueError(f"cost {cost.compact()} is not affordable")
+    if cost[COST_ANY] > 0 and not sources.pay_any(cost[COST_ANY]):
+        raise ValueError(f"cost {cost.compact()} is not affordable")
+    return sources.out
 
-    def take(code: int) -> None:
-        if hand[code] > 0:
-            hand[code] -= 1
-            out.append(HAND_SOURCES[code])
-            return
-        for q, s, c in pool:
-            if c == code and (q, s) not in used_pool:
-                used_pool.add((q, s))
-                out.append(SupportSource(q, s))
-                return
-        raise AssertionError("card vanished during payment")
 
-    def counts_of(e: int) -> tuple[int, int, int]:
-        n = [hand[e * 3 + v] for v in range(3)]
-        for q, s, c in pool:
-            if c // 3 == e and c < NUM_ELEMENT_CODES and (q, s) not in used_pool:
-                n[c % 3] += 1
-        return n[0], n[1], n[2]
+class _Sources:
+    """What an auto payment draws from, in order: the payer's hand (counts by card code, banned
+    Elements zeroed), then the usable support cards (``_pool``'s order); and what it took."""
 
-    def tier(code: int) -> int:
-        """Where the next card of this code comes from: 0 hand, 1 own support, 2 other support."""
-        if hand[code] > 0:
-            return 0
-        for q, s, c in pool:
-            if c == code and (q, s) not in used_pool:
-                return 1 if q == payer else 2
-        return 3
+    __slots__ = ("hand", "out", "payer", "pool", "used_pool")
 
-    for e in range(4):
-        if cost[e] > 0:
-            best = _min_sum_at_least(cost[e], *counts_of(e))
-            if best is None:
-                raise ValueError(f"cost {cost.compact()} is not affordable")
-            for v in range(3):
-                for _ in range(best[v]):
-                    take(e * 3 + v)
-    need = cost[4]
-    if need > 0:
+    def __init__(self, hand: list[int], pool: list[tuple[int, int, int]], payer: int) -> None:
+        self.hand = hand
+        self.pool = pool
+        self.payer = payer
+        self.used_pool: set[tuple[int, int]] = set()
+        self.out: list[Source] = []
+
+    def pay_element(self, e: int, r: int) -> bool:
+        """Take the least-waste cards of Element e for a part of r; False if they fall short."""
+        best = _min_sum_at_least(r, *self.counts_of(e))
+        if best is None:
+            return False
+        codes = ELEMENT_CODES[e]
+        for v in range(NUM_VALUES):
+            for _ in range(best[v]):
+                self.take(codes[v])
+        return True
+
+    def pay_any(self, need: int) -> bool:
+        """Take the least-waste cards of any Elements for ``need``; False if they fall short."""
         per_value = [0, 0, 0]
-        for e in range(4):
-            c = counts_of(e)
-            for v in range(3):
+        for e in range(NUM_ELEMENTS):
+            c = self.counts_of(e)
+            for v in range(NUM_VALUES):
                 per_value[v] += c[v]
         best = _min_sum_at_least(need, *per_value)
         if best is None:
-            raise ValueError(f"cost {cost.compact()} is not affordable")
-        for v in range(3):
+            return False
+        tier, counts_of = self.tier, self.counts_of
+        for v in range(NUM_VALUES):
             for _ in range(best[v]):
                 # Hand before support (the documented order), then the Element the payer holds
                 # most of at that value (keeps a balance of Elements).
-                e = min(range(4), key=lambda el: (tier(el * 3 + v), -counts_of(el)[v], el))
-                take(e * 3 + v)
-    return out
+                e = min(
+                    range(NUM_ELEMENTS), key=lambda el: (tier(ELEMENT_CODES[el][v]), -counts_of(el)[v], el)
+                )
+                self.take(ELEMENT_CODES[e][v])
+        return True
+
+    def take(self, code: int) -> None:
+        hand = self.hand
+        if hand[code] > 0:
+            hand[code] -= 1
+            self.out.append(HAND_SOURCES[code])
+            return
+        used_pool = self.used_pool
+        for q, s, c in self.pool:
+            if c == code and (q, s) not in used_pool:
+                used_pool.add((q, s))
+                self.out.append(SupportSource(q, s))
+                return
+        raise AssertionError("card vanished during payment")
+
+    def counts_of(self, e: int) -> tuple[int, int, int]:
+        """How many cards of Element e, by value, are still available."""
+        hand, used_pool = self.hand, self.used_pool
+        n = [hand[c] for c in ELEMENT_CODES[e]]
+        for q, s, c in self.pool:
+            if c < NUM_ELEMENT_CODES and CODE_ELEMENT[c] == e and (q, s) not in used_pool:
+                n[CODE_VALUE[c] - 1] += 1
+        return n[0], n[1], n[2]
+
+    def tier(self, code: int) -> int:
+        """Where the next card of this code comes from: 0 hand, 1 own support, 2 other support."""
+        if self.hand[code] > 0:
+            return 0
+        used_pool = self.used_pool
+        for q, s, c in self.pool:
+            if c == code and (q, s) not in used_pool:
+                return 1 if q == self.payer else 2
+        return 3
 
 
-def _auto_general(state: GameState, payer: int, cost: tuple, banned: frozenset[int]) -> list[Source]:
+def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:
     hand = state.players[payer].hand
     payable = (*range(NUM_ELEMENT_CODES), CURRENCY)
     chosen: list[Source] = [HAND_SOURCES[c] for c in payable if c // 3 not in banned for _ in range(hand[c])]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from . import moves as M
 from .constants import CURRENCY, MAX_SUPPORT_SLOTS, NUM_CODES, NUM_ELEMENT_CODES
 from .payment import (
+    Cost,
     as_cost,
     banned_elements,
     covers,
@@ -160,7 +161,7 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     return out
 
 
-def _numbers(cost: tuple) -> tuple[int, ...]:
+def _numbers(cost: Cost) -> tuple[int, ...]:
     """The amounts of a cost (what is owed), without the one-of set and the wildcard flag."""
     return (*cost[:6], cost.distinct, cost.currency)
 

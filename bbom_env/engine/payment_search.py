@@ -11,15 +11,19 @@ the least to pay. Payments hold a handful of cards, so a memoised search is chea
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .constants import CURRENCY, NUM_ELEMENT_CODES
+
+if TYPE_CHECKING:
+    from .payment import Cost  # payment imports this module
 
 # Needs vector: fire, water, earth, air, any, one-of surcharge, distinct cards left, currency.
 _ONE_OF, _DISTINCT, _CURRENCY = 5, 6, 7
 
 
-def remaining(codes: tuple[int, ...], cost: tuple) -> tuple[int, ...]:
-    """What is left to pay after the best assignment of ``codes`` to ``cost`` (a ``payment.Cost``):
+def remaining(codes: tuple[int, ...], cost: Cost) -> tuple[int, ...]:
+    """What is left to pay after the best assignment of ``codes`` to ``cost``:
     (fire, water, earth, air, any, one-of, distinct cards, currency cards); all zero iff the
     cards cover the cost. Among assignments leaving the same total, the first found (Element
     parts before "any") is kept, so the answer is deterministic."""

@@ -12,7 +12,7 @@ type the field declares; inside a frame (a payment's picks) the record's field n
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, final
 
 from .constants import NUM_CODES
 
@@ -64,12 +64,14 @@ class TempModifier(NamedTuple):
     source: str  # id of the card whose effect gave it
 
 
+@final  # no subclass: payments tell sources apart by ``type(src) is HandSource`` (a hot path)
 class HandSource(NamedTuple):
     """A payment source: one card of the payer's hand (RULES.md section 4.0)."""
 
     code: int  # its card code
 
 
+@final
 class SupportSource(NamedTuple):
     """A payment source: the card in a slot of a support (RULES.md section 4.0, A-11)."""
 
