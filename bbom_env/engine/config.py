@@ -84,14 +84,28 @@ class GameConfig:
         self.validate()
 
     def validate(self) -> None:
-        def bad(name: str, allowed: str) -> ConfigError:
-            value = _short_repr(getattr(self, name))
-            return ConfigError(f"GameConfig.{name}={value} is not allowed; allowed: {allowed}")
+        """Raise ConfigError naming the first field whose value is not allowed, and what is."""
+        self._check_numbers()
+        self._check_options()
+        if type(self.seed) is not int or not 0 <= self.seed <= MAX_SEED:
+            raise self._bad("seed", "a non-negative int below 2**64")
+        self._check_sources()
+        if self.magicians != "random":
+            self._check_magicians()
 
+    def _bad(self, name: str, allowed: str) -> ConfigError:
+        value = _short_repr(getattr(self, name))
+        return ConfigError(f"GameConfig.{name}={value} is not allowed; allowed: {allowed}")
+
+    def _check_numbers(self) -> None:
+        """The player count and the difficulty level."""
+        bad = self._bad
         if type(self.num_players) is not int or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
             raise bad("num_players", f"an int from {MIN_PLAYERS} to {MAX_PLAYERS}")
         if type(self.difficulty) is not int or self.difficulty not in (1, 2, 3):
             raise bad("difficulty", "1, 2 or 3")
+
+    def _check_options(self) -> None:
         for name, allowed in (
             ("mode", MODES),
             ("payment", PAYMENTS),
@@ -101,7 +115,7 @@ class GameConfig:
         ):
             value = getattr(self, name)
             if not isinstance(value, str) or value not in allowed:
-                raise bad(name, ", ".join(allowed))
+                raise self._bad(name, ", ".join(allowed))
         for name in (
             "arrival_effect_after_placement",
             "irreducible_payments",
@@ -109,9 +123,11 @@ class GameConfig:
             "skip_forced_decisions",
         ):
             if not isinstance(getattr(self, name), bool):
-                raise bad(name, "True or False")
-        if type(self.seed) is not int or not 0 <= self.seed <= MAX_SEED:
-            raise bad("seed", "a non-negative int below 2**64")
+                raise self._bad(name, "True or False")
+
+    def _check_sources(self) -> None:
+        """The card pack, its overrides and the rules modules."""
+        bad = self._bad
         if not _path_ok(self.pack):
             raise bad("pack", _PACK)
         if not isinstance(self.pack_overrides, tuple) or not all(_path_ok(p) for p in self.pack_overrides):
@@ -122,14 +138,17 @@ class GameConfig:
             raise bad("modules", "a tuple of module names (str); () for the base game")
         if self.modules:
             _check_modules(self.modules, bad)
-        if self.magicians != "random":
-            ok = isinstance(self.magicians, tuple) and all(isinstance(m, str) and m for m in self.magicians)
-            if not ok:
-                raise bad("magicians", '"random" or a list of Magician ids, one per player')
-            if len(self.magicians) != self.num_players:
-                raise bad("magicians", f"exactly num_players={self.num_players} Magician ids")
-            if len(set(self.magicians)) != len(self.magicians):
-                raise bad("magicians", "distinct Magician ids (each sheet exists once)")
+
+    def _check_magicians(self) -> None:
+        """A tuple of distinct Magician ids, one per player (when not "random")."""
+        bad = self._bad
+        ok = isinstance(self.magicians, tuple) and all(isinstance(m, str) and m for m in self.magicians)
+        if not ok:
+            raise bad("magicians", '"random" or a list of Magician ids, one per player')
+        if len(self.magicians) != self.num_players:
+            raise bad("magicians", f"exactly num_players={self.num_players} Magician ids")
+        if len(set(self.magicians)) != len(self.magicians):
+            raise bad("magicians", "distinct Magician ids (each sheet exists once)")
 
     @property
     def fear(self) -> bool:

@@ -44,22 +44,14 @@ def _cure(state: GameState, f: dict, op: dict) -> None:
     n = f["count"]
     zone = op["from"]
     if zone == "hand":
-        for c in range(NUM_ELEMENT_CODES, NUM_CODES):
-            while n and pl.hand[c] and is_madness(c):
-                pl.hand[c] -= 1
-                return_madness(state, c)
-                n -= 1
+        n = _cure_counts(state, pl.hand, n)
     if zone == "support":
         for s in range(len(pl.support) - 1, -1, -1):
             if n and is_madness(pl.support[s].card):
                 return_madness(state, pl.take_support(s))
                 n -= 1
     if zone in ("discard", "discard_and_deck"):
-        for c in range(NUM_ELEMENT_CODES, NUM_CODES):
-            while n and pl.discard[c] and is_madness(c):
-                pl.discard[c] -= 1
-                return_madness(state, c)
-                n -= 1
+        n = _cure_counts(state, pl.discard, n)
     if zone in ("deck", "discard_and_deck"):
         keep = []
         for c in pl.deck:
@@ -69,6 +61,17 @@ def _cure(state: GameState, f: dict, op: dict) -> None:
             else:
                 keep.append(c)
         pl.deck = keep
+
+
+def _cure_counts(state: GameState, counts: list[int], n: int) -> int:
+    """Return up to n Madness cards of a zone kept as counts by card code (hand, discard pile);
+    how many are still to cure."""
+    for c in range(NUM_ELEMENT_CODES, NUM_CODES):
+        while n and counts[c] and is_madness(c):
+            counts[c] -= 1
+            return_madness(state, c)
+            n -= 1
+    return n
 
 
 auto_op("cure", _cure)
