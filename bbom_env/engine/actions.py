@@ -10,8 +10,20 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from . import hooks
+from . import move_args as A
 from . import moves as M
-from .constants import CURE_COST, ELEMENT_NAMES, MAX_SUPPORT_SLOTS, NUM_CODES, NUM_ELEMENT_CODES, is_madness
+from .constants import (
+    CURE_COST,
+    ELEMENT_NAMES,
+    MAX_POWER,
+    MAX_SPELLS,
+    MAX_SUPPORT_SLOTS,
+    NUM_CODES,
+    NUM_ELEMENT_CODES,
+    NUM_ELEMENTS,
+    element_code,
+    is_madness,
+)
 from .flow import fire, seq
 from .menu import MenuView, req_of
 from .move_args import ACQUIRABLE_VALUES
@@ -34,7 +46,15 @@ if TYPE_CHECKING:
     from .state import GameState
 
 CURE_REQ = (0, 0, 0, 0, CURE_COST)  # A-11: 2 Elements of any type(s)
-POWERS = (1, 2, 3)  # the power X a Spell is activated with (section 4.1)
+POWERS = tuple(range(1, MAX_POWER + 1))  # the power X a Spell is activated with (section 4.1)
+# Move ids the menu yields, looked up (a hot path) and built once with moves.encode: Activate's by
+# Spell index and power X - 1, Acquire's by Element and index of the value in ACQUIRABLE_VALUES.
+_ACTIVATE_MOVES = tuple(
+    tuple(M.encode("ACTIVATE", A.SpellPower(i, x)) for x in POWERS) for i in range(MAX_SPELLS)
+)
+_ACQUIRE_MOVES = tuple(
+    tuple(M.encode("ACQUIRE", A.ElementValue(e, v)) for v in ACQUIRABLE_VALUES) for e in range(NUM_ELEMENTS)
+)
 
 
 def spell_req(state: GameState, p: int, spell_id: str, x: int) -> tuple[int, ...]:
@@ -66,6 +86,7 @@ def legal_activate(state: GameState, view: MenuView) -> Iterator[int]:
     """Section 4.1: a ready Spell (not exhausted, not neutralized), for each power X it can pay."""
     spells = state.pack.spells
     for i, sp in enumerate(view.player.spells):
+        moves = _ACTIVATE_MOVES[i]
         if sp.exhausted or sp.neutralized:
             continue
         spell = spells[sp.spell]
@@ -75,7 +96,7 @@ def legal_activate(state: GameState, view: MenuView) -> Iterator[int]:
         for x in POWERS:
             if not view.can_pay_single(state, "activate", el, spell.activation_cost * x):
                 break  # a higher X costs more
-            yield M.ACTIVATE + i * 3 + x - 1
+            yield moves[x - 1]
 
 
 def choose_activate(state: GameState, f: dict, mv: M.Move) -> None:
@@ -92,7 +113,7 @@ def choose_activate(state: GameState, f: dict, mv: M.Move) -> None:
 def legal_learn(state: GameState, view: MenuView) -> Iterator[int]:
     """Section 4.2: the top Spell of a Library pile."""
     spells = state.pack.spells
-    for e in range(4):
+    for e in range(NUM_ELEMENTS):
         pile = state.library[e]
         if pile and not view.forbidden(state, "learn", e):
             if view.can_pay_single(state, "learn", e, spells[pile[-1]].learning_cost):
@@ -110,12 +131,13 @@ def choose_learn(state: GameState, f: dict, mv: M.Move) -> None:
 
 def legal_acquire(state: GameState, view: MenuView) -> Iterator[int]:
     """Section 4.3: a value-2 or value-3 card of the supply, for its value in its Element."""
-    for e in range(4):
+    for e in range(NUM_ELEMENTS):
         if view.forbidden(state, "acquire", e):
             continue
-        for v in ACQUIRABLE_VALUES:
-            if state.supply[e][v - 2] > 0 and view.can_pay_single(state, "acquire", e, v):
-                yield M.ACQUIRE + e * 2 + v - 2
+        supply, moves = state.supply[e], _ACQUIRE_MOVES[e]  # both by index of ACQUIRABLE_VALUES
+        for j, v in enumerate(ACQUIRABLE_VALUES):
+            if supply[j] > 0 and view.can_pay_single(state, "acquire", e, v):
+                yield moves[j]
 
 
 def choose_acquire(state: GameState, f: dict, mv: M.Move) -> None:
@@ -276,7 +298,7 @@ def run_acquire(state: GameState, f: AcquireFrame) -> None:
     done(state, f)
     e, v = f["element"], f["value"]
     state.supply[e][v - 2] -= 1
-    state.players[f["player"]].discard[e * 3 + v - 1] += 1
+    state.players[f["player"]].discard[element_code(e, v)] += 1
     state.event("acquire", f["player"], e, v)
 
 
@@ -299,7 +321,7 @@ def run_destroy(state: GameState, f: DestroyFrame) -> None:
 
 
 def _reward_options(state: GameState) -> list[int]:
-    return [M.PICK_ELEMENT + e for e in range(4) if state.supply[e][0] > 0]
+    return [M.PICK_ELEMENT + e for e in range(NUM_ELEMENTS) if state.supply[e][0] > 0]
 
 
 def run_reward(state: GameState, f: RewardFrame) -> None:
@@ -321,7 +343,7 @@ def answer_reward(state: GameState, f: RewardFrame, move: int) -> None:
     if move != M.DECLINE:
         e = move - M.PICK_ELEMENT
         state.supply[e][0] -= 1
-        state.players[f["player"]].discard[e * 3 + 1] += 1
+        state.players[f["player"]].discard[element_code(e, 2)] += 1  # a value-2 card (A-10)
         state.event("reward", f["player"], e)
 
 

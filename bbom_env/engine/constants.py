@@ -26,6 +26,7 @@ ELEMENT_NAMES: tuple[str, ...] = ("fire", "water", "earth", "air")
 ELEMENT_BY_NAME: dict[str, Element] = {n: Element(i) for i, n in enumerate(ELEMENT_NAMES)}
 NUM_ELEMENTS: Final = 4
 NUM_VALUES: Final = 3  # an Element card's value is 1, 2 or 3 (section 1.1)
+MAX_VALUE: Final = NUM_VALUES
 
 MADNESS = 12
 DARK_MATTER = 13
@@ -57,10 +58,18 @@ def code_value(code: int) -> int:
     return code % NUM_VALUES + 1 if code < NUM_ELEMENT_CODES else 0
 
 
-# The same as tables, for hot loops (a function call there costs): the Element of each Element card
-# code, the value of each card code (``code_value``), the codes of each Element by value (1, 2, 3).
-CODE_ELEMENT: tuple[int, ...] = tuple(code_element(c) for c in range(NUM_ELEMENT_CODES))
+# The same as tables, for hot loops (a function call there costs), indexed by card code: the Element
+# of a card (NO_ELEMENT for a card that is not an Element card: never equal to an Element index),
+# its value (``code_value``: 0 for a card that is not an Element card), and for an Element card
+# where a counts[element][value - 1] table keeps it; then the codes of each Element by value 1, 2, 3.
+NO_ELEMENT = -1
+CODE_ELEMENT: tuple[int, ...] = tuple(
+    code_element(c) if c < NUM_ELEMENT_CODES else NO_ELEMENT for c in range(NUM_CODES)
+)
 CODE_VALUE: tuple[int, ...] = tuple(code_value(c) for c in range(NUM_CODES))
+CODE_COUNT_INDEX: tuple[tuple[int, int], ...] = tuple(
+    (code_element(c), code_value(c) - 1) for c in range(NUM_ELEMENT_CODES)
+)
 ELEMENT_CODES: tuple[tuple[int, ...], ...] = tuple(
     tuple(element_code(e, v) for v in range(1, NUM_VALUES + 1)) for e in range(NUM_ELEMENTS)
 )
@@ -83,6 +92,7 @@ def code_name(code: int) -> str:
 
 # Section 1.1 / 1.3 / 1.6 constants.
 ROUNDS = 6
+LIBRARY_LEVELS = 3  # Library Spell levels per Element (section 1.1: 4 Elements x 3 levels x 3 cards)
 LAST_SPACE = 5  # the Invocation marker's last space on the Round track (section 3.3.2)
 CURSE_SPACES = (2, 3, 4, 5)
 # Track slots in placement order S2, S3L, S3R, S4, S5 (section 3.3.1, A-01, A-02).

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import hooks
-from .constants import SLOTS_OF_SPACE, Phase, is_madness
+from .constants import LAST_SPACE, NUM_TRACK_SLOTS, ROUNDS, SLOTS_OF_SPACE, Phase, is_madness
 from .moves import PICK_HAND, PICK_SPELL
 from .records import CurseOnTrack, with_exhausted
 from .resolver import done, frame, push
@@ -109,7 +109,7 @@ def advance(state: GameState) -> None:
         state.marker = 1
         push(state, {"kind": "newmonster"})
         return
-    if state.marker < 5:
+    if state.marker < LAST_SPACE:
         state.marker += 1
         state.event("marker", state.marker)
         frames = []
@@ -138,7 +138,7 @@ def run_endround(state: GameState, f: dict) -> None:
     """Section 3.3.4: Bonus if every Curse was destroyed, else Failure and the Curses leave."""
     done(state, f)
     remaining = state.curses_on_track()  # neutralized Curses count (section 7)
-    if state.round == 6:
+    if state.round == ROUNDS:
         if remaining:
             end_game(state, "loss", "the last Monster was not vanquished")
         else:
@@ -157,7 +157,7 @@ def run_endround(state: GameState, f: dict) -> None:
 
 def run_cleartrack(state: GameState, f: dict) -> None:
     done(state, f)
-    for slot in range(5):
+    for slot in range(NUM_TRACK_SLOTS):
         while state.track[slot]:
             remove_curse(state, slot, 0, -1)
 
@@ -195,9 +195,9 @@ def run_place(state: GameState, f: dict) -> None:
     types = ["multi"] * k + list(monster.curse_symbols)
     slot = 0
     for t in types:
-        while slot < 5 and state.track[slot]:
+        while slot < NUM_TRACK_SLOTS and state.track[slot]:
             slot += 1
-        if slot >= 5:
+        if slot >= NUM_TRACK_SLOTS:
             break
         pile = state.curse_piles[t]
         if pile:

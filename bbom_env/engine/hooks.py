@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from .constants import ELEMENT_NAMES, HAND_SIZE
+from .constants import COST_ANY, ELEMENT_NAMES, HAND_SIZE
 from .rules import ruleset
 
 if TYPE_CHECKING:
@@ -149,9 +149,9 @@ def apply_cost_mods(
             continue
         el = m["element"]
         if el == "same":
-            idx = element if element is not None else 4
+            idx = element if element is not None else COST_ANY
         elif el == "any":
-            idx = 4
+            idx = COST_ANY
         else:
             idx = ELEMENT_NAMES.index(el)
         out[idx] = max(0, out[idx] + m["amount"])

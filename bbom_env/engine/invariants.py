@@ -30,16 +30,21 @@ from typing import TYPE_CHECKING
 
 from .constants import (
     ELEMENT_CARDS_PER_VALUE,
+    ELEMENT_CODES,
     ELEMENT_TOKENS_PER_ELEMENT,
+    LAST_SPACE,
+    LIBRARY_LEVELS,
     MADNESS,
     MADNESS_IN_BOX,
     MAX_SPELLS,
     MAX_STACK,
     NUM_CODES,
     NUM_ELEMENT_CODES,
+    NUM_ELEMENTS,
     NUM_TRACK_SLOTS,
     ROUNDS,
     code_name,
+    code_value,
 )
 from .moves import num_moves
 from .records import NO_CARD
@@ -49,14 +54,14 @@ if TYPE_CHECKING:
     from .state import GameState
 
 # Library Spells dealt at setup: one per Element and level (setup step 8).
-LIBRARY_SPELLS_DEALT = 4 * 3
+LIBRARY_SPELLS_DEALT = NUM_ELEMENTS * LIBRARY_LEVELS
 
 
 def expected_totals() -> dict[int, int]:
     """The fixed number of copies of every card code in a base game (section 1.1)."""
     out = {c: 0 for c in range(NUM_CODES)}
     for code in range(NUM_ELEMENT_CODES):
-        out[code] = ELEMENT_CARDS_PER_VALUE[code % 3 + 1]
+        out[code] = ELEMENT_CARDS_PER_VALUE[code_value(code)]
     out[MADNESS] = MADNESS_IN_BOX
     return out
 
@@ -74,10 +79,11 @@ def card_totals(state: GameState) -> dict[int, int]:
         hand, discard = pl.hand, pl.discard
         for c in range(NUM_CODES):
             tot[c] += hand[c] + discard[c]
-    for e in range(4):
-        tot[e * 3] += state.reserve1[e]
-        tot[e * 3 + 1] += state.supply[e][0]
-        tot[e * 3 + 2] += state.supply[e][1]
+    for e in range(NUM_ELEMENTS):
+        value1, value2, value3 = ELEMENT_CODES[e]
+        tot[value1] += state.reserve1[e]
+        tot[value2] += state.supply[e][0]
+        tot[value3] += state.supply[e][1]
     for c in state.madness_pile:
         tot[c] += 1
     for slot in state.track:
@@ -138,7 +144,7 @@ def _check_curses(state: GameState) -> None:
 
 
 def _check_tokens(state: GameState) -> None:
-    for e in range(4):
+    for e in range(NUM_ELEMENTS):
         n = state.tokens[e] + sum(curse.tokens[e] for slot in state.track for curse in slot)
         if n != ELEMENT_TOKENS_PER_ELEMENT:
             raise _fail(
@@ -193,7 +199,7 @@ def _check_decision(state: GameState) -> None:
 
 
 def _check_ranges(state: GameState) -> None:
-    if not 0 <= state.round <= ROUNDS or not 0 <= state.marker <= 5:
+    if not 0 <= state.round <= ROUNDS or not 0 <= state.marker <= LAST_SPACE:
         raise _fail(state, f"round {state.round} / marker {state.marker} out of range")
     if len(state.track) != NUM_TRACK_SLOTS or len(state.grimoire) != ROUNDS + 1:
         raise _fail(state, f"track has {len(state.track)} slots, Grimoire {len(state.grimoire)} pages")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from . import hooks
 from . import moves as M
+from .constants import COST_ANY, COST_PARTS
 from .payment import available_values, can_cover
 from .resolver import done, frame
 from .rules import ruleset
@@ -26,17 +27,18 @@ Req = tuple[int, ...]
 
 def req_of(e: int, n: int) -> Req:
     """A cost of n Elements of Element e: (fire, water, earth, air, any)."""
-    r = [0, 0, 0, 0, 0]
+    r = [0] * COST_PARTS
     r[e] = n
     return tuple(r)
 
 
 def fits(tot: list[int], counts: list[list[int]], req: Req) -> bool:
     """Fast affordability: single-Element costs compare sums; the rest use the exact check."""
-    if req[4] == 0:
+    # Written out for the four Elements (a hot path).
+    if req[COST_ANY] == 0:
         return tot[0] >= req[0] and tot[1] >= req[1] and tot[2] >= req[2] and tot[3] >= req[3]
     if req[0] == req[1] == req[2] == req[3] == 0:
-        return tot[0] + tot[1] + tot[2] + tot[3] >= req[4]
+        return tot[0] + tot[1] + tot[2] + tot[3] >= req[COST_ANY]
     return can_cover(counts, req)
 
 

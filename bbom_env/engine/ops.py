@@ -15,7 +15,16 @@ from typing import TYPE_CHECKING
 
 from . import hooks
 from . import moves as M
-from .constants import MAX_SUPPORT_SLOTS, NUM_CODES, NUM_ELEMENT_CODES, is_madness
+from .constants import (
+    MAX_SUPPORT_SLOTS,
+    MAX_VALUE,
+    NUM_CODES,
+    NUM_ELEMENT_CODES,
+    code_element,
+    code_value,
+    element_code,
+    is_madness,
+)
 from .records import SupportSlot
 from .resolver import done, frame, push
 from .zones import (
@@ -311,25 +320,26 @@ def _upgrade_options(state: GameState, f: dict, op: dict) -> list[int]:
     out = []
     for m in _zone_options(state, f, {"from": op["from"], "filter": "element"}):
         code = m - (M.PICK_HAND if op["from"] == "hand" else M.PICK_DISCARD)
-        e, v = divmod(code, 3)
-        if v < 2 and state.supply[e][v] > 0:
+        e, v = code_element(code), code_value(code)
+        if v < MAX_VALUE and state.supply[e][v - 1] > 0:  # the supply of value v + 1
             out.append(m)
     return out
 
 
 def _apply_upgrade(state: GameState, f: dict, op: dict, move: int) -> None:
     code = _take(state, f, move)
-    e, v = divmod(code, 3)  # v: 0 for value 1, 1 for value 2
+    e, v = code_element(code), code_value(code) - 1  # v: 0 for value 1, 1 for value 2
     if v == 0:
         state.reserve1[e] += 1
     else:
         state.supply[e][0] += 1
     state.supply[e][v] -= 1
     pl = state.players[f["player"]]
+    higher = element_code(e, v + 2)
     if op["from"] == "hand":
-        pl.hand[code + 1] += 1
+        pl.hand[higher] += 1
     else:
-        pl.discard[code + 1] += 1
+        pl.discard[higher] += 1
     state.event("upgrade", f["player"], code)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from . import moves as M
-from .constants import ELEMENT_NAMES, MAX_STACK
+from .constants import ELEMENT_NAMES, MAX_STACK, NUM_ELEMENTS, NUM_TRACK_SLOTS
 from .flow import fire
 from .ops import OPS, auto_op, choice_op
 from .records import CurseOnTrack, SpellSlot
@@ -117,7 +117,7 @@ def _token_element(state: GameState, curse: CurseOnTrack, how: str) -> int:
     ctype = state.pack.curses[curse.curse].type
     if how == "curse" and ctype != "multi":
         return ELEMENT_NAMES.index(ctype)
-    pool = [e for e in range(4) for _ in range(state.tokens[e])]  # "at random" (A-62)
+    pool = [e for e in range(NUM_ELEMENTS) for _ in range(state.tokens[e])]  # "at random" (A-62)
     return pool[state.rng.randrange(len(pool))] if pool else -1
 
 
@@ -139,7 +139,7 @@ def _run_add_tokens(state: GameState, f: dict, op: dict) -> None:
         return
     done(state, f)
     if op["curse"] == "slot":
-        stack = state.track[op["slot"]] if 0 <= op["slot"] < 5 else []
+        stack = state.track[op["slot"]] if 0 <= op["slot"] < NUM_TRACK_SLOTS else []
         targets = [(stack, len(stack) - 1)] if stack else []
     else:
         targets = [(stack, i) for stack in state.track for i in range(len(stack))]
@@ -158,7 +158,7 @@ OPS["add_tokens"] = (_run_add_tokens, OPS["_add_tokens_pick"][1], OPS["_add_toke
 
 def _remove_tokens_from(state: GameState, stack: list[CurseOnTrack], i: int, n: int) -> None:
     tokens = list(stack[i].tokens)
-    for e in range(4):
+    for e in range(NUM_ELEMENTS):
         k = min(n, tokens[e])
         tokens[e] -= k
         state.tokens[e] += k

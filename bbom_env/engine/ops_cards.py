@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from . import limits
 from . import moves as M
-from .constants import ELEMENT_NAMES, NUM_CODES, NUM_ELEMENT_CODES, is_madness
+from .constants import ELEMENT_NAMES, NUM_CODES, NUM_ELEMENT_CODES, NUM_ELEMENTS, element_code, is_madness
 from .flow import seq
 from .ops import OPS, _apply_discard, _support_options, _support_room, auto_op, choice_op
 from .records import TempModifier
@@ -113,7 +113,7 @@ OPS["receive_madness"] = (_run_receive, _legal_receive, _answer_receive)
 
 def _gain_options(state: GameState, f: dict, op: dict) -> list[int]:
     v = op["value"]
-    return [M.PICK_ELEMENT + e for e in range(4) if _gain_available(state, e, v)]
+    return [M.PICK_ELEMENT + e for e in range(NUM_ELEMENTS) if _gain_available(state, e, v)]
 
 
 def _gain_available(state: GameState, e: int, v: int) -> bool:
@@ -127,7 +127,7 @@ def _gain_one(state: GameState, p: int, e: int, v: int, to: str) -> None:
         state.reserve1[e] -= 1
     else:
         state.supply[e][v - 2] -= 1
-    code = e * 3 + v - 1
+    code = element_code(e, v)
     pl = state.players[p]
     if to == "hand":
         pl.hand[code] += 1

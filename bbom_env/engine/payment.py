@@ -6,7 +6,8 @@ one-of-a-set surcharge (``one_of`` Elements of the Elements in ``one_of_set``), 
 of pairwise different Elements (any values), ``currency`` cards (the non-Element currency,
 ``constants.CURRENCY``) and ``wildcards`` (two currency cards as one Element of value 1). A card's
 whole value goes to one part (a card is never split, [PROPOSED] 4.0). Its first five fields are
-the base game's requirement vector, so ``cost[e]`` and ``cost[4]`` read as they always did.
+the base game's requirement vector (``constants.COST_PARTS``), so ``cost[e]`` and
+``cost[COST_ANY]`` read as they always did.
 
 Payment sources are the records ``HandSource(code)`` for a card of the payer's hand and
 ``SupportSource(seat, slot)`` for a card of the support pool (``records.py``).
@@ -22,7 +23,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from . import hooks
-from .constants import CURRENCY, ELEMENTS, NUM_ELEMENT_CODES, element_code
+from .constants import (
+    CODE_COUNT_INDEX,
+    CODE_ELEMENT,
+    COST_ANY,
+    COST_PARTS,
+    CURRENCY,
+    ELEMENTS,
+    NUM_ELEMENT_CODES,
+    NUM_ELEMENTS,
+    NUM_VALUES,
+    element_code,
+)
 from .payment_search import remaining
 from .records import NO_CARD, HandSource, Source
 
@@ -50,7 +62,7 @@ class Cost(NamedTuple):
     @property
     def is_free(self) -> bool:
         """Nothing to pay."""
-        return not (any(self[:5]) or self.one_of or self.distinct or self.currency)
+        return not (any(self[:COST_PARTS]) or self.one_of or self.distinct or self.currency)
 
     def compact(self) -> tuple:
         """The fields up to the last one that is not at its default (at least the five Element
@@ -92,7 +104,7 @@ ZERO = Cost()
 
 def element_cost(e: int, n: int) -> Cost:
     """n Elements of Element e."""
-    parts = [0, 0, 0, 0, 0]
+    parts = [0] * COST_PARTS
     parts[e] = n
     return Cost(parts[0], parts[1], parts[2], parts[3], parts[4])
 
@@ -111,7 +123,7 @@ def usable_support(
             continue
         for s, slot in enumerate(pl.support):
             code = slot.card
-            if (code < NUM_ELEMENT_CODES and code // 3 not in banned) or code == CURRENCY:
+            if (code < NUM_ELEMENT_CODES and CODE_ELEMENT[code] not in banned) or code == CURRENCY:
                 # Source filter: a slot holding a crushed card (under a Phobia, EXPANSION.md
                 # V-21) pays with neither card: the crushed one is unavailable, the one on top is
                 # a Phobia. No base card crushes, so this never removes a base-game source.
@@ -134,19 +146,25 @@ def available_values(state: GameState, payer: int, banned: frozenset[int] = froz
     """counts[element][value-1] of the Element cards the payer can pay with (hand + pool)."""
     hand = state.players[payer].hand
     # counts[e] is the hand's slice of Element e's codes (constants.element_code: value 1, 2, 3).
-    counts = [hand[lo : lo + 3] for lo in _ELEMENT_FIRST_CODES]
+    counts = [hand[lo : lo + NUM_VALUES] for lo in _ELEMENT_FIRST_CODES]
     for e in banned:
         counts[e] = [0, 0, 0]
     for _, _, code in usable_support(state, payer, banned):
         if code < NUM_ELEMENT_CODES:
-            counts[code // 3][code % 3] += 1
+            e, i = CODE_COUNT_INDEX[code]
+            counts[e][i] += 1
     return counts
 
 
 def available_codes(state: GameState, payer: int, banned: frozenset[int] = frozenset()) -> list[int]:
     """Every card code the payer can pay with, one entry per card (for the exact search)."""
     hand = state.players[payer].hand
-    out = [c for c in (*range(NUM_ELEMENT_CODES), CURRENCY) if c // 3 not in banned for _ in range(hand[c])]
+    out = [
+        c
+        for c in (*range(NUM_ELEMENT_CODES), CURRENCY)
+        if CODE_ELEMENT[c] not in banned
+        for _ in range(hand[c])
+    ]
     out += [code for _, _, code in usable_support(state, payer, banned)]
     return out
 
@@ -176,9 +194,9 @@ def _min_sum_at_least(r: int, n1: int, n2: int, n3: int) -> tuple[int, int, int]
 def can_cover(counts: list[list[int]], req: tuple) -> bool:
     """Whether Element cards with counts[element][value-1] cover an Element-only cost (exact, no
     card splitting): each Element part takes its least-waste cards, the rest pays ``any``."""
-    need_any = req[4]
+    need_any = req[COST_ANY]
     leftover = 0
-    for e in range(4):
+    for e in range(NUM_ELEMENTS):
         n1, n2, n3 = counts[e]
         r = req[e]
         if r > 0:
@@ -196,9 +214,10 @@ def covers(codes: list[int], req: tuple) -> bool:
     """Whether these cards cover the cost."""
     if not elements_only(req) or (codes and max(codes) >= NUM_ELEMENT_CODES):
         return not any(remaining(tuple(codes), as_cost(req)))
-    counts = [[0, 0, 0] for _ in range(4)]
+    counts = [[0] * NUM_VALUES for _ in range(NUM_ELEMENTS)]
     for c in codes:
-        counts[c // 3][c % 3] += 1
+        e, i = CODE_COUNT_INDEX[c]
+        counts[e][i] += 1
     return can_cover(counts, req)
 
 

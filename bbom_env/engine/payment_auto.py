@@ -54,7 +54,7 @@ def auto_payment(state: GameState, payer: int, req: tuple, action: str = "") -> 
         return _auto_general(state, payer, cost, banned)
     hand = state.players[payer].hand.copy()
     if banned:
-        hand = [0 if c < NUM_ELEMENT_CODES and CODE_ELEMENT[c] in banned else n for c, n in enumerate(hand)]
+        hand = [0 if CODE_ELEMENT[c] in banned else n for c, n in enumerate(hand)]
     sources = _Sources(hand, _pool(state, payer, banned), payer)
     for e, r in enumerate(cost[:NUM_ELEMENTS]):
         if r > 0 and not sources.pay_element(e, r):
@@ -128,7 +128,7 @@ class _Sources:
         hand, used_pool = self.hand, self.used_pool
         n = [hand[c] for c in ELEMENT_CODES[e]]
         for q, s, c in self.pool:
-            if c < NUM_ELEMENT_CODES and CODE_ELEMENT[c] == e and (q, s) not in used_pool:
+            if CODE_ELEMENT[c] == e and (q, s) not in used_pool:
                 n[CODE_VALUE[c] - 1] += 1
         return n[0], n[1], n[2]
 
@@ -146,7 +146,9 @@ class _Sources:
 def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:
     hand = state.players[payer].hand
     payable = (*range(NUM_ELEMENT_CODES), CURRENCY)
-    chosen: list[Source] = [HAND_SOURCES[c] for c in payable if c // 3 not in banned for _ in range(hand[c])]
+    chosen: list[Source] = [
+        HAND_SOURCES[c] for c in payable if CODE_ELEMENT[c] not in banned for _ in range(hand[c])
+    ]
     chosen += [SupportSource(q, s) for q, s, _ in _pool(state, payer, banned)]
     codes = [source_code(state, s) for s in chosen]
     if not covers(codes, cost):
@@ -156,7 +158,7 @@ def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[in
         """Others' support first, then own support, then the hand; high values first."""
         s = chosen[i]
         where = 0 if isinstance(s, HandSource) else 1 if s.seat == payer else 2
-        return (-where, -(codes[i] % 3 if codes[i] < NUM_ELEMENT_CODES else -1))
+        return (-where, 1 - CODE_VALUE[codes[i]])  # value 0 (not an Element card) last
 
     keep = list(range(len(chosen)))
     for i in sorted(range(len(chosen)), key=drop_key):
@@ -198,19 +200,20 @@ def completable_pick(picked: list[int], pool: list[int], req: tuple[int, ...], c
     Elements" only (Cure); None for mixed costs, where the caller falls back to a weaker check."""
     if not elements_only(req):
         return None
-    specific = req[0] or req[1] or req[2] or req[3]
-    if specific and req[4]:
+    # Picks and the candidate are Element cards: an Element-only cost is offered nothing else.
+    specific = any(req[:NUM_ELEMENTS])
+    if specific and req[COST_ANY]:
         return None
     if specific:
-        e = code // 3
+        e = CODE_ELEMENT[code]
         r = req[e]
         if r == 0:
             return False
-        fixed = [c % 3 + 1 for c in picked if c // 3 == e] + [code % 3 + 1]
-        avail = [pool[e * 3 + v] for v in range(3)]
+        fixed = [CODE_VALUE[c] for c in picked if CODE_ELEMENT[c] == e] + [CODE_VALUE[code]]
+        avail = [pool[c] for c in ELEMENT_CODES[e]]
     else:
-        r = req[4]
-        fixed = [c % 3 + 1 for c in picked] + [code % 3 + 1]
-        avail = [sum(pool[el * 3 + v] for el in range(4)) for v in range(3)]
-    avail[code % 3] -= 1  # the candidate itself
+        r = req[COST_ANY]
+        fixed = [CODE_VALUE[c] for c in picked] + [CODE_VALUE[code]]
+        avail = [sum(pool[codes[v]] for codes in ELEMENT_CODES) for v in range(NUM_VALUES)]
+    avail[CODE_VALUE[code] - 1] -= 1  # the candidate itself
     return _completable(fixed, avail, r)

@@ -13,7 +13,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import moves as M
-from .constants import CURRENCY, MAX_SUPPORT_SLOTS, NUM_CODES, NUM_ELEMENT_CODES
+from .constants import (
+    CODE_ELEMENT,
+    CODE_VALUE,
+    COST_ANY,
+    CURRENCY,
+    MAX_SUPPORT_SLOTS,
+    NUM_CODES,
+    NUM_ELEMENT_CODES,
+    NUM_ELEMENTS,
+)
 from .payment import (
     Cost,
     as_cost,
@@ -98,7 +107,9 @@ def _offers(state: GameState, f: dict, currency: bool) -> tuple[list[tuple[int, 
     payable: tuple[int, ...] = tuple(range(NUM_ELEMENT_CODES))
     if currency:  # the cost has a currency or wildcard part
         payable += (CURRENCY,)
-    offers = [(M.PAY_HAND + c, c) for c in payable if hand[c] > used_hand[c] and c // 3 not in banned]
+    offers = [
+        (M.PAY_HAND + c, c) for c in payable if hand[c] > used_hand[c] and CODE_ELEMENT[c] not in banned
+    ]
     pool = [0] * NUM_CODES
     for _, c in offers:
         pool[c] = hand[c] - used_hand[c]
@@ -129,13 +140,14 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     irreducible_only = state.config.irreducible_payments
     verdict: dict[int, bool] = {}  # equal codes get equal answers
     if simple:
-        have = [0, 0, 0, 0]
+        have = [0] * NUM_ELEMENTS  # Elements picked, by Element (picks are Element cards here)
         for c in picked:
-            have[c // 3] += c % 3 + 1
-        need_any = req[4] > 0 and not covered
+            have[CODE_ELEMENT[c]] += CODE_VALUE[c]
+        need_any = req[COST_ANY] > 0 and not covered
 
         def pays_part(code: int) -> bool:
-            return have[code // 3] < req[code // 3] or need_any
+            e = CODE_ELEMENT[code]
+            return have[e] < req[e] or need_any
     else:
         owed = sum(_numbers(left_to_pay(picked, cost)))
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from .constants import CURRENCY, NUM_ELEMENT_CODES
+from .constants import CODE_ELEMENT, CODE_VALUE, COST_ANY, COST_PARTS, CURRENCY, NUM_ELEMENT_CODES
 
 if TYPE_CHECKING:
     from .payment import Cost  # payment imports this module
 
 # Needs vector: fire, water, earth, air, any, one-of surcharge, distinct cards left, currency.
-_ONE_OF, _DISTINCT, _CURRENCY = 5, 6, 7
+_ONE_OF, _DISTINCT, _CURRENCY = COST_PARTS, COST_PARTS + 1, COST_PARTS + 2
 
 
 def remaining(codes: tuple[int, ...], cost: Cost) -> tuple[int, ...]:
@@ -30,7 +30,7 @@ def remaining(codes: tuple[int, ...], cost: Cost) -> tuple[int, ...]:
     elements = tuple(sorted((c for c in codes if c < NUM_ELEMENT_CODES), reverse=True))
     currency = sum(1 for c in codes if c == CURRENCY)
     one_of_set = frozenset(cost.one_of_set)
-    needs = (*cost[:5], cost.one_of, cost.distinct, cost.currency)
+    needs = (*cost[:COST_PARTS], cost.one_of, cost.distinct, cost.currency)
     best = _search(elements, 0, needs, 0, one_of_set, currency, cost.wildcards)
     return best[1]
 
@@ -49,13 +49,12 @@ def _search(
     if i == len(cards):
         return _spend_currency(needs, currency, wildcards)
     code = cards[i]
-    e, v = divmod(code, 3)
-    v += 1
+    e, v = CODE_ELEMENT[code], CODE_VALUE[code]  # cards holds Element cards only
     options: list[tuple[tuple[int, ...], int]] = []
     if needs[e] > 0:
         options.append((_minus(needs, e, v), used))
-    if needs[4] > 0:
-        options.append((_minus(needs, 4, v), used))
+    if needs[COST_ANY] > 0:
+        options.append((_minus(needs, COST_ANY, v), used))
     if needs[_ONE_OF] > 0 and e in one_of_set:
         options.append((_minus(needs, _ONE_OF, v), used))
     if needs[_DISTINCT] > 0 and not used >> e & 1:
@@ -86,7 +85,7 @@ def _spend_currency(needs: tuple[int, ...], currency: int, wildcards: bool) -> t
     out[_CURRENCY] -= pay
     if wildcards:
         pairs = (currency - pay) // 2
-        for k in (0, 1, 2, 3, 4, _ONE_OF):
+        for k in (*range(COST_PARTS), _ONE_OF):  # the Element parts, any, the one-of surcharge
             take = min(pairs, out[k])
             out[k] -= take
             pairs -= take

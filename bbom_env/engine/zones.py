@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .constants import MADNESS, NUM_CODES, Phase, is_madness
+from .constants import MADNESS, NUM_CODES, NUM_ELEMENTS, ROUNDS, Phase, is_madness
 from .records import NO_CARD, SupportSlot
 
 if TYPE_CHECKING:
@@ -130,7 +130,7 @@ def remove_curse(state: GameState, slot: int, pos: int, destroyer: int) -> str:
     stack = state.track[slot]
     curse = stack.pop(len(stack) - 1 - pos)
     cid, tokens, under = curse.curse, curse.tokens, curse.madness
-    for e in range(4):
+    for e in range(NUM_ELEMENTS):
         state.tokens[e] += tokens[e]
     for _ in range(under):
         if destroyer >= 0:
@@ -150,7 +150,7 @@ def check_immediate_win(state: GameState) -> None:
     if (
         not state.over
         and state.config.final_win_timing == "immediate"
-        and state.round == 6
+        and state.round == ROUNDS
         and state.curses_on_track() == 0
     ):
         end_game(state, "win", "the last Monster was vanquished")
