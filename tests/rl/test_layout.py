@@ -41,7 +41,9 @@ def test_blocks_tile_the_id_range_in_order() -> None:
     # block_of / arg_of agree with the engine's decoder for every id
     for a in range(lay.n):
         name = decode(a).block
-        assert lay.block_names[lay.block_of[a]] == name and lay.arg_of[a] == a - lay.table()[lay.block_of[a]][1]
+        assert (
+            lay.block_names[lay.block_of[a]] == name and lay.arg_of[a] == a - lay.table()[lay.block_of[a]][1]
+        )
 
 
 def test_every_id_has_a_distinct_name() -> None:
