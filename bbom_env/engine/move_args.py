@@ -20,11 +20,11 @@ from .constants import (
     MAX_STACK,
     MAX_SUPPORT_SLOTS,
     NUM_CODES,
+    NUM_ELEMENTS,
     NUM_TRACK_SLOTS,
     code_name,
 )
 
-NUM_ELEMENTS = len(ELEMENT_NAMES)
 ACQUIRABLE_VALUES = (2, 3)  # value-1 cards are never acquired (section 4.3)
 
 
