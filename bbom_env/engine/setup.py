@@ -10,9 +10,15 @@ from .constants import (
     ELEMENT_CARDS_PER_VALUE,
     ELEMENT_TOKENS_PER_ELEMENT,
     HAND_SIZE,
+    LIBRARY_LEVELS,
     MADNESS,
     MADNESS_IN_BOX,
+    NUM_ELEMENTS,
+    ROUNDS,
     Phase,
+    code_element,
+    code_value,
+    element_code,
     madness_pile_size,
 )
 from .pack_checks import check_module_kinds, check_module_sections
@@ -32,80 +38,23 @@ def new_game(config: GameConfig, pack: Pack | None = None) -> GameState:
 
 
 def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
+    """The game of ``config`` set up, before its first decision. Every random draw comes from one
+    ``random.Random(config.seed)``, in the order of the steps below (the deal of a seed is fixed)."""
     pack = pack or load_pack(config.pack, config.pack_overrides)
     rules = ruleset(config.modules)
     check_module_kinds(pack, config.modules, rules.modifier_kinds)  # a module's kinds need the module
     check_module_sections(pack, rules.pack_sections)  # and its cards need their section
     rng = random.Random(config.seed)
-    n = config.num_players
-
-    # Step 6: Magicians (a fixed list, or drawn at random).
-    if config.magicians == "random":
-        magicians = rng.sample(sorted(pack.magicians), n)
-    else:
-        for i, mid in enumerate(config.magicians):
-            if mid not in pack.magicians:
-                raise ConfigError(
-                    f"GameConfig.magicians[{i}]={mid!r} is not a Magician of pack {pack.id!r}; "
-                    f"allowed: {sorted(pack.magicians)}"
-                )
-        magicians = list(config.magicians)
-
+    magicians = _magicians(config, pack, rng)
     state = GameState(config=config, pack=pack, rng=rng, players=[PlayerState(m) for m in magicians])
-    # Step 2: the Madness pile; the other Madness cards stay in the box.
-    size = madness_pile_size(n)
-    state.madness_pile = [MADNESS] * size
-    state.box[MADNESS] = MADNESS_IN_BOX - size
-    # Step 3: Curse piles, each shuffled (ids sorted first so file order does not matter).
-    for t in CURSE_TYPES:
-        pile = sorted(c.id for c in pack.curses.values() if c.type == t)
-        rng.shuffle(pile)
-        state.curse_piles[t] = pile
-    # Step 4: value-2 and value-3 supply piles; value-1 cards go to the box reserve (A-41).
-    state.supply = [[ELEMENT_CARDS_PER_VALUE[2], ELEMENT_CARDS_PER_VALUE[3]] for _ in range(4)]
-    state.reserve1 = [ELEMENT_CARDS_PER_VALUE[1]] * 4
-    # Step 5: Basic Spells, ready.
-    basics = sorted(pack.basic_spells, key=lambda s: s.element)
-    for pl in state.players:
-        pl.spells = [SpellSlot(s.id) for s in basics]
-    # Step 6: starting decks; Nightmare replaces value-2 cards by value-1 (A-39).
-    for pl in state.players:
-        deck = []
-        for code in pack.magicians[pl.magician].starting_deck:
-            e, v = divmod(code, 3)
-            if v == 1 and config.nightmare:
-                v = 0
-            if v == 0:
-                state.reserve1[e] -= 1
-            else:
-                state.supply[e][v - 1] -= 1
-            deck.append(e * 3 + v)
-        pl.deck = deck
-    if any(x < 0 for x in state.reserve1) or any(x < 0 for pile in state.supply for x in pile):
-        raise ConfigError(f"the starting decks of {magicians} need more Element cards than exist")
-    # Fear (section 2.4): one Madness from the pile into each deck, before the opening draw.
-    if config.fear:
-        for pl in state.players:
-            pl.deck.append(state.madness_pile.pop())
-    for pl in state.players:
-        rng.shuffle(pl.deck)
-    # Step 7: the Grimoire: a Cover, 5 random Inside pages, the End page.
-    covers = sorted(p.id for p in pack.pages.values() if p.kind == "cover")
-    insides = sorted(p.id for p in pack.pages.values() if p.kind == "inside")
-    end = [p.id for p in pack.pages.values() if p.kind == "end"]
-    state.grimoire = [covers[rng.randrange(len(covers))]] + rng.sample(insides, 5) + end
-    # Step 8: the Library: one random Spell per Element and level, level 1 on top.
-    for e in range(4):
-        pile = []
-        for level in (3, 2, 1):
-            options = sorted(s.id for s in pack.library(e, level))
-            pile.append(options[rng.randrange(len(options))])
-        state.library.append(pile)
+    _piles(state)
+    _starting_decks(state, magicians)
+    _grimoire_and_library(state)
     # Steps 9-11: markers on their start spaces; Element tokens.
-    state.tokens = [ELEMENT_TOKENS_PER_ELEMENT] * 4
+    state.tokens = [ELEMENT_TOKENS_PER_ELEMENT] * NUM_ELEMENTS
     # Step 12: a random starting player; everyone draws 6.
-    state.active = rng.randrange(n)
-    for p in range(n):
+    state.active = rng.randrange(config.num_players)
+    for p in range(config.num_players):
         draw(state, p, HAND_SIZE)
     state.phase = Phase.CONCENTRATION
     state.event("setup", tuple(magicians), tuple(state.grimoire))
@@ -117,3 +66,79 @@ def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
     for step in rules.setup:
         step(state)
     return state
+
+
+def _magicians(config: GameConfig, pack: Pack, rng: random.Random) -> list[str]:
+    """Step 6: the Magicians, a fixed list (each in the pack) or drawn at random."""
+    if config.magicians == "random":
+        return rng.sample(sorted(pack.magicians), config.num_players)
+    for i, mid in enumerate(config.magicians):
+        if mid not in pack.magicians:
+            raise ConfigError(
+                f"GameConfig.magicians[{i}]={mid!r} is not a Magician of pack {pack.id!r}; "
+                f"allowed: {sorted(pack.magicians)}"
+            )
+    return list(config.magicians)
+
+
+def _piles(state: GameState) -> None:
+    """Steps 2-5: the Madness pile, the Curse piles, the Element supply and the Basic Spells."""
+    pack, rng = state.pack, state.rng
+    # Step 2: the Madness pile; the other Madness cards stay in the box.
+    size = madness_pile_size(state.config.num_players)
+    state.madness_pile = [MADNESS] * size
+    state.box[MADNESS] = MADNESS_IN_BOX - size
+    # Step 3: Curse piles, each shuffled (ids sorted first so file order does not matter).
+    for t in CURSE_TYPES:
+        pile = sorted(c.id for c in pack.curses.values() if c.type == t)
+        rng.shuffle(pile)
+        state.curse_piles[t] = pile
+    # Step 4: value-2 and value-3 supply piles; value-1 cards go to the box reserve (A-41).
+    state.supply = [[ELEMENT_CARDS_PER_VALUE[2], ELEMENT_CARDS_PER_VALUE[3]] for _ in range(NUM_ELEMENTS)]
+    state.reserve1 = [ELEMENT_CARDS_PER_VALUE[1]] * NUM_ELEMENTS
+    # Step 5: Basic Spells, ready.
+    basics = sorted(pack.basic_spells, key=lambda s: s.element)
+    for pl in state.players:
+        pl.spells = [SpellSlot(s.id) for s in basics]
+
+
+def _starting_decks(state: GameState, magicians: list[str]) -> None:
+    """Step 6: the starting decks, taken from the supply; Nightmare replaces value-2 cards by
+    value-1 (A-39), Fear adds one Madness to each deck (section 2.4); each deck shuffled."""
+    config = state.config
+    for pl in state.players:
+        deck = []
+        for code in state.pack.magicians[pl.magician].starting_deck:
+            e, v = code_element(code), code_value(code)
+            if v == 2 and config.nightmare:
+                v = 1
+            if v == 1:
+                state.reserve1[e] -= 1
+            else:
+                state.supply[e][v - 2] -= 1  # supply piles by value - 2 (values 2 and 3)
+            deck.append(element_code(e, v))
+        pl.deck = deck
+    if any(x < 0 for x in state.reserve1) or any(x < 0 for pile in state.supply for x in pile):
+        raise ConfigError(f"the starting decks of {magicians} need more Element cards than exist")
+    # Fear (section 2.4): one Madness from the pile into each deck, before the opening draw.
+    if config.fear:
+        for pl in state.players:
+            pl.deck.append(state.madness_pile.pop())
+    for pl in state.players:
+        state.rng.shuffle(pl.deck)
+
+
+def _grimoire_and_library(state: GameState) -> None:
+    """Steps 7-8: the Grimoire (a Cover, ROUNDS - 1 random Inside pages, the End page) and the
+    Library (one random Spell per Element and level, level 1 on top)."""
+    pack, rng = state.pack, state.rng
+    covers = sorted(p.id for p in pack.pages.values() if p.kind == "cover")
+    insides = sorted(p.id for p in pack.pages.values() if p.kind == "inside")
+    end = [p.id for p in pack.pages.values() if p.kind == "end"]
+    state.grimoire = [covers[rng.randrange(len(covers))]] + rng.sample(insides, ROUNDS - 1) + end
+    for e in range(NUM_ELEMENTS):
+        pile = []
+        for level in range(LIBRARY_LEVELS, 0, -1):
+            options = sorted(s.id for s in pack.library(e, level))
+            pile.append(options[rng.randrange(len(options))])
+        state.library.append(pile)
