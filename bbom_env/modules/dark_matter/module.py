@@ -1,0 +1,192 @@
+"""The Dark Matter module (RULES.md section 9.1): its ``rules.Module``, its state, setup steps,
+invariants, statistics and render part. IN PROGRESS (issue 11, part A; docs/vth_element.md).
+
+Not registered by default: ``registered()`` registers it for a ``with`` block (tests), so a
+default ``GameConfig(modules=("dark_matter",))`` keeps refusing it until it is finished.
+
+Built so far: the four pack sections (``content.py``), the module state ``DarkMatterState``
+(``state.ext["dark_matter"]``), the setup steps (after the base setup, so a seed deals the base
+game exactly as without the module), the invariants (Dark Matter conserved: 28 cards, section 1.2)
+and the Acquire Dark Matter Action (``actions.py``, section 4.6, V-17).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bbom_env.engine.constants import CURRENCY, DARK_MATTER
+from bbom_env.engine.rules import Module, register, unregister
+from bbom_env.engine.state import GameState
+from bbom_env.engine.typed_fields import ModuleState
+
+from . import actions
+from .content import BLACK_PAGE, DARK_CURSE, SECTIONS, BlackPage, BlackSpell
+
+NAME = "dark_matter"
+PACK = str(Path(__file__).resolve().parents[2] / "data" / "vth_dark_matter.toml")
+DARK_MATTER_CARDS = 28  # section 1.2: 28 Dark Matter cards, all of value 1
+DARK_MATTER_TOKENS = 5  # section 1.2; V-05: a pool no rule uses, only cards that say so
+BLACK_BOOK_INSIDE_PAGES = 3  # V-01 (a hypothesis; part B: the switch black_book_inside_pages)
+STATS = ("dark_matter_acquired", "black_spells_cast", "dark_curses_destroyed")
+assert CURRENCY == DARK_MATTER  # payment.Cost's currency is Dark Matter (section 4.0)
+
+
+@dataclass
+class DarkMatterState(ModuleState):
+    """The Dark Matter module's part of the state (``state.ext["dark_matter"]``).
+
+    ``supply``: Dark Matter cards in the 9th supply pile (section 2.2 step 4); never an Element.
+    ``tokens``: the 5 Dark Matter tokens (V-05: a pool no rule uses; no card of the pack uses it).
+    ``curse_pile``: the Dark Curse pile (section 2.2 step 3), top = last.
+    ``book``: the Black Book's pages in reading order (V-01: Cover, Inside pages, Back page).
+    ``spread``: the open spread: the left page is ``book[spread]``'s back, the right page
+    ``book[spread + 1]``'s front (section 4.8). ``used_turn``: the turn the book was last used
+    (used this turn iff it equals ``state.turn``: once per turn, A-60). ``closed``: the closing
+    Black Spell was cast, or the last right page was (V-02)."""
+
+    supply: int = DARK_MATTER_CARDS
+    tokens: int = DARK_MATTER_TOKENS
+    curse_pile: list[str] = field(default_factory=list)
+    book: list[str] = field(default_factory=list)
+    spread: int = 0
+    used_turn: int = -1
+    closed: bool = False
+
+
+def dm_state(state: GameState) -> DarkMatterState:
+    st = state.ext[NAME]
+    assert isinstance(st, DarkMatterState)
+    return st
+
+
+def spread_spells(state: GameState) -> tuple[BlackSpell | None, BlackSpell | None]:
+    """(left page, right page) Black Spells of the open spread; (None, None) when the book is
+    closed (section 4.8: the left page's spell is reusable, the right page's is cast once)."""
+    st = dm_state(state)
+    if st.closed:
+        return None, None
+    pages = state.pack.sections[BLACK_PAGE.name]
+    left: BlackPage = pages[st.book[st.spread]]
+    right: BlackPage = pages[st.book[st.spread + 1]]
+    return left.back, right.front
+
+
+def used_this_turn(state: GameState) -> bool:
+    return dm_state(state).used_turn == state.turn
+
+
+# -- setup (section 2.2) ---------------------------------------------------------------------------
+
+
+def setup_dark_curses(state: GameState) -> None:
+    """Section 2.2 step 3: shuffle the 12 Dark Curses into a pile. Runs after the base setup, so
+    these draws come after every base draw of the RNG."""
+    pile = sorted(state.pack.sections[DARK_CURSE.name])
+    state.rng.shuffle(pile)
+    dm_state(state).curse_pile = pile
+
+
+def setup_black_book(state: GameState) -> None:
+    """V-01 (a hypothesis, A-59): 1 random Cover, 3 random Inside pages in random order, 1 random
+    Back page, opened on the first spread (the Cover's back and Inside page 1's front)."""
+    pages = state.pack.sections[BLACK_PAGE.name]
+    by_kind = {k: sorted(i for i, p in pages.items() if p.kind == k) for k in ("cover", "inside", "back")}
+    cover = by_kind["cover"][state.rng.randrange(len(by_kind["cover"]))]
+    insides = state.rng.sample(by_kind["inside"], BLACK_BOOK_INSIDE_PAGES)
+    back = by_kind["back"][state.rng.randrange(len(by_kind["back"]))]
+    st = dm_state(state)
+    st.book, st.spread, st.closed, st.used_turn = [cover, *insides, back], 0, False, -1
+    state.event("black_book", tuple(st.book))
+
+
+# -- invariants --------------------------------------------------------------------------------------
+
+
+def dark_matter_count(state: GameState) -> int:
+    """Dark Matter cards everywhere: the supply, every player's hand, deck, discard pile and
+    support (crushed cards too), the box and the destroyed cards."""
+    total = dm_state(state).supply + state.box[DARK_MATTER] + state.destroyed[DARK_MATTER]
+    for pl in state.players:
+        total += pl.hand[DARK_MATTER] + pl.discard[DARK_MATTER] + pl.deck.count(DARK_MATTER)
+        total += sum((s.card == DARK_MATTER) + (s.crushed == DARK_MATTER) for s in pl.support)
+    return total
+
+
+def check_dark_matter(state: GameState) -> None:
+    """Dark Matter is conserved (28 cards, section 1.2); the pools are within their sizes; the
+    Dark Curse pile and the Black Book hold the pack's cards, each once, the book as V-01 builds it."""
+    st = dm_state(state)
+    total = dark_matter_count(state)
+    if total != DARK_MATTER_CARDS:
+        raise AssertionError(f"dark_matter: {total} Dark Matter cards in play, expected {DARK_MATTER_CARDS}")
+    if not 0 <= st.supply <= DARK_MATTER_CARDS:
+        raise AssertionError(
+            f"dark_matter: ext.dark_matter.supply: {st.supply} is not 0..{DARK_MATTER_CARDS}"
+        )
+    if not 0 <= st.tokens <= DARK_MATTER_TOKENS:
+        raise AssertionError(
+            f"dark_matter: ext.dark_matter.tokens: {st.tokens} is not 0..{DARK_MATTER_TOKENS}"
+        )
+    curses = state.pack.sections.get(DARK_CURSE.name, {})
+    for i, cid in enumerate(st.curse_pile):
+        if cid not in curses:
+            raise AssertionError(f"dark_matter: ext.dark_matter.curse_pile[{i}]: {cid!r} is not a Dark Curse")
+    if len(set(st.curse_pile)) != len(st.curse_pile):
+        raise AssertionError("dark_matter: ext.dark_matter.curse_pile holds a Dark Curse twice")
+    _check_book(state, st)
+
+
+def _check_book(state: GameState, st: DarkMatterState) -> None:
+    pages = state.pack.sections.get(BLACK_PAGE.name, {})
+    kinds = ["cover"] + ["inside"] * (len(st.book) - 2) + ["back"]
+    for i, pid in enumerate(st.book):
+        if pid not in pages or pages[pid].kind != kinds[i]:
+            raise AssertionError(f"dark_matter: ext.dark_matter.book[{i}]: {pid!r} is not a {kinds[i]} page")
+    if len(st.book) < 2 or len(set(st.book)) != len(st.book):
+        raise AssertionError(f"dark_matter: ext.dark_matter.book: {st.book} is no Black Book")
+    if not 0 <= st.spread <= len(st.book) - 2:
+        raise AssertionError(f"dark_matter: ext.dark_matter.spread: {st.spread} is not 0..{len(st.book) - 2}")
+
+
+def render_dark_matter(state: GameState) -> list[str]:
+    st = dm_state(state)
+    if st.closed:
+        book = "closed"
+    else:
+        left, right = (state.pack.marked_name(st.book[st.spread + k]) for k in (0, 1))
+        used = ", used this turn" if used_this_turn(state) else ""
+        book = f"spread {st.spread + 1}/{len(st.book) - 1}: {left} | {right}{used}"
+    return [f"dark matter: supply {st.supply}, Dark Curse pile {len(st.curse_pile)}; Black Book {book}"]
+
+
+DARK_MATTER_MODULE = Module(
+    name=NAME,
+    blocks=actions.BLOCKS,
+    actions=actions.ACTIONS,
+    frames=actions.FRAMES,
+    # V-10: "All players lose their Ability until the next Monster" (a Dark Curse) is a
+    # lose_ability modifier, a kind only a module enables (docs/engine.md, "Hooks").
+    modifier_kinds=("lose_ability",),
+    pay_actions=actions.PAY_ACTIONS,
+    card_codes=(DARK_MATTER,),
+    pack_sections=SECTIONS,
+    state_type=DarkMatterState,
+    setup=(setup_dark_curses, setup_black_book),
+    invariants=(check_dark_matter,),
+    stats=STATS,
+    render=(render_dark_matter,),
+    doc="The Vth Element: Dark Matter (IN PROGRESS, issue 11; docs/vth_element.md).",
+)
+
+
+@contextmanager
+def registered() -> Iterator[Module]:
+    """The module registered for a ``with`` block (tests: it is not registered by default)."""
+    register(DARK_MATTER_MODULE)
+    try:
+        yield DARK_MATTER_MODULE
+    finally:
+        unregister(NAME)
