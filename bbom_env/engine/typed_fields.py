@@ -301,32 +301,41 @@ def encoder(h: Any, where: str) -> Codec:
     if h in _SCALARS or origin is Mapping or h is Mapping:
         return None
     if h is Any or h is tuple or _is_frame_dict(h):
-        if h is Any or h is tuple:
-            return _any_to_json
-        return lambda f: {k: v if type(v) in _SCALAR_TYPES else _any_to_json(v) for k, v in f.items()}
+        return _loose_codec(h, _any_to_json)
     if is_record_type(h):
         _record(h)
         return _RECORD_TO_JSON[h]
-    if origin is tuple:
-        inner = [encoder(a, where) for a in _args(h) if a is not Ellipsis]
-        return list if not any(inner) else _any_to_json
     if h is random.Random:
         return _rng_to_json
     if h is ModuleState:
         return _state_to_json
+    if origin is tuple or origin is list or origin is dict or _is_optional(h):
+        return _container_encoder(h, origin, where)
+    if dataclasses.is_dataclass(h) and isinstance(h, type):
+        return h.to_dict if hasattr(h, "to_dict") else _dataclass_codecs(h)[0]
+    raise TypeError(f"{where}: no JSON rule for the type {h}")
+
+
+def _loose_codec(h: Any, any_codec: Callable[[Any], Any]) -> Codec:
+    """``Any`` and a bare ``tuple``: ``any_codec``; a frame (a TypedDict): each value through it,
+    scalars as they are."""
+    if h is Any or h is tuple:
+        return any_codec
+    return lambda f: {k: v if type(v) in _SCALAR_TYPES else any_codec(v) for k, v in f.items()}
+
+
+def _container_encoder(h: Any, origin: Any, where: str) -> Codec:
+    """``encoder`` of a tuple, an optional value, a list or a dict type."""
+    if origin is tuple:
+        inner = [encoder(a, where) for a in _args(h) if a is not Ellipsis]
+        return list if not any(inner) else _any_to_json
     if _is_optional(h):
         return _lift(_or_none, encoder(_inner_optional(h), where))
     if origin is list:
         if _args(h)[0] is tuple:
             return _tuples_to_json
         return _lift(_each, encoder(_args(h)[0], where))
-    if origin is dict:
-        return _lift(_values, encoder(_args(h)[1], where))
-    if dataclasses.is_dataclass(h) and isinstance(h, type):
-        if hasattr(h, "to_dict"):
-            return h.to_dict
-        return _dataclass_codecs(h)[0]
-    raise TypeError(f"{where}: no JSON rule for the type {h}")
+    return _lift(_values, encoder(_args(h)[1], where))  # a dict
 
 
 def decoder(h: Any, where: str) -> Codec:
@@ -335,12 +344,21 @@ def decoder(h: Any, where: str) -> Codec:
     if h in _SCALARS or origin is Mapping or h is Mapping:
         return None
     if h is Any or h is tuple or _is_frame_dict(h):
-        if h is Any or h is tuple:
-            return _any_from_json
-        return lambda f: {k: v if type(v) in _SCALAR_TYPES else _any_from_json(v) for k, v in f.items()}
+        return _loose_codec(h, _any_from_json)
     if is_record_type(h):
         _record(h)
         return _RECORD_FROM_JSON[h]
+    if h is random.Random:
+        return _rng_from_json
+    if origin is tuple or origin is list or origin is dict or _is_optional(h):
+        return _container_decoder(h, origin, where)
+    if dataclasses.is_dataclass(h) and isinstance(h, type):
+        return h.from_dict if hasattr(h, "from_dict") else _dataclass_codecs(h)[1]
+    raise TypeError(f"{where}: no JSON rule for the type {h}")
+
+
+def _container_decoder(h: Any, origin: Any, where: str) -> Codec:
+    """``decoder`` of a tuple, an optional value, a list or a dict type."""
     if origin is tuple:
         args = _args(h)
         if len(args) == 2 and args[1] is Ellipsis:
@@ -349,8 +367,6 @@ def decoder(h: Any, where: str) -> Codec:
         if not any(decs):
             return tuple
         raise TypeError(f"{where}: tuples of records or containers are not supported ({h})")
-    if h is random.Random:
-        return _rng_from_json
     if origin is dict and _args(h)[1] is ModuleState:  # GameState.ext: the key names the type
         return _states_from_json
     if _is_optional(h):
@@ -359,13 +375,7 @@ def decoder(h: Any, where: str) -> Codec:
         if _args(h)[0] is tuple:
             return _tuples_from_json
         return _lift(_each, decoder(_args(h)[0], where))
-    if origin is dict:
-        return _lift(_values, decoder(_args(h)[1], where))
-    if dataclasses.is_dataclass(h) and isinstance(h, type):
-        if hasattr(h, "from_dict"):
-            return h.from_dict
-        return _dataclass_codecs(h)[1]
-    raise TypeError(f"{where}: no JSON rule for the type {h}")
+    return _lift(_values, decoder(_args(h)[1], where))  # a dict
 
 
 # Every record type, also those no field declares (payment sources live in frames, typed Any).
@@ -453,13 +463,8 @@ def check_json(h: Any, v: Any, where: str) -> None:
     (``ext.toy.omens[2].element: expected an int, got 'x'``). Ranges and ids are the module's
     invariants' business, not the type's."""
     origin = typing.get_origin(h)
-    if h in _SCALAR_NAMES:
-        ok = type(v) is h or (h is float and type(v) is int)
-        if not ok:
-            raise JSONShapeError(f"{where}: expected {_SCALAR_NAMES[h]}, got {_shown(v)}")
-    elif h is type(None):
-        if v is not None:
-            raise JSONShapeError(f"{where}: expected null, got {_shown(v)}")
+    if h in _SCALAR_NAMES or h is type(None):
+        _check_scalar(h, v, where)
     elif h is Any or h is tuple or h is Mapping or origin is Mapping or _is_frame_dict(h):
         return  # undeclared values: the codec takes any JSON (frames are checked by their schema)
     elif _is_optional(h):
@@ -471,24 +476,43 @@ def check_json(h: Any, v: Any, where: str) -> None:
         for name in h._fields:
             check_json(hints[name], v[name], f"{where}.{name}")
     elif origin is list or origin is tuple:
-        if type(v) is not list:
-            raise JSONShapeError(f"{where}: expected a list, got {_shown(v)}")
-        args = _args(h)
-        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis) and len(v) != len(args):
-            raise JSONShapeError(f"{where}: expected {len(args)} items, got {len(v)}")
-        for i, x in enumerate(v):
-            check_json(args[0] if origin is list or args[-1] is Ellipsis else args[i], x, f"{where}[{i}]")
+        _check_sequence(h, origin, v, where)
     elif origin is dict:
         if type(v) is not dict:
             raise JSONShapeError(f"{where}: expected an object, got {_shown(v)}")
         for k, x in v.items():
             check_json(_args(h)[1], x, f"{where}.{k}")
     elif dataclasses.is_dataclass(h) and isinstance(h, type):
-        fields = saved_fields(h)
-        optional = frozenset(f.name for f in dataclasses.fields(h) if f.metadata.get("if_set"))
-        _object(v, where, tuple(fields), optional)
-        for name, t in fields.items():
-            if name in v:
-                check_json(t, v[name], f"{where}.{name}")
+        _check_dataclass(h, v, where)
     else:
         raise TypeError(f"{where}: no check rule for the type {h}")
+
+
+def _check_scalar(h: Any, v: Any, where: str) -> None:
+    """bool, int, float (an int is a number too), str, or None (null)."""
+    if h is type(None):
+        if v is not None:
+            raise JSONShapeError(f"{where}: expected null, got {_shown(v)}")
+    elif not (type(v) is h or (h is float and type(v) is int)):
+        raise JSONShapeError(f"{where}: expected {_SCALAR_NAMES[h]}, got {_shown(v)}")
+
+
+def _check_sequence(h: Any, origin: Any, v: Any, where: str) -> None:
+    """A list, or a tuple (written as a list) of its declared length, each item checked."""
+    if type(v) is not list:
+        raise JSONShapeError(f"{where}: expected a list, got {_shown(v)}")
+    args = _args(h)
+    if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis) and len(v) != len(args):
+        raise JSONShapeError(f"{where}: expected {len(args)} items, got {len(v)}")
+    for i, x in enumerate(v):
+        check_json(args[0] if origin is list or args[-1] is Ellipsis else args[i], x, f"{where}[{i}]")
+
+
+def _check_dataclass(h: type, v: Any, where: str) -> None:
+    """An object of exactly the saved fields (those written only when set may be absent)."""
+    fields = saved_fields(h)
+    optional = frozenset(f.name for f in dataclasses.fields(h) if f.metadata.get("if_set"))
+    _object(v, where, tuple(fields), optional)
+    for name, t in fields.items():
+        if name in v:
+            check_json(t, v[name], f"{where}.{name}")
