@@ -68,26 +68,30 @@ def test_dark_monsters_show_three_symbols_with_the_dark_matter_symbol(pack) -> N
     assert positions == {0, 1, 2}
 
 
-# The known texts, exactly as KNOWN_CARDS.md gives them (sections 1, 1b, 7b, 7c, 7e).
+# The known texts, word for word as the rulebook quotes them ([VthRB]: the Dark Curse clarifications
+# and the sample faces of its component illustration; KNOWN_CARDS.md 1, 1b, 7b, 7c and 7e paraphrase
+# them). The Phobia Magician's sample sheet is cut off after "to any other" (its card is partial).
 KNOWN_TEXTS = {
     ("dark_curse_01", "text"): "All players lose their Ability until the next Monster.",
     ("dark_curse_02", "text"): (
-        "All players discard 1 value-2 or value-3 Element card from hand and put 2 or 3 value-1 cards "
-        "of the same type on their discard pile."
+        "All players discard 1 Element card of value 2 or 3 from their hand and place 2 or 3 value-1 "
+        "cards of the same type on their discard."
     ),
     ("dark_curse_03", "text"): "Add 1 Dark Curse to the next Curse space.",
-    ("black_page_inside_01", "front"): "Add 1 value-3 Element card to your draw pile.",
-    ("black_page_inside_02", "back"): "Add a Dark Matter card to your discard pile.",
-    ("dark_monster_01", "arrival"): "Add 2 random tokens to the third Curse card",
+    ("black_page_inside_01", "front"): "Add 1 Element card of value 3 to your draw pile",
+    ("black_page_inside_02", "back"): "Add a Dark Matter card to your discard pile",
+    ("dark_monster_01", "arrival"): "Add 2 tokens at random to the third Curse card",
     ("dark_monster_02", "bonus"): (
-        "A player cures all Madness in their discard pile and draw pile, then shuffles them to rebuild "
-        "their draw pile"
+        "A player cures all the Madness in their discard pile and draw pile, then shuffles them to "
+        "rebuild their draw pile"
     ),
-    ("dark_monster_03", "failure"): "All players place 1 Madness on top of their draw pile",
-    ("magician_vth_air", "ability"): "During your turn you may treat 1 Air card as 1 Element of your choice.",
+    ("dark_monster_03", "failure"): "All players place 1 Madness on their draw pile",
+    ("magician_vth_air", "ability"): (
+        "During your turn, you may consider 1 Air card as 1 Element of your choice."
+    ),
     ("magician_vth_phobia", "ability"): (
-        "During your turn, spend 1 Dark Matter to move 1 Phobia from one support slot to any other "
-        "support slot."
+        "During your turn, you spend 1 Dark Matter to move 1 Phobia from a support slot to any other"
+        " support slot."
     ),
 }
 
