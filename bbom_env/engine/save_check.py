@@ -15,11 +15,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 from .cards import CURSE_TYPES, Pack, PackError, load_pack
 from .config import ConfigError, GameConfig
 from .constants import (
+    COST_PARTS,
+    LAST_SPACE,
     MADNESS,
     MAX_POWER,
     MAX_SPELLS,
@@ -27,6 +30,7 @@ from .constants import (
     MAX_SUPPORT_SLOTS,
     NUM_CODES,
     NUM_ELEMENT_CODES,
+    NUM_ELEMENTS,
     NUM_TRACK_SLOTS,
     ROUNDS,
     Phase,
@@ -281,25 +285,41 @@ def _magicians(config: GameConfig, players: list | tuple) -> None:
 
 
 def _board(data: dict, pack: Pack, n: int) -> None:
+    _books(data, pack)
+    _curse_piles(data, pack)
+    _track(data, pack)
+    _seat(data["active"], "active", n)
+    _round_and_marker(data)
+
+
+def _books(data: dict, pack: Pack) -> None:
+    """The Grimoire (its pages' kinds in order), the Library piles, the boxed Spells."""
     grimoire = _list(data["grimoire"], "grimoire", ROUNDS + 1)
     kinds = ["cover"] + ["inside"] * (ROUNDS - 1) + ["end"]
     for i, (pid, kind) in enumerate(zip(grimoire, kinds, strict=True)):
         _id(pid, pack.pages, f"grimoire[{i}]", "Grimoire page")
         if pack.pages[pid].kind != kind:
             raise SaveError(f"grimoire[{i}]: page {pid!r} is a {pack.pages[pid].kind} page, expected {kind}")
-    for e, pile in enumerate(_list(data["library"], "library", 4)):
+    for e, pile in enumerate(_list(data["library"], "library", NUM_ELEMENTS)):
         for i, sid in enumerate(_list(pile, f"library[{e}]")):
             _id(sid, pack.spells, f"library[{e}][{i}]", "Spell")
             if pack.spells[sid].basic or pack.spells[sid].element != e:
                 raise SaveError(f"library[{e}][{i}]: {sid!r} is not a Library Spell of Element {e}")
     for i, sid in enumerate(_list(data["box_spells"], "box_spells")):
         _id(sid, pack.spells, f"box_spells[{i}]", "Spell")
+
+
+def _curse_piles(data: dict, pack: Pack) -> None:
     piles = _dict(data["curse_piles"], "curse_piles", set(CURSE_TYPES) | {"out"}, optional=frozenset({"out"}))
     for t, pile in piles.items():
         for i, cid in enumerate(_list(pile, f"curse_piles.{t}")):
             _id(cid, pack.curses, f"curse_piles.{t}[{i}]", "Curse")
             if t != "out" and pack.curses[cid].type != t:
                 raise SaveError(f"curse_piles.{t}[{i}]: {cid!r} is a {pack.curses[cid].type} Curse")
+
+
+def _track(data: dict, pack: Pack) -> None:
+    """The Curses on the track (and the turn, which bounds when one was neutralized)."""
     turn = _int(data["turn"], "turn", 0)
     for s, slot in enumerate(_list(data["track"], "track", NUM_TRACK_SLOTS)):
         for j, curse in enumerate(_list(slot, f"track[{s}]", most=MAX_STACK)):
@@ -308,12 +328,15 @@ def _board(data: dict, pack: Pack, n: int) -> None:
             _id(curse["curse"], pack.curses, f"{w}.curse", "Curse")
             # -1 face up, else the turn it was neutralized
             _int(curse["neutralized_at"], f"{w}.neutralized_at", -1, turn)
-            for e, t in enumerate(_list(curse["tokens"], f"{w}.tokens", 4)):
+            for e, t in enumerate(_list(curse["tokens"], f"{w}.tokens", NUM_ELEMENTS)):
                 _int(t, f"{w}.tokens[{e}]", 0)
             _int(curse["madness"], f"{w}.madness", 0)
-    _seat(data["active"], "active", n)
+
+
+def _round_and_marker(data: dict) -> None:
+    """The round, the Invocation marker (fitting the round and the stack) and the phase."""
     rnd = _int(data["round"], "round", 0, ROUNDS)
-    marker = _int(data["marker"], "marker", 0, 5)
+    marker = _int(data["marker"], "marker", 0, LAST_SPACE)
     # In a running game marker 0 (the Invocation space) is held only before the first Monster phase
     # and between the end of a round and its New Monster; elsewhere the next advance finds no space.
     pending_page = any(
@@ -325,12 +348,12 @@ def _board(data: dict, pack: Pack, n: int) -> None:
 
 
 def _zones(data: dict) -> None:
-    supply = _list(data["supply"], "supply", 4)
+    supply = _list(data["supply"], "supply", NUM_ELEMENTS)
     for e, pile in enumerate(supply):
-        for v, c in enumerate(_list(pile, f"supply[{e}]", 2)):
+        for v, c in enumerate(_list(pile, f"supply[{e}]", 2)):  # values 2 and 3
             _int(c, f"supply[{e}][{v}]", 0)
     for key in ("reserve1", "tokens"):
-        for e, c in enumerate(_list(data[key], key, 4)):
+        for e, c in enumerate(_list(data[key], key, NUM_ELEMENTS)):
             _int(c, f"{key}[{e}]", 0)
     for i, c in enumerate(_list(data["madness_pile"], "madness_pile")):
         if _code(c, f"madness_pile[{i}]") != MADNESS:
@@ -370,6 +393,23 @@ def _progress(data: dict, n: int, moves: int) -> None:
 
 
 def _frame(f: Any, where: str, pack: Pack, data: dict, top: bool) -> None:
+    kind, schema = _frame_keys(f, where)
+    players = data["players"]
+    n = len(players)
+    for key, (value_kind, _type) in schema.keys.items():
+        if key in f:
+            _frame_value(f[key], value_kind, f"{where}.{key}", pack, n)
+    _card_there(f, where, data)
+    if "source" in f:
+        _effect(f, where, pack)
+    if f.get("decider") is not None:
+        _decider(f, where, players, top)
+    if kind == "pay":
+        _picks_held(f, where, players)
+
+
+def _frame_keys(f: Any, where: str) -> tuple[str, Any]:
+    """A frame is an object of a known kind with exactly its kind's keys (some optional)."""
     if type(f) is not dict:
         raise SaveError(f"{where}: expected an object, got {_name(f)}")
     kind = f.get("kind")
@@ -382,24 +422,18 @@ def _frame(f: Any, where: str, pack: Pack, data: dict, top: bool) -> None:
     for key in f:
         if key != "kind" and key not in schema.keys:
             raise SaveError(f"{where}.{key}: unknown field of a {kind} frame; known: {sorted(schema.keys)}")
-    players = data["players"]
-    n = len(players)
-    for key, (value_kind, _type) in schema.keys.items():
-        if key in f:
-            _frame_value(f[key], value_kind, f"{where}.{key}", pack, n)
-    _card_there(f, where, data)
-    if "source" in f:
-        _effect(f, where, pack)
-    w = f.get("decider")
-    if w is not None:
-        if not top:
-            raise SaveError(f"{where}.decider: only the top frame of the stack waits for a decision")
-        if w not in (f.get("player"), f.get("controller")):
-            raise SaveError(f"{where}.decider: seat {w} is not the frame's player")
-        if players[w]["eliminated"]:
-            raise SaveError(f"{where}.decider: player {w} is eliminated and cannot decide")
-    if kind == "pay":
-        _picks_held(f, where, players)
+    return kind, schema
+
+
+def _decider(f: dict, where: str, players: list | tuple, top: bool) -> None:
+    """Only the top frame waits, for its player (or controller), who is still in the game."""
+    w = f["decider"]
+    if not top:
+        raise SaveError(f"{where}.decider: only the top frame of the stack waits for a decision")
+    if w not in (f.get("player"), f.get("controller")):
+        raise SaveError(f"{where}.decider: seat {w} is not the frame's player")
+    if players[w]["eliminated"]:
+        raise SaveError(f"{where}.decider: player {w} is eliminated and cannot decide")
 
 
 # Value kinds of frame fields that are plain int ranges (None: no upper bound).
@@ -407,7 +441,7 @@ _RANGES: dict[str, tuple[int, int | None]] = {
     "grants": (-1, None),  # -1: the turn's own Action phase, else granted Actions left
     "count": (0, None),
     "step": (0, None),  # refined by _effect (at most the length of the op list)
-    "element": (0, 3),
+    "element": (0, NUM_ELEMENTS - 1),
     "value": (2, 3),
     "power": (1, MAX_POWER),
     "stage": (0, 1),
@@ -418,42 +452,55 @@ _RANGES: dict[str, tuple[int, int | None]] = {
 def _frame_value(v: Any, kind: str, where: str, pack: Pack, n: int) -> None:
     if kind in _RANGES:
         _int(v, where, *_RANGES[kind])
-    elif kind == "seat":
-        _seat(v, where, n)
-    elif kind == "decider":
-        if v is not None:
-            _seat(v, where, n)
-    elif kind == "owner":
-        _seat(v, where, n, -1)  # -1: the curer's own hand
-    elif kind == "madness":
-        if _code(v, where) != MADNESS:
-            raise SaveError(f"{where}: card code {v} is not a Madness card")
-    elif kind == "spell":
-        _id(v, pack.spells, where, "Spell")
-    elif kind == "curse":
-        _id(v, pack.curses, where, "Curse")
-    elif kind == "action":
-        _str(v, where, ACTS)
-    elif kind == "text":
-        _str(v, where)
-    elif kind == "cost":
-        for i, r in enumerate(_list(v, where, 5)):
-            _int(r, f"{where}[{i}]", 0)
-    elif kind == "picks":
-        for i, s in enumerate(_list(v, where)):
-            w = f"{where}[{i}]"
-            if type(s) is dict and set(s) == set(HandSource._fields):
-                _int(s["code"], f"{w}.code", 0, NUM_ELEMENT_CODES - 1)
-            elif type(s) is dict and set(s) == set(SupportSource._fields):
-                _seat(s["seat"], f"{w}.seat", n)
-                _int(s["slot"], f"{w}.slot", 0, MAX_SUPPORT_SLOTS - 1)
-            else:
-                raise SaveError(
-                    f"{w}: expected a payment source, {{'code': card code}} (hand) or "
-                    f"{{'seat': seat, 'slot': slot}} (support), got {_name(s)}"
-                )
+    elif kind in _VALUE_CHECKS:
+        _VALUE_CHECKS[kind](v, where, pack, n)
     elif kind != "effect":  # "effect" (source / part / path) is checked as a whole by _effect
         raise SaveError(f"{where}: the engine has no check for value kind {kind!r} (frames.py)")
+
+
+def _decider_value(v: Any, where: str, pack: Pack, n: int) -> None:
+    if v is not None:
+        _seat(v, where, n)
+
+
+def _madness_value(v: Any, where: str, pack: Pack, n: int) -> None:
+    if _code(v, where) != MADNESS:
+        raise SaveError(f"{where}: card code {v} is not a Madness card")
+
+
+def _cost_value(v: Any, where: str, pack: Pack, n: int) -> None:
+    for i, r in enumerate(_list(v, where, COST_PARTS)):
+        _int(r, f"{where}[{i}]", 0)
+
+
+def _picks_value(v: Any, where: str, pack: Pack, n: int) -> None:
+    for i, s in enumerate(_list(v, where)):
+        w = f"{where}[{i}]"
+        if type(s) is dict and set(s) == set(HandSource._fields):
+            _int(s["code"], f"{w}.code", 0, NUM_ELEMENT_CODES - 1)
+        elif type(s) is dict and set(s) == set(SupportSource._fields):
+            _seat(s["seat"], f"{w}.seat", n)
+            _int(s["slot"], f"{w}.slot", 0, MAX_SUPPORT_SLOTS - 1)
+        else:
+            raise SaveError(
+                f"{w}: expected a payment source, {{'code': card code}} (hand) or "
+                f"{{'seat': seat, 'slot': slot}} (support), got {_name(s)}"
+            )
+
+
+# Checks of the other value kinds of frame fields: (value, path, pack, player count).
+_VALUE_CHECKS: dict[str, Callable[[Any, str, Pack, int], object]] = {
+    "seat": lambda v, where, pack, n: _seat(v, where, n),
+    "decider": _decider_value,
+    "owner": lambda v, where, pack, n: _seat(v, where, n, -1),  # -1: the curer's own hand
+    "madness": _madness_value,
+    "spell": lambda v, where, pack, n: _id(v, pack.spells, where, "Spell"),
+    "curse": lambda v, where, pack, n: _id(v, pack.curses, where, "Curse"),
+    "action": lambda v, where, pack, n: _str(v, where, ACTS),
+    "text": lambda v, where, pack, n: _str(v, where),
+    "cost": _cost_value,
+    "picks": _picks_value,
+}
 
 
 def _effect(f: dict, where: str, pack: Pack) -> None:
