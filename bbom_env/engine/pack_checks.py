@@ -22,10 +22,13 @@ from .constants import (
     ELEMENT_BY_NAME,
     ELEMENT_CARDS_PER_VALUE,
     ELEMENT_NAMES,
+    LIBRARY_LEVELS,
     MAX_PLAYERS,
     MAX_SPELLS,
     MAX_SUPPORT_SLOTS,
+    NUM_ELEMENTS,
     NUM_TRACK_SLOTS,
+    ROUNDS,
     element_code,
 )
 from .vocab import BASE_MODIFIER_KINDS, PackError, show
@@ -57,6 +60,14 @@ MAX_SUPPORT_CAPACITY = MAX_SUPPORT_SLOTS - 3
 
 def read_pack_file(path: Path, not_found_hint: str = "") -> dict[str, Any]:
     """The TOML document of a pack file; PackError naming the file for anything that is not one."""
+    raw = _parse_toml(path, _decode(path, _read_bytes(path, not_found_hint)))
+    if not raw:
+        raise PackError(f"{path}: the file is empty: a card pack has tables such as [round_track], [[spell]]")
+    return raw
+
+
+def _read_bytes(path: Path, not_found_hint: str) -> bytes:
+    """The file's bytes (at most MAX_PACK_BYTES); PackError for a path that is not a readable file."""
     if not str(path).isprintable():  # a NUL byte cannot be opened; a newline would break the message
         raise PackError(f"{show(str(path))}: not a usable file path (control characters)")
     try:
@@ -76,25 +87,29 @@ def read_pack_file(path: Path, not_found_hint: str = "") -> dict[str, Any]:
         raise PackError(f"{show(str(path))}: not a usable file path: {exc}") from None
     if len(data) > MAX_PACK_BYTES:
         raise PackError(f"{path}: larger than {MAX_PACK_BYTES // 2**20} MiB: not a card pack file")
+    return data
+
+
+def _decode(path: Path, data: bytes) -> str:
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise PackError(
             f"{path}: line {line}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start});"
             " a card pack is a UTF-8 TOML file"
         ) from None
+
+
+def _parse_toml(path: Path, text: str) -> dict[str, Any]:
     try:
-        raw = tomllib.loads(text.removeprefix("\ufeff"))  # editors may write a byte-order mark
+        return tomllib.loads(text.removeprefix("\ufeff"))  # editors may write a byte-order mark
     except tomllib.TOMLDecodeError as exc:
         raise PackError(f"{path}: not valid TOML: {exc}") from None
     except RecursionError:
         raise PackError(f"{path}: not valid TOML here: arrays or tables nested too deeply") from None
     except ValueError as exc:  # tomllib's int() of more than 4300 digits
         raise PackError(f"{path}: not valid TOML here: {exc}") from None
-    if not raw:
-        raise PackError(f"{path}: the file is empty: a card pack has tables such as [round_track], [[spell]]")
-    return raw
 
 
 # -- typed fields ----------------------------------------------------------------------------------
@@ -365,13 +380,13 @@ def _check_starting_decks(pack: Pack, origin: dict[str, str]) -> None:
 def check_playable(pack: Pack, where: str) -> None:
     """Structural minimum for a game (setup steps 3-8), whatever the pack's size."""
     kinds = {k: [p for p in pack.pages.values() if p.kind == k] for k in ("cover", "inside", "end")}
-    if not kinds["cover"] or len(kinds["inside"]) < 5 or len(kinds["end"]) != 1:
+    if not kinds["cover"] or len(kinds["inside"]) < ROUNDS - 1 or len(kinds["end"]) != 1:
         raise PackError(f"{where}: grimoire needs >= 1 cover, >= 5 inside pages and exactly 1 end page")
     basics = {s.element for s in pack.basic_spells}
-    if len(pack.basic_spells) != 4 or basics != {0, 1, 2, 3}:
+    if len(pack.basic_spells) != NUM_ELEMENTS or basics != set(range(NUM_ELEMENTS)):
         raise PackError(f"{where}: spell: exactly 4 Basic Spells, one per Element, are required")
-    for e in range(4):
-        for lvl in (1, 2, 3):
+    for e in range(NUM_ELEMENTS):
+        for lvl in range(1, LIBRARY_LEVELS + 1):
             if not pack.library(e, lvl):
                 raise PackError(f"{where}: spell: no library Spell of {ELEMENT_NAMES[e]} level {lvl}")
     for t in ELEMENT_NAMES + ("multi",):
