@@ -1,11 +1,78 @@
-"""The Dark Matter module's Actions (RULES.md sections 4.6-4.9). IN PROGRESS (issue 11)."""
+"""The Dark Matter module's Actions (RULES.md sections 4.6-4.9). IN PROGRESS (issue 11).
+
+Built: **Acquire a Dark Matter card** (section 4.6, V-17): pay 2 Element cards of different
+Elements, whatever their values (``payment.Cost(distinct=2)``: the engine's one solver, auto and
+manual payment alike); Dark Matter never pays for it (the cost has no currency part, so the
+payment frame never offers a Dark Matter card); the paid cards go to the discard pile as for
+any payment; the Dark Matter card comes from the module's supply into the player's hand (the
+rulebook: "placed directly in your hand"). With an empty supply the Action is not offered. Cost
+modifiers do not apply: the cost is counted in cards (V-17; the Acquire surcharge, A-51).
+
+Part B: the Black Book (4.8), destroying Dark Curses (4.7), Spontaneous Elements (4.9).
+"""
 
 from __future__ import annotations
 
-from bbom_env.engine.moves import BlockSpec
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from bbom_env.engine import moves as M
+from bbom_env.engine.constants import DARK_MATTER
+from bbom_env.engine.frames import Frame, Seat
+from bbom_env.engine.move_args import NO_ARG
+from bbom_env.engine.moves import BlockSpec, Move
+from bbom_env.engine.payment import Cost, affordable
+from bbom_env.engine.payment_frame import pay_frame
+from bbom_env.engine.resolver import done, frame, push
 from bbom_env.engine.rules import MenuAction
 
-BLOCKS: tuple[BlockSpec, ...] = ()
-ACTIONS: tuple[MenuAction, ...] = ()
-FRAMES: tuple[str, ...] = ()
-PAY_ACTIONS: tuple[str, ...] = ()
+from .state import dm_state
+
+if TYPE_CHECKING:
+    from bbom_env.engine.menu import MenuView
+    from bbom_env.engine.state import GameState
+
+ACQUIRE = "acquire_dark_matter"  # the Action's name: payment frames and "forbid" modifiers read it
+ACQUIRE_BLOCK = "ACQUIRE_DARK_MATTER"
+# Section 4.6, V-17: 2 Element cards of pairwise different Elements, any values.
+ACQUIRE_COST = Cost(distinct=2)
+
+
+def legal_acquire(state: GameState, view: MenuView) -> Iterator[int]:
+    """The Action's one id while the supply has a card, the Action is not forbidden and the
+    decider holds (hand and support pool) 2 payable Element cards of different Elements."""
+    if dm_state(state).supply <= 0 or view.forbidden(state, ACQUIRE, None):
+        return
+    if affordable(state, view.p, ACQUIRE_COST, ACQUIRE):
+        yield M.layout(state.config.modules).by_name[ACQUIRE_BLOCK].start
+
+
+class AcquireDarkMatterFrame(Frame):
+    """``player`` has paid: take 1 Dark Matter card from the supply into their hand."""
+
+    player: Seat
+
+
+def choose_acquire(state: GameState, f: dict, mv: Move) -> None:
+    p = f["player"]
+    target: AcquireDarkMatterFrame = {"kind": "dm_acquire", "player": p}
+    push(state, pay_frame(p, ACQUIRE_COST, ACQUIRE, ""), target)
+
+
+def run_acquire(state: GameState, f: AcquireDarkMatterFrame) -> None:
+    done(state, f)
+    st = dm_state(state)
+    if st.supply <= 0:  # cannot happen: the Action is offered only with a card in the supply
+        raise AssertionError("acquire_dark_matter: the Dark Matter supply is empty")
+    st.supply -= 1
+    state.players[f["player"]].hand[DARK_MATTER] += 1
+    state.stat("dark_matter_acquired")
+    state.event("acquire_dark_matter", f["player"])
+
+
+frame("dm_acquire", run_acquire, typed=AcquireDarkMatterFrame)
+
+BLOCKS: tuple[BlockSpec, ...] = (BlockSpec(ACQUIRE_BLOCK, NO_ARG, "acquire a Dark Matter card (4.6)"),)
+ACTIONS: tuple[MenuAction, ...] = (MenuAction(ACQUIRE, (ACQUIRE_BLOCK,), legal_acquire, choose_acquire),)
+FRAMES: tuple[str, ...] = ("dm_acquire",)
+PAY_ACTIONS: tuple[str, ...] = (ACQUIRE,)

@@ -15,6 +15,7 @@ from bbom_env.engine import GameConfig, from_json, new_game
 from bbom_env.engine.config import ConfigError
 from bbom_env.engine.constants import DARK_MATTER
 from bbom_env.engine.invariants import check_invariants
+from bbom_env.engine.moves import NUM_BASE_MOVES
 from bbom_env.engine.rules import MODULES, ruleset
 from bbom_env.engine.state import SaveError
 from bbom_env.modules.dark_matter.module import (
@@ -62,7 +63,7 @@ def test_setup_makes_the_module_state(dm: None) -> None:
 BASE_FIELDS = [
     f.name
     for f in dataclasses.fields(new_game(GameConfig(seed=1)))
-    if f.name not in ("config", "pack", "rng", "ext", "log")
+    if f.name not in ("config", "pack", "rng", "ext", "log", "legal_cache")
 ]
 
 
@@ -75,6 +76,8 @@ def test_the_base_deal_is_unchanged_with_the_module(dm: None, players: int) -> N
         game = new_game(dm_config(seed=seed, num_players=players))
         for name in BASE_FIELDS:
             assert getattr(game, name) == getattr(base, name), name
+        # The same decision, with the module's Actions (ids after the base's) added to it.
+        assert [m for m in game.legal_actions() if m < NUM_BASE_MOVES] == base.legal_actions()
         book = [e for e in game.log if e[1] == "black_book"]
         assert [e for e in game.log if e[1] != "black_book"] == base.log and len(book) == 1
         assert base.ext == {}
@@ -95,22 +98,37 @@ def _played(config: GameConfig, moves: int, seed: int):  # noqa: ANN202
         yield state
 
 
-@pytest.mark.parametrize("players", [2, 5])
-def test_random_playouts_keep_the_invariants(dm: None, players: int) -> None:
-    """Dark Matter conserved and the module state valid after every move (module alone)."""
+@pytest.mark.parametrize(("players", "payment"), [(2, "auto"), (3, "manual"), (5, "auto")])
+def test_random_playouts_keep_the_invariants(dm: None, players: int, payment: str) -> None:
+    """Dark Matter conserved and the module state valid after every move (module alone); random
+    play acquires Dark Matter (V-17) in these games."""
+    acquired = 0
     for seed in range(2):
         n = 0
-        for state in _played(dm_config(seed=seed, num_players=players), 400, seed):
+        config = dm_config(seed=seed, num_players=players, payment=payment)
+        for state in _played(config, 400, seed):
             check_invariants(state)
             assert dark_matter_count(state) == DARK_MATTER_CARDS
             n += 1
         assert n > 100
+        acquired += state.stats.get("dark_matter_acquired", 0)
+    assert acquired > 0
+
+
+def _in_lists(state) -> bool:  # noqa: ANN001
+    """Whether a Dark Matter card is in a deck or a support slot (saves refuse that for now)."""
+    return any(
+        DARK_MATTER in pl.deck or any(DARK_MATTER in (s.card, s.crushed) for s in pl.support)
+        for pl in state.players
+    )
 
 
 def test_state_survives_clone_pickle_and_json(dm: None) -> None:
-    *_, state = _played(dm_config(seed=4), 150, 4)
+    """With Dark Matter acquired (in hands and discard piles)."""
+    states = [s.clone() for s in _played(dm_config(seed=4), 300, 4) if not _in_lists(s)]
+    state = next(s for s in reversed(states) if s.stats.get("dark_matter_acquired", 0) >= 2)
     text = state.to_json()
-    assert json.loads(text)["ext"]["dark_matter"]["supply"] == dm_state(state).supply
+    assert json.loads(text)["ext"]["dark_matter"]["supply"] == dm_state(state).supply < 28
     for copy in (state.clone(), pickle.loads(pickle.dumps(state)), from_json(text)):
         assert copy == state and type(copy.ext[NAME]) is DarkMatterState
         assert copy.ext[NAME] is not state.ext[NAME] and copy.ext[NAME].book is not state.ext[NAME].book
@@ -118,6 +136,18 @@ def test_state_survives_clone_pickle_and_json(dm: None) -> None:
     c = state.clone()
     dm_state(c).curse_pile.pop()
     assert len(dm_state(c).curse_pile) == len(dm_state(state).curse_pile) - 1
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine change for part B: save_check._code accepts card codes 0..12 only, not the game's "
+    "ruleset(modules).card_codes, so a Dark Matter card in a deck or support slot cannot be saved",
+)
+def test_a_save_with_dark_matter_in_a_deck_loads(dm: None) -> None:
+    state = new_game(dm_config(seed=1))
+    dm_state(state).supply -= 1
+    state.players[0].deck.append(DARK_MATTER)
+    assert from_json(state.to_json()) == state
 
 
 def test_same_seed_same_game(dm: None) -> None:

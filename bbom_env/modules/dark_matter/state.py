@@ -1,0 +1,41 @@
+"""The Dark Matter module's part of the game state (``state.ext["dark_matter"]``): cloned, pickled
+and saved by its field types (docs/engine.md, "Writing a module")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bbom_env.engine.state import GameState
+from bbom_env.engine.typed_fields import ModuleState
+
+NAME = "dark_matter"
+DARK_MATTER_CARDS = 28  # section 1.2: 28 Dark Matter cards, all of value 1
+DARK_MATTER_TOKENS = 5  # section 1.2; V-05: a pool no rule uses, only cards that say so
+
+
+@dataclass
+class DarkMatterState(ModuleState):
+    """The Dark Matter module's part of the state (``state.ext["dark_matter"]``).
+
+    ``supply``: Dark Matter cards in the 9th supply pile (section 2.2 step 4); never an Element.
+    ``tokens``: the 5 Dark Matter tokens (V-05: a pool no rule uses; no card of the pack uses it).
+    ``curse_pile``: the Dark Curse pile (section 2.2 step 3), top = last.
+    ``book``: the Black Book's pages in reading order (V-01: Cover, Inside pages, Back page).
+    ``spread``: the open spread: the left page is ``book[spread]``'s back, the right page
+    ``book[spread + 1]``'s front (section 4.8). ``used_turn``: the turn the book was last used
+    (used this turn iff it equals ``state.turn``: once per turn, A-60). ``closed``: the closing
+    Black Spell was cast, or the last right page was (V-02)."""
+
+    supply: int = DARK_MATTER_CARDS
+    tokens: int = DARK_MATTER_TOKENS
+    curse_pile: list[str] = field(default_factory=list)
+    book: list[str] = field(default_factory=list)
+    spread: int = 0
+    used_turn: int = -1
+    closed: bool = False
+
+
+def dm_state(state: GameState) -> DarkMatterState:
+    st = state.ext[NAME]
+    assert isinstance(st, DarkMatterState)
+    return st
