@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .constants import ELEMENT_NAMES, code_name
+from .constants import COST_PARTS, ELEMENT_NAMES, code_name
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -58,15 +58,18 @@ class Decision:
     picks: tuple[int, ...]  # payment: card codes picked so far
 
 
+_NOTHING_OWED = (0,) * COST_PARTS  # cost_left of every decision that is not a payment
+
+
 def pending(state: GameState) -> Decision:
     if state.over or not state.stack or state.stack[-1].get("decider") is None:
-        return Decision("none", -1, "", 0, (0,) * 5, ())
+        return Decision("none", -1, "", 0, _NOTHING_OWED, ())
     f = state.stack[-1]
     k = f["kind"]
     w = f["decider"]
     if k == "menu":
         return Decision(
-            "action" if f["grants"] < 0 else "granted_action", w, "", max(f["grants"], 1), (0,) * 5, ()
+            "action" if f["grants"] < 0 else "granted_action", w, "", max(f["grants"], 1), _NOTHING_OWED, ()
         )
     if k == "pay":
         from .payment import left_to_pay, source_code
@@ -75,25 +78,25 @@ def pending(state: GameState) -> Decision:
         # The payment solver's answer: zero exactly when the picks cover the cost (never by
         # splitting a card between an Element part and "any", [PROPOSED] 4.0).
         left = left_to_pay(codes, f["cost"])
-        return Decision("payment", w, f["target"], 1, tuple(left[:5]), codes)
+        return Decision("payment", w, f["target"], 1, tuple(left[:COST_PARTS]), codes)
     if k == "recup":
-        return Decision("recuperation_discard", w, "", 1, (0,) * 5, ())
+        return Decision("recuperation_discard", w, "", 1, _NOTHING_OWED, ())
     if k == "learn":
-        return Decision("spell_to_box", w, state.library[f["element"]][-1], 1, (0,) * 5, ())
+        return Decision("spell_to_box", w, state.library[f["element"]][-1], 1, _NOTHING_OWED, ())
     if k == "limits":  # a limit shrank (limits.py): put a Spell in the box or discard support
         kind = "lose_spell" if state.stack[-1] is f and _limits_on_spells(state, f["player"]) else "discard"
-        return Decision(kind, w, "", 1, (0,) * 5, ())
+        return Decision(kind, w, "", 1, _NOTHING_OWED, ())
     if k == "refresh_choice":  # a rule point lowered the Concentration refresh
-        return Decision("refresh_spell", w, "", f["left"], (0,) * 5, ())
+        return Decision("refresh_spell", w, "", f["left"], _NOTHING_OWED, ())
     if k == "reward":
-        return Decision("destroy_reward", w, "", 1, (0,) * 5, ())
+        return Decision("destroy_reward", w, "", 1, _NOTHING_OWED, ())
     if k == "tgt":
-        return Decision("choose_player", w, f["source"], 1, (0,) * 5, ())
+        return Decision("choose_player", w, f["source"], 1, _NOTHING_OWED, ())
     if k == "op":
         from .ops import lookup
 
         op = lookup(state, f)["op"]
-        return Decision(op, w, f["source"], max(f["count"], 1), (0,) * 5, ())
+        return Decision(op, w, f["source"], max(f["count"], 1), _NOTHING_OWED, ())
     return _module_decision(state, f)
 
 

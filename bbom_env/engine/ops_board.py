@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from . import move_args as A
 from . import moves as M
-from .constants import ELEMENT_NAMES, MAX_STACK, NUM_ELEMENTS, NUM_TRACK_SLOTS
+from .constants import ELEMENT_NAMES, NUM_ELEMENTS, NUM_TRACK_SLOTS
 from .flow import fire
 from .ops import OPS, auto_op, choice_op
 from .records import CurseOnTrack, SpellSlot
@@ -73,13 +74,13 @@ def _curse_moves(state: GameState, face_up_only: bool, with_tokens: bool = False
                 continue
             if with_tokens and not any(curse.tokens):
                 continue
-            out.append(M.PICK_CURSE + slot * MAX_STACK + pos)
+            out.append(M.PICK_CURSE + M.curse_arg(slot, pos))
     return out
 
 
 def _curse_place(state: GameState, move: int) -> tuple[list[CurseOnTrack], int]:
     """The track slot's stack and the index in it of the Curse a PICK_CURSE move names."""
-    slot, pos = divmod(move - M.PICK_CURSE, MAX_STACK)
+    slot, pos = A.CURSE.from_index(move - M.PICK_CURSE)
     stack = state.track[slot]
     return stack, len(stack) - 1 - pos
 
@@ -94,7 +95,7 @@ choice_op("neutralize_curse", lambda s, f, op: _curse_moves(s, True), _neutraliz
 
 
 def _destroy_curse(state: GameState, f: dict, op: dict, move: int) -> None:
-    slot, pos = divmod(move - M.PICK_CURSE, MAX_STACK)
+    slot, pos = A.CURSE.from_index(move - M.PICK_CURSE)
     cid = remove_curse(state, slot, pos, f["controller"])
     state.stat("curses_destroyed")
     state.event("destroy", f["controller"], cid)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import move_args as A
 from . import moves as M
 from .constants import (
     CODE_ELEMENT,
@@ -198,7 +199,7 @@ def answer_pay(state: GameState, f: dict, move: int) -> None:
     if move < M.PAY_SUPPORT:
         f["picks"] = f["picks"] + (HAND_SOURCES[move - M.PAY_HAND],)
     else:
-        off, s = divmod(move - M.PAY_SUPPORT, MAX_SUPPORT_SLOTS)
+        off, s = A.SUPPORT.from_index(move - M.PAY_SUPPORT)
         f["picks"] = f["picks"] + (SupportSource((p + off) % len(state.players), s),)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from .cards import Pack
 from .config import GameConfig
-from .constants import NUM_CODES, Phase
+from .constants import NUM_CODES, NUM_TRACK_SLOTS, Phase
 from .pack_hash import pack_mismatch, pack_sha256
 from .records import NO_CARD, CurseOnTrack, SpellSlot, SupportSlot, TempModifier
 from .resolver import ANSWER, LEGAL, IllegalActionError, run
@@ -94,7 +94,8 @@ class GameState:
     grimoire: list[str] = field(default_factory=list)  # [cover, 5 inside pages, end page]
     library: list[list[str]] = field(default_factory=list)  # per Element, top = last
     curse_piles: dict[str, list[str]] = field(default_factory=dict)  # top = last
-    track: list[list[CurseOnTrack]] = field(default_factory=lambda: [[] for _ in range(5)])  # top = last
+    # One stack per track slot (S2, S3L, S3R, S4, S5), top = last.
+    track: list[list[CurseOnTrack]] = field(default_factory=lambda: [[] for _ in range(NUM_TRACK_SLOTS)])
     supply: list[list[int]] = field(default_factory=list)  # [element][value-2] counts
     reserve1: list[int] = field(default_factory=list)  # value-1 cards in the box
     tokens: list[int] = field(default_factory=list)  # Element token pool
