@@ -8,7 +8,11 @@ any payment; the Dark Matter card comes from the module's supply into the player
 rulebook: "placed directly in your hand"). With an empty supply the Action is not offered. Cost
 modifiers do not apply: the cost is counted in cards (V-17; the Acquire surcharge, A-51).
 
-Part B: the Black Book (4.8), destroying Dark Curses (4.7), Spontaneous Elements (4.9).
+Payment helpers for part B (the engine's ``payment.Cost`` and its one solver): ``dark_matter_cost``
+(Dark Curses, the Black Book) and ``with_spontaneous`` (section 4.9, V-06).
+
+Part B: the Black Book (4.8), destroying Dark Curses (4.7), Spontaneous Elements in the base
+Actions' payments (4.9).
 """
 
 from __future__ import annotations
@@ -36,6 +40,21 @@ ACQUIRE = "acquire_dark_matter"  # the Action's name: payment frames and "forbid
 ACQUIRE_BLOCK = "ACQUIRE_DARK_MATTER"
 # Section 4.6, V-17: 2 Element cards of pairwise different Elements, any values.
 ACQUIRE_COST = Cost(distinct=2)
+
+
+def dark_matter_cost(n: int) -> Cost:
+    """A cost only Dark Matter cards pay (V-06): a Dark Curse's 4 (section 4.7), a Black Spell's
+    (4.8). Element cards never pay it, nor Spontaneous Elements (no wildcards)."""
+    return Cost(currency=n)
+
+
+def with_spontaneous(cost: Cost) -> Cost:
+    """The cost of an Action with Spontaneous Elements allowed (section 4.9, V-06): 2 Dark Matter
+    cards pay as 1 Element of value 1 of any type. Never for Dark Matter costs (a currency part)
+    nor for Acquire Dark Matter (its ``distinct`` part: "Dark Matter cannot be used", 4.6)."""
+    if cost.currency or cost.distinct:
+        return cost
+    return cost._replace(wildcards=True)
 
 
 def legal_acquire(state: GameState, view: MenuView) -> Iterator[int]:
