@@ -26,3 +26,8 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet "torch==2.13.0"
 .venv/bin/python -m pip install --quiet -e ".[dev]"
+# The test command fails on any lint, format or type finding (scripts/test.sh), so the tools are
+# pinned here, where set-up pins (pyproject keeps ranges): a newer release with new rules or a new
+# style must not fail an unchanged tree. Upgrade them here on purpose.
+LINT_PINS=("ruff==0.17.6" "mypy==2.4.1" "types-PyYAML==6.0.12.20261122")
+.venv/bin/python -m pip install --quiet "${LINT_PINS[@]}"
