@@ -64,7 +64,22 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
             }
         ),
     ),
-    ("api", frozenset({"__init__", "setup", "serialize", "save_check", "invariants", "scenario", "render"})),
+    (
+        "api",
+        frozenset(
+            {
+                "__init__",
+                "setup",
+                "serialize",
+                "save_check",
+                "save_check_stack",
+                "save_values",
+                "invariants",
+                "scenario",
+                "render",
+            }
+        ),
+    ),
 )
 
 # The package's layers, lowest first: a module belongs to the entry with the longest matching name

@@ -51,7 +51,7 @@ from typing import Annotated, Any, NotRequired, Required, TypedDict
 
 from .records import HandSource, SupportSource
 
-# Value types, annotated with the value kind the save check applies (save_check._frame_value,
+# Value types, annotated with the value kind the save check applies (save_check_stack._frame_value,
 # which knows exactly VALUE_KINDS).
 Seat = Annotated[int, "seat"]  # a player's seat 0..n-1
 Decider = Annotated[int | None, "decider"]  # the seat that must decide now; None: not waiting

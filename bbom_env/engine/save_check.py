@@ -15,32 +15,28 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Callable
 from typing import Any
 
 from .cards import CURSE_TYPES, Pack, PackError, load_pack
 from .config import ConfigError, GameConfig
 from .constants import (
-    COST_PARTS,
     LAST_SPACE,
     MADNESS,
-    MAX_POWER,
     MAX_SPELLS,
     MAX_STACK,
     MAX_SUPPORT_SLOTS,
-    NUM_CODES,
-    NUM_ELEMENT_CODES,
     NUM_ELEMENTS,
     NUM_TRACK_SLOTS,
     ROUNDS,
     Phase,
 )
-from .frames import FRAME_TYPES, frame_schema
 from .moves import num_moves
 from .pack_checks import check_module_kinds, check_module_sections
 from .pack_hash import pack_mismatch
-from .records import NO_CARD, CurseOnTrack, HandSource, SpellSlot, SupportSlot, SupportSource, TempModifier
+from .records import NO_CARD, CurseOnTrack, SpellSlot, SupportSlot, TempModifier
 from .rules import Ruleset, ruleset
+from .save_check_stack import Game, _frame
+from .save_values import _bool, _code, _counts, _dict, _id, _int, _list, _name, _record, _seat, _str
 from .state import GameState, PlayerState, SaveError
 from .typed_fields import JSONShapeError, check_json, saved_fields
 
@@ -50,95 +46,8 @@ PLAYER_FIELDS = frozenset(saved_fields(PlayerState))
 IF_SET = frozenset(f.name for f in dataclasses.fields(GameState) if f.metadata.get("if_set"))
 DURATIONS = ("until_next_monster", "this_turn")
 OUTCOMES = ("", "win", "loss")
-ACTS = ("activate", "learn", "acquire", "destroy", "cure")
 
-# The frame schema (keys, value kinds, optional keys) is read from the frame types of frames.py
-# (FRAME_TYPES, frame_schema), so that a module's frame kinds are checked like the base game's.
-
-
-def _name(v: Any) -> str:
-    text = repr(v)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _int(v: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
-    if type(v) is not int:  # bool is not an int here, nor is 3.0
-        raise SaveError(f"{where}: expected an int, got {_name(v)}")
-    if (lo is not None and v < lo) or (hi is not None and v > hi):
-        if hi is None and lo == 0:
-            raise SaveError(f"{where}: a count cannot be negative, got {v}")
-        span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise SaveError(f"{where}: {v} is out of range ({span})")
-    return v
-
-
-def _seat(v: Any, where: str, n: int, lo: int = 0) -> int:
-    if type(v) is not int:
-        raise SaveError(f"{where}: expected a seat (an int), got {_name(v)}")
-    if not lo <= v < n:
-        raise SaveError(f"{where}: seat {v} does not exist ({n} players: seats 0..{n - 1})")
-    return v
-
-
-def _bool(v: Any, where: str) -> bool:
-    if type(v) is not bool:
-        raise SaveError(f"{where}: expected true or false, got {_name(v)}")
-    return v
-
-
-def _str(v: Any, where: str, allowed: tuple[str, ...] | None = None) -> str:
-    if type(v) is not str:
-        raise SaveError(f"{where}: expected a string, got {_name(v)}")
-    if allowed is not None and v not in allowed:
-        raise SaveError(f"{where}: {v!r} is not one of {list(allowed)}")
-    return v
-
-
-def _list(v: Any, where: str, length: int | None = None, most: int | None = None) -> list | tuple:
-    # Lists arrive as lists from JSON, as tuples inside frames (from_dict tuplifies those).
-    if type(v) not in (list, tuple):
-        raise SaveError(f"{where}: expected a list, got {_name(v)}")
-    if length is not None and len(v) != length:
-        raise SaveError(f"{where}: expected {length} items, got {len(v)}")
-    if most is not None and len(v) > most:
-        raise SaveError(f"{where}: at most {most} items, got {len(v)}")
-    return v
-
-
-def _dict(v: Any, where: str, keys: set[str] | frozenset[str], optional: frozenset = frozenset()) -> dict:
-    if type(v) is not dict:
-        raise SaveError(f"{where}: expected an object, got {_name(v)}")
-    missing = sorted(keys - optional - set(v))
-    if missing:
-        raise SaveError(f"{where}: missing field(s) {missing}")
-    extra = sorted(map(str, set(v) - keys))
-    if extra:
-        raise SaveError(f"{where}: unknown field(s) {extra}; known: {sorted(keys)}")
-    return v
-
-
-def _record(v: Any, where: str, cls: type) -> dict:
-    """A record (``records.py``) as a save writes it: an object of exactly its field names."""
-    return _dict(v, where, frozenset(cls._fields))  # type: ignore[attr-defined]
-
-
-def _code(v: Any, where: str) -> int:
-    # Base game: Element cards and Madness. Dark Matter and Phobias (codes 13+) come with the Vth
-    # Element modules, which GameConfig refuses for now.
-    if type(v) is not int or not 0 <= v <= MADNESS:
-        raise SaveError(f"{where}: unknown card code {_name(v)} (card codes are 0..{MADNESS})")
-    return v
-
-
-def _counts(v: Any, where: str) -> None:
-    for i, n in enumerate(_list(v, where, NUM_CODES)):
-        _int(n, f"{where}[{i}]", 0)
-
-
-def _id(v: Any, table: dict, where: str, what: str) -> str:
-    if type(v) is not str or v not in table:
-        raise SaveError(f"{where}: unknown {what} id {_name(v)} (not in the pack)")
-    return v
+# The primitive checks live in save_values.py, the decision stack's in save_check_stack.py.
 
 
 # ---------------------------------------------------------------------------------------------
@@ -173,8 +82,9 @@ def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfi
     _board(data, pack, n)
     _zones(data)
     stack = _list(data["stack"], "stack")
+    game = Game(pack, n, rules.pay_actions)
     for i, f in enumerate(stack):
-        _frame(f, f"stack[{i}]", pack, data, top=i == len(stack) - 1)
+        _frame(f, f"stack[{i}]", game, data, top=i == len(stack) - 1)
     _module_states(data.get("ext", {}), rules)
     return config, pack
 
@@ -387,191 +297,6 @@ def _progress(data: dict, n: int, moves: int) -> None:
             raise SaveError(f"log[{i}]: expected [turn, kind, data...], got {_name(entry)}")
         _int(entry[0], f"log[{i}][0]", 0)
         _str(entry[1], f"log[{i}][1]")
-
-
-# -- the decision stack --------------------------------------------------------------------------
-
-
-def _frame(f: Any, where: str, pack: Pack, data: dict, top: bool) -> None:
-    kind, schema = _frame_keys(f, where)
-    players = data["players"]
-    n = len(players)
-    for key, (value_kind, _type) in schema.keys.items():
-        if key in f:
-            _frame_value(f[key], value_kind, f"{where}.{key}", pack, n)
-    _card_there(f, where, data)
-    if "source" in f:
-        _effect(f, where, pack)
-    if f.get("decider") is not None:
-        _decider(f, where, players, top)
-    if kind == "pay":
-        _picks_held(f, where, players)
-
-
-def _frame_keys(f: Any, where: str) -> tuple[str, Any]:
-    """A frame is an object of a known kind with exactly its kind's keys (some optional)."""
-    if type(f) is not dict:
-        raise SaveError(f"{where}: expected an object, got {_name(f)}")
-    kind = f.get("kind")
-    if type(kind) is not str or kind not in FRAME_TYPES:
-        raise SaveError(f"{where}.kind: unknown frame kind {_name(kind)}; known: {sorted(FRAME_TYPES)}")
-    schema = frame_schema(kind)
-    for key in schema.keys:
-        if key not in f and key not in schema.optional:
-            raise SaveError(f"{where}.{key}: missing (a {kind} frame has {sorted(schema.keys)})")
-    for key in f:
-        if key != "kind" and key not in schema.keys:
-            raise SaveError(f"{where}.{key}: unknown field of a {kind} frame; known: {sorted(schema.keys)}")
-    return kind, schema
-
-
-def _decider(f: dict, where: str, players: list | tuple, top: bool) -> None:
-    """Only the top frame waits, for its player (or controller), who is still in the game."""
-    w = f["decider"]
-    if not top:
-        raise SaveError(f"{where}.decider: only the top frame of the stack waits for a decision")
-    if w not in (f.get("player"), f.get("controller")):
-        raise SaveError(f"{where}.decider: seat {w} is not the frame's player")
-    if players[w]["eliminated"]:
-        raise SaveError(f"{where}.decider: player {w} is eliminated and cannot decide")
-
-
-# Value kinds of frame fields that are plain int ranges (None: no upper bound).
-_RANGES: dict[str, tuple[int, int | None]] = {
-    "grants": (-1, None),  # -1: the turn's own Action phase, else granted Actions left
-    "count": (0, None),
-    "step": (0, None),  # refined by _effect (at most the length of the op list)
-    "element": (0, NUM_ELEMENTS - 1),
-    "value": (2, 3),
-    "power": (1, MAX_POWER),
-    "stage": (0, 1),
-    "slot": (0, MAX_SUPPORT_SLOTS - 1),
-}
-
-
-def _frame_value(v: Any, kind: str, where: str, pack: Pack, n: int) -> None:
-    if kind in _RANGES:
-        _int(v, where, *_RANGES[kind])
-    elif kind in _VALUE_CHECKS:
-        _VALUE_CHECKS[kind](v, where, pack, n)
-    elif kind != "effect":  # "effect" (source / part / path) is checked as a whole by _effect
-        raise SaveError(f"{where}: the engine has no check for value kind {kind!r} (frames.py)")
-
-
-def _decider_value(v: Any, where: str, pack: Pack, n: int) -> None:
-    if v is not None:
-        _seat(v, where, n)
-
-
-def _madness_value(v: Any, where: str, pack: Pack, n: int) -> None:
-    if _code(v, where) != MADNESS:
-        raise SaveError(f"{where}: card code {v} is not a Madness card")
-
-
-def _cost_value(v: Any, where: str, pack: Pack, n: int) -> None:
-    for i, r in enumerate(_list(v, where, COST_PARTS)):
-        _int(r, f"{where}[{i}]", 0)
-
-
-def _picks_value(v: Any, where: str, pack: Pack, n: int) -> None:
-    for i, s in enumerate(_list(v, where)):
-        w = f"{where}[{i}]"
-        if type(s) is dict and set(s) == set(HandSource._fields):
-            _int(s["code"], f"{w}.code", 0, NUM_ELEMENT_CODES - 1)
-        elif type(s) is dict and set(s) == set(SupportSource._fields):
-            _seat(s["seat"], f"{w}.seat", n)
-            _int(s["slot"], f"{w}.slot", 0, MAX_SUPPORT_SLOTS - 1)
-        else:
-            raise SaveError(
-                f"{w}: expected a payment source, {{'code': card code}} (hand) or "
-                f"{{'seat': seat, 'slot': slot}} (support), got {_name(s)}"
-            )
-
-
-# Checks of the other value kinds of frame fields: (value, path, pack, player count).
-_VALUE_CHECKS: dict[str, Callable[[Any, str, Pack, int], object]] = {
-    "seat": lambda v, where, pack, n: _seat(v, where, n),
-    "decider": _decider_value,
-    "owner": lambda v, where, pack, n: _seat(v, where, n, -1),  # -1: the curer's own hand
-    "madness": _madness_value,
-    "spell": lambda v, where, pack, n: _id(v, pack.spells, where, "Spell"),
-    "curse": lambda v, where, pack, n: _id(v, pack.curses, where, "Curse"),
-    "action": lambda v, where, pack, n: _str(v, where, ACTS),
-    "text": lambda v, where, pack, n: _str(v, where),
-    "cost": _cost_value,
-    "picks": _picks_value,
-}
-
-
-def _effect(f: dict, where: str, pack: Pack) -> None:
-    """source / part / path name an op list (seq) or an op (tgt, op) of the pack; counts fit it."""
-    key = (_str(f["source"], f"{where}.source"), _str(f["part"], f"{where}.part"))
-    if key not in pack.effects:
-        raise SaveError(f"{where}: no effect {f['part']!r} of card {_name(f['source'])} in the pack")
-    path = _list(f["path"], f"{where}.path")
-    ops: Any = pack.effects[key]
-    op: dict | None = None
-    for depth, idx in enumerate(path):
-        if op is not None:
-            if "ops" not in op:
-                raise SaveError(f"{where}.path[{depth}]: op {op.get('op')!r} has no nested ops")
-            ops = op["ops"]
-        _int(idx, f"{where}.path[{depth}]", 0, len(ops) - 1)
-        op = ops[idx]
-    if f["kind"] == "seq":
-        if op is not None:
-            if "ops" not in op:
-                raise SaveError(f"{where}.path: op {op.get('op')!r} has no nested ops")
-            ops = op["ops"]
-        _int(f["step"], f"{where}.step", 0, len(ops))
-        return
-    if op is None:
-        raise SaveError(f"{where}.path: a {f['kind']} frame names one op; the path is empty")
-    if f["kind"] == "op":
-        from .ops import OPS
-
-        if op["op"] not in OPS:
-            raise SaveError(f"{where}.path: op {op['op']!r} is not one the engine runs")
-        base, per_x = op.get("count", (1, 0))
-        _int(f["count"], f"{where}.count", 0, max(0, base + per_x * f["x"]))
-
-
-def _card_there(f: dict, where: str, data: dict) -> None:
-    """The card an Action frame takes is still there (its payment comes first and never takes it)."""
-    kind = f["kind"]
-    if kind == "cure":
-        if (f["owner"] >= 0) != ("slot" in f):
-            raise SaveError(f"{where}: a cure frame has a slot exactly when it cures a support card")
-        held = data["players"][f["player"]]["hand"][f["code"]] if f["owner"] < 0 else None
-        support = [] if held is not None else [s["card"] for s in data["players"][f["owner"]]["support"]]
-        if held == 0 or (held is None and f["code"] not in support):
-            raise SaveError(f"{where}: the Madness card to cure ({f['code']}) is not where the frame says")
-    elif kind == "learn" and not data["library"][f["element"]]:
-        raise SaveError(f"{where}.element: the Library pile of Element {f['element']} is empty")
-    elif kind == "acquire" and data["supply"][f["element"]][f["value"] - 2] < 1:
-        raise SaveError(
-            f"{where}: no card of Element {f['element']} and value {f['value']} is left in the supply"
-        )
-
-
-def _picks_held(f: dict, where: str, players: list | tuple) -> None:
-    """Cards picked for a payment are still where they were picked (the payment is not made yet)."""
-    hand = players[f["player"]]["hand"]
-    used = [0] * NUM_CODES
-    slots = set()
-    for i, s in enumerate(f["picks"]):
-        if "code" in s:
-            used[s["code"]] += 1
-            if used[s["code"]] > hand[s["code"]]:
-                raise SaveError(f"{where}.picks[{i}]: the payer's hand holds no more card {s['code']}")
-        else:
-            q, k = s["seat"], s["slot"]
-            support = players[q]["support"]
-            # A slot with a crushed card pays with neither card (payment.usable_support).
-            slot = support[k] if k < len(support) and (q, k) not in slots else None
-            if slot is None or slot["card"] >= NUM_ELEMENT_CODES or slot["crushed"] != NO_CARD:
-                raise SaveError(f"{where}.picks[{i}]: slot {k} of player {q} holds no card to pay with")
-            slots.add((q, k))
 
 
 def check_state(state: GameState) -> None:

@@ -204,3 +204,13 @@ def test_engine_names_in_the_docs_exist() -> None:
                     bad.append(f"{path.relative_to(ROOT)}:{lineno}: {m.group(0)}")
     assert checked > 60, f"only {checked} engine names found: is the scan broken?"
     assert not bad, f"{len(bad)} engine name(s) in the docs do not exist:\n" + "\n".join(bad)
+
+
+def test_every_engine_file_is_in_the_engine_docs_table() -> None:
+    """docs/engine.md's Files table names every module of bbom_env/engine (and only those)."""
+    text = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
+    table = text[text.index("## Files") :].split("\n\n## ")[0]
+    named = set(re.findall(r"`([a-z_]+\.py)`", table))
+    files = {p.name for p in (ROOT / "bbom_env" / "engine").glob("*.py")}
+    assert not files - named, f"engine files missing from docs/engine.md's table: {sorted(files - named)}"
+    assert not named - files, f"docs/engine.md's table names files that do not exist: {sorted(named - files)}"

@@ -291,12 +291,12 @@ def test_a_pickle_with_one_letter_frames_is_refused() -> None:
 
 
 def test_the_save_check_knows_every_value_kind() -> None:
-    from bbom_env.engine import save_check
+    from bbom_env.engine import save_check_stack
 
-    pack = SAVES[0].pack
-    for kind in VALUE_KINDS - {"effect"}:  # effect keys are checked together (save_check._effect)
+    game = save_check_stack.Game(SAVES[0].pack, 2, ("activate",))
+    for kind in VALUE_KINDS - {"effect"}:  # effect keys are checked together (save_check_stack._effect)
         with pytest.raises(SaveError) as err:
-            save_check._frame_value(object(), kind, "stack[0].key", pack, 2)
+            save_check_stack._frame_value(object(), kind, "stack[0].key", game)
         assert "no check for value kind" not in str(err.value), kind
     with pytest.raises(SaveError, match="no check for value kind 'nope'"):
-        save_check._frame_value(1, "nope", "stack[0].key", pack, 2)
+        save_check_stack._frame_value(1, "nope", "stack[0].key", game)

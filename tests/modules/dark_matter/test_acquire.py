@@ -123,3 +123,29 @@ def test_dark_matter_in_a_support_slot_counts(dm: None) -> None:
     dm_state(sc.s).supply -= 1
     with pytest.raises(AssertionError, match="27 Dark Matter cards in play"):
         check_invariants(sc.s)
+
+
+def test_a_save_during_its_payment_loads(dm: None) -> None:
+    """A module cost is saved in its compact form, longer than the base game's five numbers
+    (Cost(distinct=2): 8 parts); the save check reads each part by Cost's field types."""
+    import json
+
+    from bbom_env.engine import SaveError, from_json
+
+    sc = scenario("fire-3", "water-1")
+    sc.do(ACQ, "PAY_HAND(fire-3)")
+    text = sc.s.to_json()
+    pay = json.loads(text)["stack"][-1]
+    assert pay["kind"] == "pay" and len(pay["cost"]) == 8
+    back = from_json(text)
+    assert back == sc.s and back.legal_actions() == sc.s.legal_actions()
+    for bad, why in (
+        ([0, 0, 0, 0, 0, 0, [], 2, 0, 0, 0], "5 to 10 parts"),
+        ([0, 0, 0, 0, 0, 0, [7], 2], r"stack\[\d+\]\.cost\[6\]\[0\]: 7 is out of range"),
+        ([0, 0, 0, 0, 0, 0, [], -2], r"stack\[\d+\]\.cost\[7\]: a count cannot be negative"),
+        ([0, 0, 0, 0, 0, 0, [], 2, 0, 1], r"stack\[\d+\]\.cost\[9\]: expected true or false"),
+    ):
+        data = json.loads(text)
+        data["stack"][-1]["cost"] = bad
+        with pytest.raises(SaveError, match=why):
+            from_json(json.dumps(data))

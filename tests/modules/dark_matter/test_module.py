@@ -140,7 +140,7 @@ def test_state_survives_clone_pickle_and_json(dm: None) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="engine change for part B: save_check._code accepts card codes 0..12 only, not the game's "
+    reason="engine change for part B: save_values._code accepts card codes 0..12 only, not the game's "
     "ruleset(modules).card_codes, so a Dark Matter card in a deck or support slot cannot be saved",
 )
 def test_a_save_with_dark_matter_in_a_deck_loads(dm: None) -> None:
