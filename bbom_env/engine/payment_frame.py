@@ -92,6 +92,10 @@ def _picked_codes(state: GameState, f: dict) -> list[int]:
     return [source_code(state, s) for s in f["picks"]]
 
 
+_ELEMENT_CARD_CODES = tuple(range(NUM_ELEMENT_CODES))
+_PAYABLE_WITH_CURRENCY = (*_ELEMENT_CARD_CODES, CURRENCY)
+
+
 def _offers(state: GameState, f: dict, currency: bool) -> tuple[list[tuple[int, int]], list[int]]:
     """The cards still available to pick: (move, code) pairs, and counts by code. Banned
     Elements, crushed cards and (with "no_support_payment") the support pool are left out."""
@@ -105,9 +109,7 @@ def _offers(state: GameState, f: dict, currency: bool) -> tuple[list[tuple[int, 
             used_hand[s.code] += 1
         else:
             used_slots.add((s.seat, s.slot))
-    payable: tuple[int, ...] = tuple(range(NUM_ELEMENT_CODES))
-    if currency:  # the cost has a currency or wildcard part
-        payable += (CURRENCY,)
+    payable = _PAYABLE_WITH_CURRENCY if currency else _ELEMENT_CARD_CODES  # currency: module costs
     offers = [
         (M.PAY_HAND + c, c) for c in payable if hand[c] > used_hand[c] and CODE_ELEMENT[c] not in banned
     ]
@@ -116,7 +118,7 @@ def _offers(state: GameState, f: dict, currency: bool) -> tuple[list[tuple[int, 
         pool[c] = hand[c] - used_hand[c]
     n = len(state.players)
     for q, s, code in usable_support(state, p, banned):
-        if (q, s) not in used_slots and s < MAX_SUPPORT_SLOTS and code in payable:
+        if (q, s) not in used_slots and s < MAX_SUPPORT_SLOTS and (code < NUM_ELEMENT_CODES or currency):
             offers.append((M.PAY_SUPPORT + M.support_arg((q - p) % n, s), code))
             pool[code] += 1
     return offers, pool
