@@ -93,10 +93,17 @@ def as_cost(req: tuple | list) -> Cost:
 _COSTS: dict[tuple, Cost] = {}
 
 
+def is_free(req: tuple) -> bool:
+    """Nothing to pay (a ``Cost`` or its compact form; five numbers: the base game's costs)."""
+    if len(req) == COST_PARTS:
+        return not any(req)
+    return as_cost(req).is_free
+
+
 def elements_only(req: tuple) -> bool:
     """Whether a cost (a ``Cost`` or its compact form) has only Element parts and ``any``: a
     compact form of five numbers always has (the base game's costs, the hot path)."""
-    return len(req) == 5 or as_cost(req).elements_only
+    return len(req) == COST_PARTS or as_cost(req).elements_only
 
 
 ZERO = Cost()

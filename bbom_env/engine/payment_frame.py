@@ -18,6 +18,7 @@ from .constants import (
     CODE_ELEMENT,
     CODE_VALUE,
     COST_ANY,
+    COST_PARTS,
     CURRENCY,
     MAX_SUPPORT_SLOTS,
     NUM_CODES,
@@ -31,6 +32,7 @@ from .payment import (
     covers,
     elements_only,
     irreducible,
+    is_free,
     left_to_pay,
     source_code,
     usable_support,
@@ -48,7 +50,7 @@ def pay_frame(p: int, req: tuple, action: str, what: str) -> PayFrame:
     """A frame that makes player p pay ``req`` (a ``payment.Cost``) for ``action`` (on ``what``)
     before it resolves. The frame keeps the cost's compact form (what a save writes)."""
     # A base game's cost is already its compact form (five numbers): no Cost to build.
-    cost = req if type(req) is tuple and len(req) == 5 else as_cost(req).compact()
+    cost = req if type(req) is tuple and len(req) == COST_PARTS else as_cost(req).compact()
     return {
         "kind": "pay",
         "player": p,
@@ -78,7 +80,7 @@ def _discard_sources(state: GameState, p: int, sources: list[Source]) -> None:
 
 def run_pay(state: GameState, f: dict) -> None:
     p = f["player"]
-    if state.config.payment == "auto" or as_cost(f["cost"]).is_free:
+    if state.config.payment == "auto" or is_free(f["cost"]):
         sources = auto_payment(state, p, f["cost"], f["action"])
         codes = tuple(source_code(state, s) for s in sources)
         _discard_sources(state, p, sources)
@@ -138,8 +140,8 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
             out.sort()
             return out
     simple = elements_only(req)
-    cost = as_cost(req)
-    offers, pool = _offers(state, f, not simple and bool(cost.currency or cost.wildcards))
+    cost = None if simple else as_cost(req)  # a Cost only for a module's cost parts
+    offers, pool = _offers(state, f, cost is not None and bool(cost.currency or cost.wildcards))
     irreducible_only = state.config.irreducible_payments
     verdict: dict[int, bool] = {}  # equal codes get equal answers
     if simple:
@@ -152,9 +154,11 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
             e = CODE_ELEMENT[code]
             return have[e] < req[e] or need_any
     else:
+        assert cost is not None
         owed = sum(_numbers(left_to_pay(picked, cost)))
 
         def pays_part(code: int) -> bool:
+            assert cost is not None
             return sum(_numbers(left_to_pay([*picked, code], cost))) < owed
 
     def useful(code: int) -> bool:
