@@ -372,6 +372,11 @@ def register_section(module: str, section: PackSection) -> None:
     _load_cached.cache_clear()
 
 
+def clear_pack_cache() -> None:
+    """Drop the loaded packs: the vocabulary changed (a module's ops registered or removed)."""
+    _load_cached.cache_clear()
+
+
 def unregister_section(name: str) -> None:
     if MODULE_SECTIONS.pop(name, None) is not None:
         _load_cached.cache_clear()

@@ -85,6 +85,7 @@ class Module:
     actions: tuple[MenuAction, ...] = ()
     frames: tuple[str, ...] = ()
     ops: tuple[str, ...] = ()
+    op_schemas: tuple[tuple[str, dict[str, tuple[Any, Any]]], ...] = ()
     decision_kinds: tuple[str, ...] = ()
     modifier_kinds: tuple[str, ...] = ()
     modifier_schemas: tuple[tuple[str, dict[str, tuple[Any, Any]]], ...] = ()
@@ -124,13 +125,30 @@ def register(module: Module) -> None:
         raise
     for kind, schema in module.modifier_schemas:
         vocab.register_mod_kind(kind, schema)
+    for name, schema in module.op_schemas:
+        vocab.register_op(name, schema)
     for section in module.pack_sections:
         cards.register_section(module.name, section)
     MODULES[module.name] = module
+    if module.op_schemas:
+        cards.clear_pack_cache()  # a pack may now use the module's ops
     ruleset.cache_clear()
 
 
 def _check_parts(module: Module) -> None:
+    from .ops import OPS  # the interpreter's op handlers (the module registers its own first)
+
+    for name, schema in module.op_schemas:
+        if name not in module.ops:
+            raise ValueError(f"module {module.name!r}: op_schemas op {name!r} not in ops")
+        if vocab.OP_SCHEMAS.get(name, schema) != schema:
+            raise ValueError(f"op {name!r} is already known with another schema")
+    missing = [name for name in module.ops if name not in OPS]
+    if module.name != BASE and missing:
+        raise ValueError(
+            f"module {module.name!r}: ops {missing} have no handler: register each with "
+            "ops.auto_op or ops.choice_op before the module"
+        )
     for kind, schema in module.modifier_schemas:
         if kind not in module.modifier_kinds:
             raise ValueError(f"module {module.name!r}: modifier_schemas kind {kind!r} not in modifier_kinds")
@@ -161,6 +179,10 @@ def unregister(name: str) -> None:
     module = MODULES.pop(name)
     for kind, _schema in module.modifier_schemas:
         vocab.unregister_mod_kind(kind)
+    for op, _schema in module.op_schemas:
+        vocab.unregister_op(op)
+    if module.op_schemas:
+        cards.clear_pack_cache()  # a pack that used the module's ops is refused again
     for section in module.pack_sections:
         cards.unregister_section(section.name)
     typed_fields.unregister_state_type(name)

@@ -183,6 +183,29 @@ MODULE_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
 ALL_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {**MOD_SCHEMAS, **MODULE_MOD_SCHEMAS}
 
 
+# The base game's ops: a module adds its own (``register_op``) and removes only those.
+BASE_OPS: frozenset[str] = frozenset(OP_SCHEMAS)
+
+
+def register_op(name: str, schema: dict[str, tuple[Any, Any]]) -> None:
+    """Make a module's own effect op known to the pack loader (``rules.register`` calls it; the
+    module registers the op's handler with ``ops.auto_op`` / ``ops.choice_op``)."""
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        raise ValueError(f"op {name!r}: a name of lower-case letters, digits and '_'")
+    if name in OP_SCHEMAS and OP_SCHEMAS[name] != schema:
+        raise ValueError(f"op {name!r} is already known with another schema")
+    if "op" in schema:
+        raise ValueError(f"op {name!r}: 'op' cannot be a parameter name")
+    OP_SCHEMAS[name] = schema
+
+
+def unregister_op(name: str) -> None:
+    """Forget a module's own op (``rules.unregister``); the base game's stay."""
+    if name in BASE_OPS:
+        raise ValueError(f"op {name!r} belongs to the base game and cannot be unregistered")
+    OP_SCHEMAS.pop(name, None)
+
+
 def register_mod_kind(kind: str, schema: dict[str, tuple[Any, Any]]) -> None:
     """Make a module's own modifier kind known to the pack loader (``rules.register`` calls it)."""
     if not isinstance(kind, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", kind):

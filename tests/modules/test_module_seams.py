@@ -199,11 +199,45 @@ def test_section_cards_are_parsed_read_only_with_provenance(toy: None) -> None:
 def test_a_section_card_carries_an_effect_that_the_interpreter_runs(toy: None) -> None:
     pack = load_pack("test", (TOY_PACK,))
     assert pack.effects[("toy_omen_fire", "effect")] == ({"op": "draw", "target": "you", "count": (1, 0)},)
-    assert ("toy_omen_water", "effect") not in pack.effects  # no effect: nothing indexed
+    assert ("toy_omen_earth", "effect") not in pack.effects  # no effect: nothing indexed
     sc = Scenario(pack_overrides=(TOY_PACK,), modules=(NAME,)).hand(0).deck(0, "air-2", "fire-1")
     sc.action_phase(0).effect("toy_omen_fire", controller=0)
     assert sum(sc.p(0).hand) == 1 and sc.p(0).hand[code("air-2")] == 1
     sc.check()
+
+
+def test_a_module_op_joins_the_vocabulary_while_the_module_is_registered(toy: None) -> None:
+    """A module declares its own effect op (Module.ops, op_schemas; its handler registered with
+    ops.auto_op): the pack loader reads it, checks its parameters, and the interpreter runs it."""
+    pack = load_pack("test", (TOY_PACK,))
+    assert pack.effects[("toy_omen_water", "effect")] == (
+        {"op": "toy_glimmer", "target": "you", "amount": 2},
+    )
+    sc = Scenario(pack_overrides=(TOY_PACK,), modules=(NAME,)).action_phase(0)
+    sc.effect("toy_omen_water", controller=0)
+    assert sc.s.stats["toy_glimmers"] == 2 and sc.events("toy_glimmer") == [(0, 2)]
+    sc.check()
+
+
+def test_a_module_op_is_refused_without_its_module(tmp_path: Path) -> None:
+    """Unregistered, the op is unknown again: a pack using it is refused, naming the card."""
+    from bbom_env.engine.vocab import BASE_OPS, OP_SCHEMAS
+
+    with registered():
+        assert "toy_glimmer" in OP_SCHEMAS
+        with pytest.raises(PackError, match=r"toy_omen_water.*amount.*expected an int 1\.\.3"):
+            bad = tmp_path / "bad.toml"
+            bad.write_text(Path(TOY_PACK).read_text().replace("amount = 2", "amount = 9"))
+            load_pack("test", (str(bad),))
+    assert "toy_glimmer" not in OP_SCHEMAS and set(OP_SCHEMAS) == BASE_OPS
+    glimmer = tmp_path / "glimmer.toml"  # a base Spell of the test pack, its effect the toy's op
+    glimmer.write_text(
+        '[[spell]]\nid = "test_growth"\nname = "Test Growth"\nkind = "basic"\nelement = "earth"\n'
+        'activation_cost = 1\ntext = "Glimmer."\neffect = [{ op = "toy_glimmer" }]\n'
+        'provenance = "reconstructed"\n'
+    )
+    with pytest.raises(PackError, match=r"glimmer\.toml.*test_growth.*toy_glimmer"):
+        load_pack("test", (str(glimmer),))
 
 
 @pytest.mark.parametrize(

@@ -41,13 +41,14 @@ from bbom_env.engine.frames import Decider, Element, Frame, Seat
 from bbom_env.engine.menu import MenuView, req_of
 from bbom_env.engine.move_args import ELEMENT
 from bbom_env.engine.moves import BlockSpec, Move
+from bbom_env.engine.ops import auto_op
 from bbom_env.engine.pack_checks import check_fields, element, opt, provenance, req
 from bbom_env.engine.payment_frame import pay_frame
 from bbom_env.engine.resolver import done, frame, push
 from bbom_env.engine.rules import MenuAction, Module, register, unregister
 from bbom_env.engine.state import GameState
 from bbom_env.engine.typed_fields import ModuleState
-from bbom_env.engine.vocab import normalize_effect
+from bbom_env.engine.vocab import TARGETS, IntRange, normalize_effect
 
 NAME = "toy"
 TOY_PACK = str(Path(__file__).with_name("toy_pack.toml"))
@@ -231,11 +232,29 @@ def render_toy(state: GameState) -> list[str]:
     return [f"toy: omen {omen} (card {card}), meditations {state.stats.get('toy_meditations', 0)}"]
 
 
+# -- an effect op of the toy's own (the vocabulary grows with a module) --------------------------
+
+GLIMMER = "toy_glimmer"
+# Its parameters, as vocab.OP_SCHEMAS writes the base ops' (kind, default).
+GLIMMER_SCHEMA = {"target": (TARGETS, "you"), "amount": (IntRange(1, 3), 1)}
+
+
+def _glimmer(state: GameState, f: dict, op: dict) -> None:
+    """The toy's op: count ``amount`` glimmers (a statistic), for the controller's effect."""
+    state.stat("toy_glimmers", op["amount"])
+    state.event("toy_glimmer", f["player"], op["amount"])
+
+
+auto_op(GLIMMER, _glimmer)  # the handler first: rules.register refuses an op without one
+
+
 TOY = Module(
     name=NAME,
     blocks=(BlockSpec(BLOCK, ELEMENT, "Element paid (toy module)"),),
     actions=(MenuAction("toy_meditate", (BLOCK,), legal_meditate, choose_meditate),),
     frames=("toy_meditate", "toy_attune"),
+    ops=(GLIMMER,),
+    op_schemas=((GLIMMER, GLIMMER_SCHEMA),),
     decision_kinds=(DECISION,),
     decisions=(("toy_attune", describe_attune),),
     modifier_kinds=("replace", "lose_ability"),
@@ -245,7 +264,7 @@ TOY = Module(
     state_type=ToyState,
     setup=(setup_omen,),
     invariants=(check_toy,),
-    stats=("toy_meditations",),
+    stats=("toy_meditations", "toy_glimmers"),
     render=(render_toy,),
     doc="Toy module for the engine's module tests (never game content).",
 )
