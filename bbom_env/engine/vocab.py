@@ -187,15 +187,21 @@ ALL_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {**MOD_SCHEMAS, **MODUL
 BASE_OPS: frozenset[str] = frozenset(OP_SCHEMAS)
 
 
+def _check_new(what: str, name: Any, known: dict, schema: dict, key: str) -> None:
+    """A module's new op or modifier kind: a plain name, not known with another schema, and no
+    parameter named like the entry's own tag (``key``: "op" / "kind")."""
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        raise ValueError(f"{what} {name!r}: a name of lower-case letters, digits and '_'")
+    if name in known and known[name] != schema:
+        raise ValueError(f"{what} {name!r} is already known with another schema")
+    if key in schema:
+        raise ValueError(f"{what} {name!r}: {key!r} cannot be a parameter name")
+
+
 def register_op(name: str, schema: dict[str, tuple[Any, Any]]) -> None:
     """Make a module's own effect op known to the pack loader (``rules.register`` calls it; the
     module registers the op's handler with ``ops.auto_op`` / ``ops.choice_op``)."""
-    if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
-        raise ValueError(f"op {name!r}: a name of lower-case letters, digits and '_'")
-    if name in OP_SCHEMAS and OP_SCHEMAS[name] != schema:
-        raise ValueError(f"op {name!r} is already known with another schema")
-    if "op" in schema:
-        raise ValueError(f"op {name!r}: 'op' cannot be a parameter name")
+    _check_new("op", name, OP_SCHEMAS, schema, "op")
     OP_SCHEMAS[name] = schema
 
 
@@ -208,12 +214,7 @@ def unregister_op(name: str) -> None:
 
 def register_mod_kind(kind: str, schema: dict[str, tuple[Any, Any]]) -> None:
     """Make a module's own modifier kind known to the pack loader (``rules.register`` calls it)."""
-    if not isinstance(kind, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", kind):
-        raise ValueError(f"modifier kind {kind!r}: a name of lower-case letters, digits and '_'")
-    if kind in ALL_MOD_SCHEMAS and ALL_MOD_SCHEMAS[kind] != schema:
-        raise ValueError(f"modifier kind {kind!r} is already known with another schema")
-    if "kind" in schema:
-        raise ValueError(f"modifier kind {kind!r}: 'kind' cannot be a parameter name")
+    _check_new("modifier kind", kind, ALL_MOD_SCHEMAS, schema, "kind")
     MODULE_MOD_SCHEMAS[kind] = schema
     ALL_MOD_SCHEMAS[kind] = schema
 
