@@ -48,20 +48,37 @@ def _pool(state: GameState, payer: int, banned: frozenset[int]) -> list[tuple[in
 
 def auto_payment(state: GameState, payer: int, req: tuple, action: str = "") -> list[Source]:
     """The canonical payment of ``payment="auto"``. Raises ValueError when unaffordable."""
-    cost = as_cost(req)
     banned = banned_elements(state, payer, action) if action else frozenset()
     if not elements_only(req):
-        return _auto_general(state, payer, cost, banned)
+        return _auto_general(state, payer, as_cost(req), banned)
     hand = state.players[payer].hand.copy()
     if banned:
         hand = [0 if CODE_ELEMENT[c] in banned else n for c, n in enumerate(hand)]
-    sources = _Sources(hand, _pool(state, payer, banned), payer)
-    for e, r in enumerate(cost[:NUM_ELEMENTS]):
+    pool = _pool(state, payer, banned)
+    if not pool and not req[COST_ANY]:
+        return _from_hand(hand, req)  # the common case, written out (the same cards as below)
+    sources = _Sources(hand, pool, payer)
+    for e, r in enumerate(req[:NUM_ELEMENTS]):
         if r > 0 and not sources.pay_element(e, r):
-            raise ValueError(f"cost {cost.compact()} is not affordable")
-    if cost[COST_ANY] > 0 and not sources.pay_any(cost[COST_ANY]):
-        raise ValueError(f"cost {cost.compact()} is not affordable")
+            raise ValueError(f"cost {as_cost(req).compact()} is not affordable")
+    if req[COST_ANY] > 0 and not sources.pay_any(req[COST_ANY]):
+        raise ValueError(f"cost {as_cost(req).compact()} is not affordable")
     return sources.out
+
+
+def _from_hand(hand: list[int], req: tuple) -> list[Source]:
+    """``_Sources.pay_element`` for Element parts only, with no support card to draw on: the
+    least-waste cards of each Element, all from the hand."""
+    out: list[Source] = []
+    for e, r in enumerate(req[:NUM_ELEMENTS]):
+        if r > 0:
+            codes = ELEMENT_CODES[e]
+            best = _min_sum_at_least(r, hand[codes[0]], hand[codes[1]], hand[codes[2]])
+            if best is None:
+                raise ValueError(f"cost {as_cost(req).compact()} is not affordable")
+            for v in range(NUM_VALUES):
+                out += [HAND_SOURCES[codes[v]]] * best[v]
+    return out
 
 
 class _Sources:
