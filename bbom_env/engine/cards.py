@@ -37,6 +37,7 @@ from .pack_checks import (
     choice,
     element,
     int_in,
+    labels,
     marked,
     module_card_parser,
     opt,
@@ -229,7 +230,7 @@ def _magician(e: dict, where: str) -> Magician:
     abilities = opt(e, "ability", [], where, list)
     mods = tuple(normalize_mod(m, f"{where}.ability[{i}]") for i, m in enumerate(abilities))
     activated = tuple(normalize_effect(opt(e, "activated", [], where, list), f"{where}.activated"))
-    prov, source, notes, known = provenance(e, where)
+    meta = labels(e, where)
     return Magician(
         id=e["id"],
         name=req(e, "name", where, str),
@@ -240,10 +241,7 @@ def _magician(e: dict, where: str) -> Magician:
         ability_text=opt(e, "ability_text", "", where, str),
         mods=mods,
         activated=activated,
-        provenance=prov,
-        source=source,
-        notes=notes,
-        known=known,
+        **meta,
     )
 
 
@@ -259,7 +257,7 @@ def _spell(e: dict, where: str) -> Spell:
         if level != 0:
             raise PackError(f"{where}.level: a basic Spell has no level (leave it out), got {level}")
     cost = int_in(e, "activation_cost", where, 1, MAX_COST)
-    prov, source, notes, known = provenance(e, where)
+    meta = labels(e, where)
     return Spell(
         id=e["id"],
         name=req(e, "name", where, str),
@@ -270,10 +268,7 @@ def _spell(e: dict, where: str) -> Spell:
         learning_cost=int_in(e, "learning_cost", where, 0, MAX_COST, 2),  # printed value
         text=req(e, "text", where, str),
         effect=tuple(normalize_effect(req(e, "effect", where, list), f"{where}.effect")),
-        provenance=prov,
-        source=source,
-        notes=notes,
-        known=known,
+        **meta,
     )
 
 
@@ -290,7 +285,7 @@ def _curse(e: dict, where: str) -> Curse:
         cost = (1, 1, 1, 1)  # section 4.4
     else:
         cost = tuple(4 if n == ctype else 0 for n in ELEMENT_NAMES)
-    prov, source, notes, known = provenance(e, where)
+    meta = labels(e, where)
     return Curse(
         id=e["id"],
         name=req(e, "name", where, str),
@@ -298,10 +293,7 @@ def _curse(e: dict, where: str) -> Curse:
         cost=cost,  # type: ignore[arg-type]
         text=req(e, "text", where, str),
         effect=tuple(normalize_effect(req(e, "effect", where, list), f"{where}.effect", "each")),
-        provenance=prov,
-        source=source,
-        notes=notes,
-        known=known,
+        **meta,
     )
 
 
@@ -335,7 +327,7 @@ def _page(e: dict, where: str) -> GrimoirePage:
         raise PackError(f"{where}: a Cover page has no Bonus/Failure side")
     if monster is not None and "name" in e:
         raise PackError(f"{where}.name: a page with a Monster is named by its monster.name")
-    prov, source, notes, known = provenance(e, where)
+    meta = labels(e, where)
     return GrimoirePage(
         id=e["id"],
         kind=kind,
@@ -345,10 +337,7 @@ def _page(e: dict, where: str) -> GrimoirePage:
         bonus_text=opt(e, "bonus_text", "", where, str),
         failure_text=opt(e, "failure_text", "", where, str),
         name=opt(e, "name", "", where, str),
-        provenance=prov,
-        source=source,
-        notes=notes,
-        known=known,
+        **meta,
     )
 
 

@@ -154,6 +154,12 @@ def marked(name: str, prov: str) -> str:
     return name + PROVENANCE_MARKS.get(prov, "")
 
 
+def labels(entry: dict, where: str) -> dict[str, str]:
+    """``provenance``'s four labels as the keyword arguments of a card record."""
+    prov, source, notes, known = provenance(entry, where)
+    return {"provenance": prov, "source": source, "notes": notes, "known": known}
+
+
 def provenance(entry: dict, where: str) -> tuple[str, str, str, str]:
     """(provenance, source, notes, known) of a card or the round track. A partial card says in
     ``known`` which part is the real card's (shown next to its ``~`` mark); no other card has one."""

@@ -192,9 +192,8 @@ class Seats(ObsSection):
                 on.append(b + _ELIMINATED)
             if pl.ability_used:
                 on.append(b + _USED)
-            # hooks.ability_lost: lost for good, or while a lose_ability modifier lasts (a module's
-            # kind, V-10, V-27: a base game has none, so it reads the flag alone).
-            if pl.ability_lost or (state.config.modules and ability_lost(state, p)):
+            # Lost for good, or while a lose_ability modifier lasts (a module's kind, V-10, V-27).
+            if ability_lost(state, p):
                 on.append(b + _LOST)
             self._player(state, p, pl, k, vec, on, idx, val)
 

@@ -42,7 +42,7 @@ from bbom_env.engine.menu import MenuView, req_of
 from bbom_env.engine.move_args import ELEMENT
 from bbom_env.engine.moves import BlockSpec, Move
 from bbom_env.engine.ops import auto_op
-from bbom_env.engine.pack_checks import check_fields, element, opt, provenance, req
+from bbom_env.engine.pack_checks import check_fields, element, labels, opt, req
 from bbom_env.engine.payment_frame import pay_frame
 from bbom_env.engine.resolver import done, frame, push
 from bbom_env.engine.rules import MenuAction, Module, register, unregister
@@ -78,17 +78,14 @@ class ToyOmenCard:
 def parse_omen(e: dict, where: str) -> ToyOmenCard:
     """One ``[[toy_omen]]`` entry; errors name the file, the entry and the field."""
     check_fields(e, set(COMMON_FIELDS) | {"element", "text", "effect"}, where)
-    prov, source, notes, known = provenance(e, where)
+    meta = labels(e, where)
     return ToyOmenCard(
         id=e["id"],
         name=req(e, "name", where, str),
         element=element(e, "element", where),
         text=opt(e, "text", "", where, str),
         effect=tuple(normalize_effect(opt(e, "effect", [], where, list), f"{where}.effect")),
-        provenance=prov,
-        source=source,
-        notes=notes,
-        known=known,
+        **meta,
     )
 
 

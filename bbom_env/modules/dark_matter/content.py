@@ -25,7 +25,7 @@ from typing import Any
 from bbom_env.engine import cards as base_cards
 from bbom_env.engine.cards import COMMON_FIELDS, Magician, PackSection
 from bbom_env.engine.constants import ELEMENT_NAMES
-from bbom_env.engine.pack_checks import MAX_COST, check_fields, choice, int_in, opt, provenance, req
+from bbom_env.engine.pack_checks import MAX_COST, check_fields, choice, int_in, labels, opt, req
 from bbom_env.engine.vocab import PackError, normalize_effect, show
 
 DARK_SYMBOL = "dark_matter"  # a Monster's Curse symbol that places a Dark Curse (section 9.1)
@@ -91,7 +91,7 @@ class DarkCurse:
 
 def parse_dark_curse(e: dict, where: str) -> DarkCurse:
     check_fields(e, set(COMMON_FIELDS) | {"text", "effect", "cost", "needs"}, where)
-    prov, source, notes, known = provenance(e, where)
+    meta = labels(e, where)
     text = req(e, "text", where, str)
     # Curse effects target each player unless they say otherwise (section 3.3.3).
     effect, needs = _effect(e, "effect", where, "each"), _needs(e, where)
@@ -103,10 +103,7 @@ def parse_dark_curse(e: dict, where: str) -> DarkCurse:
         effect=effect,
         cost=int_in(e, "cost", where, 1, MAX_COST, DARK_CURSE_COST),
         needs=needs,
-        provenance=prov,
-        source=source,
-        notes=notes,
-        known=known,
+        **meta,
     )
 
 
@@ -175,17 +172,14 @@ def parse_black_page(e: dict, where: str) -> BlackPage:
         elif side in e:
             printed = " and ".join(BOOK_FACES[kind])
             raise PackError(f"{where}.{side}: a {kind} page has a Black Spell only on its {printed}")
-    prov, source, notes, known = provenance(e, where)
+    meta = labels(e, where)
     return BlackPage(
         id=e["id"],
         name=req(e, "name", where, str),
         kind=kind,
         front=faces["front"],
         back=faces["back"],
-        provenance=prov,
-        source=source,
-        notes=notes,
-        known=known,
+        **meta,
     )
 
 
@@ -250,7 +244,7 @@ def parse_dark_page(e: dict, where: str) -> DarkPage:
     if kind == "cover" and any(k in e for k in ("bonus", "failure", "bonus_text", "failure_text")):
         raise PackError(f"{where}: a Cover page has no Bonus/Failure side")
     monster = _dark_monster(req(e, "monster", where, dict), f"{where}.monster")
-    prov, source, notes, known = provenance(e, where)
+    meta = labels(e, where)
     return DarkPage(
         id=e["id"],
         name=monster.name,
@@ -261,10 +255,7 @@ def parse_dark_page(e: dict, where: str) -> DarkPage:
         bonus_text=opt(e, "bonus_text", "", where, str),
         failure_text=opt(e, "failure_text", "", where, str),
         needs=_needs(e, where),
-        provenance=prov,
-        source=source,
-        notes=notes,
-        known=known,
+        **meta,
     )
 
 
