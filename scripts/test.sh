@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up (idempotent), lint, type-check the package and run the whole test suite, slow sweeps
-# included (about 6.5 minutes on 2 cores, plus ruff: about 1 s, and mypy: about 15 s, 30 s cold).
+# included (about 5 minutes on 2 cores, plus ruff: about 1 s, and mypy: about 15 s, 30 s cold).
 # Plain `pytest` skips the tests marked slow (pyproject addopts) for quick iterations.
 # Any finding fails before the tests run: `ruff check .` (pyproject [tool.ruff.lint], the McCabe
 # limit included), `ruff format --check .`, mypy on bbom_env (pyproject [tool.mypy]). Exit code 5
