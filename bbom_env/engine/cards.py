@@ -13,6 +13,7 @@ and registered with the module): its parser reads each ``[[name]]`` entry, the l
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from .pack_checks import (
     PackSection,
     card_id,
     check_fields,
+    check_magician_layout,
     check_new_section,
     check_pack,
     choice,
@@ -70,6 +72,7 @@ class Magician:
     source: str = ""
     notes: str = ""
     known: str = ""  # partial cards: which part is the real card's
+    module: str = ""  # the rules module whose pack section holds it ("" for the base game's)
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,7 @@ class Spell:
 class Curse:
     id: str
     name: str
-    type: str  # fire / water / earth / air / multi
+    type: str  # fire / water / earth / air / multi, or a module's Curse type (``rules.Module.curse_types``)
     cost: tuple[int, int, int, int]  # Elements per Element (section 4.4)
     text: str
     effect: tuple[dict, ...]
@@ -101,6 +104,7 @@ class Curse:
     source: str = ""
     notes: str = ""
     known: str = ""  # partial cards: which part is the real card's
+    module: str = ""  # the rules module whose pack section holds it ("" for the base game's)
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,7 @@ class GrimoirePage:
     notes: str = ""
     known: str = ""  # partial cards: which part is the real card's
     name: str = ""  # the End page's name (a page with a Monster is named by it)
+    module: str = ""  # the rules module whose pack section holds it ("" for the base game's)
 
 
 @dataclass(frozen=True)
@@ -139,7 +144,7 @@ class Pack:
     curses: dict[str, Curse]
     pages: dict[str, GrimoirePage]
     effects: dict[tuple[str, str], tuple[dict, ...]] = field(default_factory=dict)
-    spec: tuple[str, tuple[str, ...]] = ("", ())  # (pack, overrides) as given to load_pack
+    spec: tuple = ("", ())  # (pack, overrides[, modules]) as given to load_pack
     # Module sections present in the files: section name -> card id -> the parsed card (read-only),
     # and the module each section belongs to (``PackSection``).
     sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
@@ -439,14 +444,21 @@ def _round_track(rt: Any, path: Path) -> tuple[tuple[tuple[int, ...], ...], str]
     return tuple(tuple(r) for r in levels), prov
 
 
-def load_pack(path: str | Path, overrides: tuple[str | Path, ...] = ()) -> Pack:
-    """Load a pack file (or a named pack) and apply override packs (replace cards by id)."""
+def load_pack(
+    path: str | Path, overrides: tuple[str | Path, ...] = (), modules: tuple[str, ...] = ()
+) -> Pack:
+    """Load a pack file (or a named pack) and apply override packs (replace cards by id).
+
+    ``modules``: the pack as a game with these rules modules sees it: the cards of their sections
+    that are also base cards (``PackSection.base_table``: a Dark Curse is a Curse) join the base
+    tables. Without ``modules`` a module's cards stay in ``pack.sections`` alone, so a pack that
+    holds the Vth Element's cards still serves base games unchanged."""
     # One path, not its characters.
     extra: tuple[Any, ...] = (overrides,) if isinstance(overrides, (str, os.PathLike)) else tuple(overrides)
     for p in (path, *extra):
         if not isinstance(p, (str, os.PathLike)):
             raise PackError(f"{show(p)}: a card pack is a name ({', '.join(NAMED_PACKS)}) or a file path")
-    return _load_cached(str(path), tuple(str(o) for o in extra))
+    return _load_cached(str(path), tuple(str(o) for o in extra), tuple(modules))
 
 
 def resolve_pack_path(name: str) -> Path:
@@ -457,7 +469,9 @@ _NOT_FOUND = f" (named packs: {', '.join(NAMED_PACKS)}; anything else is the pat
 
 
 @lru_cache(maxsize=32)
-def _load_cached(name: str, overrides: tuple[str, ...]) -> Pack:
+def _load_cached(name: str, overrides: tuple[str, ...], modules: tuple[str, ...] = ()) -> Pack:
+    if modules:
+        return _with_module_cards(_load_cached(name, overrides), modules)
     path = resolve_pack_path(name)
     raw = read_pack_file(path, _NOT_FOUND)
     meta = _meta(raw, path)
@@ -500,6 +514,47 @@ def _load_cached(name: str, overrides: tuple[str, ...]) -> Pack:
     _index_effects(pack)
     check_pack(pack, origin)
     return pack
+
+
+_BASE_TABLE_FIELD = {"magician": "magicians", "curse": "curses", "grimoire": "pages"}
+_BASE_TYPE: dict[str, type] = {"magician": Magician, "curse": Curse, "grimoire": GrimoirePage}
+
+
+def _with_module_cards(pack: Pack, modules: tuple[str, ...]) -> Pack:
+    """The pack of a game with ``modules``: each of their sections with a ``base_table`` adds its
+    cards, made base cards by ``to_base``, to that table (after the base cards: the base cards'
+    order, which setup sorts anyway, never moves)."""
+    tables: dict[str, dict[str, Any]] = {t: dict(getattr(pack, f)) for t, f in _BASE_TABLE_FIELD.items()}
+    for section, cards in pack.sections.items():
+        module, spec = MODULE_SECTIONS[section]
+        if module not in modules or not spec.base_table or spec.to_base is None:
+            continue
+        for cid, card in cards.items():
+            base: Any = spec.to_base(card)
+            want = _BASE_TYPE[spec.base_table]
+            if type(base) is not want or (getattr(base, "id", None), getattr(base, "module", None)) != (
+                cid,
+                module,
+            ):
+                raise TypeError(
+                    f"{' + '.join(pack.files)}: {section} '{cid}': to_base of module {module!r} returned "
+                    f"{type(base).__name__} id {getattr(base, 'id', None)!r}; expected a {want.__name__} "
+                    f"with the same id and module={module!r}"
+                )
+            tables[spec.base_table][cid] = base
+    merged = dataclasses.replace(
+        pack,
+        magicians=tables["magician"],
+        curses=tables["curse"],
+        pages=tables["grimoire"],
+        effects={},
+        spec=(*pack.spec, modules),
+    )
+    _index_effects(merged)
+    for m in merged.magicians.values():
+        if m.module:
+            check_magician_layout(m, f"{' + '.join(pack.files)}: magician '{m.id}'")
+    return merged
 
 
 def _index_effects(pack: Pack) -> None:

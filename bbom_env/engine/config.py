@@ -24,6 +24,8 @@ WIN_TIMINGS = ("immediate", "invocation_check")  # A-05
 RELEASES = ("after_next_monster_phase", "start_of_next_turn")  # A-19
 CURSE_DESTINATIONS = ("bottom", "out")  # A-08
 MAX_SEED = 2**64 - 1  # numpy-sized seeds; a save writes the seed as a JSON number
+DARK_MATTER_MODULE = "dark_matter"
+DARK_MATTER_SWITCHES = ("black_book_inside_pages", "dark_curse_destroy_by_effect", "vth_magicians")
 _PACK = '"default", "test" or a path to a pack file (str)'
 
 
@@ -48,6 +50,10 @@ class GameConfig:
             (it still appears in the event log); off, every decision is returned to the caller.
         modules: rules modules played with the base game, in order (``rules.register``; none is
             registered by the package yet: the Vth Element modules are separate work).
+        black_book_inside_pages: V-01, the Black Book's Inside pages (1 to 12; Dark Matter module).
+        dark_curse_destroy_by_effect: V-07, effects that destroy "a Curse" may destroy a Dark Curse
+            (Dark Matter module). vth_magicians: V-18, the 4 new Magicians join the Magician choice
+            (Dark Matter module).
     """
 
     num_players: int = 2
@@ -66,6 +72,10 @@ class GameConfig:
     reward_optional: bool = True
     skip_forced_decisions: bool = True
     modules: tuple[str, ...] = field(default=())
+    # The Dark Matter module's switches (docs/rules_decisions.md; a non-default value needs the module).
+    black_book_inside_pages: int = 3
+    dark_curse_destroy_by_effect: bool = False
+    vth_magicians: bool = True
 
     def __post_init__(self) -> None:
         # Friendly spellings, normalised before validation: lists for tuples, one path for a tuple
@@ -138,6 +148,23 @@ class GameConfig:
             raise bad("modules", "a tuple of module names (str); () for the base game")
         if self.modules:
             _check_modules(self.modules, bad)
+        self._check_module_switches()
+
+    def _check_module_switches(self) -> None:
+        """The Dark Matter module's switches: their types, and no switch moved off its default in
+        a game without the module (it would do nothing: surely a mistake)."""
+        if type(self.black_book_inside_pages) is not int or not 1 <= self.black_book_inside_pages <= 12:
+            raise self._bad("black_book_inside_pages", "an int from 1 to 12 (V-01: the 12 Inside pages)")
+        for name in ("dark_curse_destroy_by_effect", "vth_magicians"):
+            if not isinstance(getattr(self, name), bool):
+                raise self._bad(name, "True or False")
+        if DARK_MATTER_MODULE not in self.modules:
+            for f in dataclasses.fields(self):
+                if f.name in DARK_MATTER_SWITCHES and getattr(self, f.name) != f.default:
+                    raise self._bad(
+                        f.name,
+                        f"its default {f.default!r} without module {DARK_MATTER_MODULE!r} in modules",
+                    )
 
     def _check_magicians(self) -> None:
         """A tuple of distinct Magician ids, one per player (when not "random")."""

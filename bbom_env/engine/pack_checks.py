@@ -216,6 +216,7 @@ def starting_deck(table: dict, where: str) -> tuple[int, ...]:
 
 # Names a module's section cannot take: the base game's tables (``cards._SECTIONS``) and tables.
 RESERVED_SECTIONS = frozenset({"pack", "round_track", "magician", "spell", "curse", "grimoire"})
+BASE_TABLES = frozenset({"", "magician", "curse", "grimoire"})  # what a module section may add to
 
 
 @dataclass(frozen=True)
@@ -230,13 +231,22 @@ class PackSection:
     ``effects(card)`` yields ``(part, ops)`` pairs of effects in the effect vocabulary (normalised by
     the parser with ``vocab.normalize_effect``): they are indexed in ``pack.effects[(id, part)]``,
     so the interpreter can run them and saves can check frames that name them. ``required``: a
-    game with the module is refused at setup when its pack lacks the section."""
+    game with the module is refused at setup when its pack lacks the section.
+
+    ``base_table`` ("magician", "curse" or "grimoire") and ``to_base(card)``: the section's cards
+    are also cards of that base kind in a game with the module (a Dark Curse is a Curse, a Dark
+    Monster page a Grimoire page): ``to_base`` makes the base card (``cards.Magician``, ``Curse``,
+    ``GrimoirePage``, with ``module`` set), and the game's pack (``load_pack(..., modules=)``)
+    holds it in ``pack.magicians`` / ``curses`` / ``pages`` beside the base cards, so every rule
+    that reads a Curse reads a Dark Curse too. A pack loaded without the module leaves them out."""
 
     name: str
     parse: Callable[[dict, str], Any]
     effects: Callable[[Any], Iterable[tuple[str, tuple[dict, ...]]]] | None = None
     required: bool = True
     doc: str = ""
+    base_table: str = ""
+    to_base: Callable[[Any], Any] | None = None
 
 
 def check_new_section(module: str, section: PackSection, known: dict[str, tuple[str, PackSection]]) -> None:
@@ -248,6 +258,11 @@ def check_new_section(module: str, section: PackSection, known: dict[str, tuple[
         raise ValueError(
             f"module {module!r}: pack section {section.name!r} must be a new name of lower-case letters, "
             f"digits and '_' (the base game has {sorted(RESERVED_SECTIONS)})"
+        )
+    if section.base_table not in BASE_TABLES or bool(section.base_table) != (section.to_base is not None):
+        raise ValueError(
+            f"module {module!r}: pack section {section.name!r}: base_table must be one of "
+            f"{sorted(BASE_TABLES - {''})} with a to_base function, or '' without one"
         )
     owner = known.get(section.name)
     if owner is not None and owner != (module, section):
@@ -282,7 +297,7 @@ def check_pack(pack: Pack, origin: dict[str, str]) -> None:
     """Layout, components and setup minimum; ``origin`` maps each card id to its file."""
     check_playable(pack, " + ".join(pack.files))
     for m in pack.magicians.values():
-        _check_magician_layout(m, f"{origin[m.id]}: magician '{m.id}'")
+        check_magician_layout(m, f"{origin[m.id]}: magician '{m.id}'")
     _check_starting_decks(pack, origin)
     _check_names(pack, origin)
     _record_module_kinds(pack, origin)
@@ -324,7 +339,7 @@ def _tables(pack: Pack) -> dict[str, Any]:
     }
 
 
-def _check_magician_layout(m: Any, where: str) -> None:
+def check_magician_layout(m: Any, where: str) -> None:
     """A Magician's Spell row and support must fit the move layout (moves.py): a 7th Spell would
     make its ACTIVATE ids collide with the LEARN ids. Losing the ability removes the modifiers, so
     both the printed number and the printed number with the ability must fit."""

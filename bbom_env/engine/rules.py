@@ -42,6 +42,8 @@ from .cards import PackSection
 from .moves import BASE, BlockSpec, Move, register_blocks
 
 if TYPE_CHECKING:
+    from .cards import Magician, Pack
+    from .config import GameConfig
     from .decision import Decision
     from .state import GameState
 
@@ -78,7 +80,12 @@ class Module:
     one missing from the pack refuses the game at setup). ``decisions``: ``(frame kind,
     describe)`` pairs for the module's frame kinds that wait for a choice; ``describe(state,
     frame)`` returns the ``decision.Decision`` whose kind is one of the ruleset's
-    ``decision_kinds``."""
+    ``decision_kinds``.
+
+    ``pack_files``: override packs holding the module's cards, read before ``config.pack_overrides``
+    in every game with the module (``pack_spec``), so ``GameConfig(modules=(name,))`` alone plays
+    with them. ``offer_magician(config, magician)``: whether a Magician of the module's cards is
+    offered in the Magician choice of this game (setup step 6; a config switch may leave them out)."""
 
     name: str
     blocks: tuple[BlockSpec, ...] = ()
@@ -101,6 +108,8 @@ class Module:
     stats: tuple[str, ...] = ()
     render: tuple[Callable[[GameState], list[str]], ...] = ()
     requires: tuple[str, ...] = ()
+    pack_files: tuple[str, ...] = ()
+    offer_magician: Callable[[GameConfig, Magician], bool] | None = None
     doc: str = ""
 
 
@@ -282,3 +291,37 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         pack_sections=tuple((m.name, s.name) for m in parts for s in m.pack_sections if s.required),
         decisions={kind: describe for m in parts for kind, describe in m.decisions},
     )
+
+
+def pack_spec(config: GameConfig) -> tuple[str, tuple[str, ...]]:
+    """(pack, overrides) a game of ``config`` reads: its modules' ``pack_files`` (each once, in
+    module order), then ``config.pack_overrides``, so a user's override can replace a module card.
+    Saves hash these files (``pack_hash``)."""
+    files: list[str] = []
+    for name in config.modules:
+        module = MODULES.get(name)
+        for f in module.pack_files if module is not None else ():
+            if f not in files and f not in config.pack_overrides:
+                files.append(f)
+    return config.pack, (*files, *config.pack_overrides)
+
+
+def game_pack(config: GameConfig) -> Pack:
+    """The card pack a game of ``config`` plays with (``cards.load_pack`` of ``pack_spec``, with
+    the modules' cards in the base tables where their sections say so)."""
+    pack, overrides = pack_spec(config)
+    return cards.load_pack(pack, overrides, modules=config.modules)
+
+
+def offered_magicians(config: GameConfig, pack: Pack) -> list[str]:
+    """The Magician ids of the Magician choice (setup step 6), sorted: the base Magicians and the
+    modules' Magicians their module offers in this game."""
+    out = []
+    for mid, m in pack.magicians.items():
+        owner = MODULES.get(m.module) if m.module else None
+        if owner is None and m.module:
+            continue
+        if owner is not None and owner.offer_magician is not None and not owner.offer_magician(config, m):
+            continue
+        out.append(mid)
+    return sorted(out)

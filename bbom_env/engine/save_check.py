@@ -17,8 +17,8 @@ import json
 import random
 from typing import Any
 
-from .cards import CURSE_TYPES, Pack, PackError, load_pack
-from .config import ConfigError, GameConfig
+from .cards import Pack, PackError
+from .config import DARK_MATTER_MODULE, DARK_MATTER_SWITCHES, ConfigError, GameConfig
 from .constants import (
     LAST_SPACE,
     MADNESS,
@@ -34,7 +34,7 @@ from .moves import num_moves
 from .pack_checks import check_module_kinds, check_module_sections
 from .pack_hash import pack_mismatch
 from .records import NO_CARD, CurseOnTrack, SpellSlot, SupportSlot, TempModifier
-from .rules import Ruleset, ruleset
+from .rules import Ruleset, game_pack, pack_spec, ruleset
 from .save_check_stack import Game, _frame
 from .save_values import _bool, _code, _counts, _dict, _id, _int, _list, _name, _record, _seat, _str
 from .state import GameState, PlayerState, SaveError
@@ -61,12 +61,12 @@ def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfi
         recorded = _list(data["pack_sha256"], "pack_sha256")
         for i, h in enumerate(recorded):
             _str(h, f"pack_sha256[{i}]")
-        why = pack_mismatch(config.pack, config.pack_overrides, list(recorded))
+        why = pack_mismatch(*pack_spec(config), list(recorded))
         if why is not None:
             raise SaveError(f"pack_sha256: {why}")
     rules = ruleset(config.modules)
     try:
-        pack = load_pack(config.pack, config.pack_overrides)
+        pack = game_pack(config)
         check_module_kinds(pack, config.modules, rules.modifier_kinds)  # as setup does
         check_module_sections(pack, rules.pack_sections)
     except (PackError, OSError) as exc:
@@ -79,7 +79,7 @@ def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfi
         _player(d, f"players[{i}]", pack, known)
     _magicians(config, players)
     _progress(data, n, num_moves(config.modules))
-    _board(data, pack, n)
+    _board(data, pack, n, rules.curse_types)
     _zones(data)
     stack = _list(data["stack"], "stack")
     game = Game(pack, n, rules.pay_actions)
@@ -112,7 +112,12 @@ def _module_states(ext: Any, rules: Ruleset) -> None:
 
 
 def _config(d: Any) -> GameConfig:
-    _dict(d, "config", CONFIG_FIELDS)  # all of them: a missing field must not fall back to a default
+    # All of them: a missing field must not fall back to a default. The Dark Matter module's
+    # switches aside in a game without it (saves made before they existed): they must be at their
+    # defaults there anyway (GameConfig refuses anything else).
+    modules = d.get("modules") if isinstance(d, dict) else None
+    with_dm = isinstance(modules, list) and DARK_MATTER_MODULE in modules
+    _dict(d, "config", CONFIG_FIELDS, optional=frozenset() if with_dm else frozenset(DARK_MATTER_SWITCHES))
     for i, o in enumerate(_list(d["pack_overrides"], "config.pack_overrides")):
         _str(o, f"config.pack_overrides[{i}]")
     _list(d["modules"], "config.modules")  # GameConfig takes any empty container there
@@ -194,9 +199,9 @@ def _magicians(config: GameConfig, players: list | tuple) -> None:
         raise SaveError(f"players: Magicians {mags} are not config.magicians {list(config.magicians)}")
 
 
-def _board(data: dict, pack: Pack, n: int) -> None:
+def _board(data: dict, pack: Pack, n: int, curse_types: tuple[str, ...]) -> None:
     _books(data, pack)
-    _curse_piles(data, pack)
+    _curse_piles(data, pack, curse_types)
     _track(data, pack)
     _seat(data["active"], "active", n)
     _round_and_marker(data)
@@ -219,8 +224,8 @@ def _books(data: dict, pack: Pack) -> None:
         _id(sid, pack.spells, f"box_spells[{i}]", "Spell")
 
 
-def _curse_piles(data: dict, pack: Pack) -> None:
-    piles = _dict(data["curse_piles"], "curse_piles", set(CURSE_TYPES) | {"out"}, optional=frozenset({"out"}))
+def _curse_piles(data: dict, pack: Pack, types: tuple[str, ...]) -> None:
+    piles = _dict(data["curse_piles"], "curse_piles", set(types) | {"out"}, optional=frozenset({"out"}))
     for t, pile in piles.items():
         for i, cid in enumerate(_list(pile, f"curse_piles.{t}")):
             _id(cid, pack.curses, f"curse_piles.{t}[{i}]", "Curse")

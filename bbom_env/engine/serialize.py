@@ -20,10 +20,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from .cards import Pack
-from .config import GameConfig
+from .config import DARK_MATTER_SWITCHES, GameConfig
 from .pack_hash import pack_sha256
 from .records import NO_CARD, CurseOnTrack, HandSource, SpellSlot, SupportSlot, SupportSource, TempModifier
 from .resolver import IllegalActionError
+from .rules import pack_spec
 from .state import GameState, SaveError
 from .typed_fields import decoder, encoder, saved_fields
 
@@ -52,7 +53,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
     """A JSON-ready dict of everything in the state (the pack is named by the config and
     fingerprinted by ``pack_sha256``)."""
     try:
-        hashes = pack_sha256(state.config.pack, state.config.pack_overrides)
+        hashes = pack_sha256(*pack_spec(state.config))
     except OSError as exc:
         raise SaveError(f"cannot save the state: its card pack file cannot be read: {exc}") from None
     d = state.__dict__
@@ -158,6 +159,11 @@ def _upgrade(data: dict) -> dict:
         ]
     if type(data.get("stack")) is list:
         out["stack"] = [_old_frame(f) for f in data["stack"]]
+    if type(data.get("config")) is dict:  # saved before the Dark Matter module's switches existed
+        defaults = {
+            f.name: f.default for f in dataclasses.fields(GameConfig) if f.name in DARK_MATTER_SWITCHES
+        }
+        out["config"] = {**data["config"], **{k: v for k, v in defaults.items() if k not in data["config"]}}
     return out
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .cards import CURSE_TYPES, Pack, load_pack
+from .cards import CURSE_TYPES, Pack
 from .config import ConfigError, GameConfig
 from .constants import (
     ELEMENT_CARDS_PER_VALUE,
@@ -23,7 +23,7 @@ from .constants import (
 )
 from .pack_checks import check_module_kinds, check_module_sections
 from .records import SpellSlot
-from .rules import ruleset
+from .rules import game_pack, offered_magicians, ruleset
 from .state import GameState, PlayerState
 from .zones import draw
 
@@ -40,7 +40,7 @@ def new_game(config: GameConfig, pack: Pack | None = None) -> GameState:
 def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
     """The game of ``config`` set up, before its first decision. Every random draw comes from one
     ``random.Random(config.seed)``, in the order of the steps below (the deal of a seed is fixed)."""
-    pack = pack or load_pack(config.pack, config.pack_overrides)
+    pack = pack or game_pack(config)
     rules = ruleset(config.modules)
     check_module_kinds(pack, config.modules, rules.modifier_kinds)  # a module's kinds need the module
     check_module_sections(pack, rules.pack_sections)  # and its cards need their section
@@ -71,12 +71,13 @@ def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
 def _magicians(config: GameConfig, pack: Pack, rng: random.Random) -> list[str]:
     """Step 6: the Magicians, a fixed list (each in the pack) or drawn at random."""
     if config.magicians == "random":
-        return rng.sample(sorted(pack.magicians), config.num_players)
+        return rng.sample(offered_magicians(config, pack), config.num_players)
+    offered = offered_magicians(config, pack)
     for i, mid in enumerate(config.magicians):
-        if mid not in pack.magicians:
+        if mid not in offered:
             raise ConfigError(
-                f"GameConfig.magicians[{i}]={mid!r} is not a Magician of pack {pack.id!r}; "
-                f"allowed: {sorted(pack.magicians)}"
+                f"GameConfig.magicians[{i}]={mid!r} is not a Magician of pack {pack.id!r}"
+                f"{' in this game' if mid in pack.magicians else ''}; allowed: {offered}"
             )
     return list(config.magicians)
 
@@ -132,8 +133,10 @@ def _grimoire_and_library(state: GameState) -> None:
     """Steps 7-8: the Grimoire (a Cover, ROUNDS - 1 random Inside pages, the End page) and the
     Library (one random Spell per Element and level, level 1 on top)."""
     pack, rng = state.pack, state.rng
-    covers = sorted(p.id for p in pack.pages.values() if p.kind == "cover")
-    insides = sorted(p.id for p in pack.pages.values() if p.kind == "inside")
+    # The base game's pages only: a module that brings pages builds its part of the Grimoire in
+    # its own setup step (the Dark Matter module, section 2.2), after every base draw.
+    covers = sorted(p.id for p in pack.pages.values() if p.kind == "cover" and not p.module)
+    insides = sorted(p.id for p in pack.pages.values() if p.kind == "inside" and not p.module)
     end = [p.id for p in pack.pages.values() if p.kind == "end"]
     state.grimoire = [covers[rng.randrange(len(covers))]] + rng.sample(insides, ROUNDS - 1) + end
     for e in range(NUM_ELEMENTS):

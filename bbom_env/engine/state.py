@@ -23,6 +23,7 @@ from .constants import NUM_CODES, NUM_TRACK_SLOTS, Phase
 from .pack_hash import pack_mismatch, pack_sha256
 from .records import NO_CARD, CurseOnTrack, SpellSlot, SupportSlot, TempModifier
 from .resolver import ANSWER, LEGAL, IllegalActionError, run
+from .rules import pack_spec
 from .typed_fields import NOT_SAVED, SAVED_IF_SET, ModuleState, make_clone
 
 
@@ -134,7 +135,7 @@ class GameState:
         # The pack pickles by reference (its path): record what the files held, so that unpickling
         # against an edited pack is refused instead of silently playing other cards.
         try:
-            d["pack_sha256"] = pack_sha256(self.config.pack, self.config.pack_overrides)
+            d["pack_sha256"] = pack_sha256(*pack_spec(self.config))
         except OSError as exc:
             raise SaveError(f"cannot pickle the state: its card pack file cannot be read: {exc}") from None
         return d
@@ -143,7 +144,7 @@ class GameState:
         recorded = d.pop("pack_sha256", None)  # absent in pickles made before the hash existed
         if recorded is not None:
             config = d["config"]
-            why = pack_mismatch(config.pack, config.pack_overrides, recorded)
+            why = pack_mismatch(*pack_spec(config), recorded)
             if why is not None:
                 raise SaveError(f"cannot unpickle the state: {why}")
         if any("k" in f for f in d.get("stack", ())):  # one-letter frame keys: before frames.py

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bbom_env.engine import GameConfig, GameState, load_pack
+from bbom_env.engine import GameConfig, GameState
+from bbom_env.engine.rules import game_pack
 
 from .layout import ActionLayout
 from .obs_core import ObsSection
@@ -44,7 +45,7 @@ class ObservationEncoder:
 
     def __init__(self, config: GameConfig, observe_other_hands: bool = False, history: int = 4) -> None:
         self.config = config
-        self.pack = load_pack(config.pack, config.pack_overrides)
+        self.pack = game_pack(config)
         self.layout = ActionLayout(config)
         self.observe_other_hands = observe_other_hands
         self.obs_layout = ObsLayout(

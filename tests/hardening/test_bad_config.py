@@ -38,6 +38,10 @@ GOOD = {  # values each field accepts, mixed into the random ones
     "reward_optional": [False],
     "skip_forced_decisions": [False],
     "modules": [()],
+    # The Dark Matter module's switches: only their defaults without the module.
+    "black_book_inside_pages": [3],
+    "dark_curse_destroy_by_effect": [False],
+    "vth_magicians": [True],
 }
 ANY = st.one_of(
     st.none(),

@@ -19,15 +19,16 @@ Every error is a ``PackError`` naming the file, the entry and the field, as for 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bbom_env.engine import cards as base_cards
-from bbom_env.engine.cards import COMMON_FIELDS, Magician, PackSection
+from bbom_env.engine.cards import COMMON_FIELDS, Curse, GrimoirePage, Magician, Monster, PackSection
 from bbom_env.engine.constants import ELEMENT_NAMES
 from bbom_env.engine.pack_checks import MAX_COST, check_fields, choice, int_in, labels, opt, req
 from bbom_env.engine.vocab import PackError, normalize_effect, show
 
+MODULE = "dark_matter"  # the module's name (state.NAME), the module field of its base cards
 DARK_SYMBOL = "dark_matter"  # a Monster's Curse symbol that places a Dark Curse (section 9.1)
 CURSE_SYMBOLS = ELEMENT_NAMES + (DARK_SYMBOL,)
 DARK_CURSE_COST = 4  # "can only be destroyed with 4 Dark Matter" (section 4.7, V-07)
@@ -104,6 +105,26 @@ def parse_dark_curse(e: dict, where: str) -> DarkCurse:
         cost=int_in(e, "cost", where, 1, MAX_COST, DARK_CURSE_COST),
         needs=needs,
         **meta,
+    )
+
+
+def dark_curse_as_curse(card: DarkCurse) -> Curse:
+    """A Dark Curse is a Curse of type "dark_matter" in a game with the module (section 9.1: "a
+    Dark Curse is presented exactly like a classic Curse"): placed, triggered, neutralized and
+    stacked by the base rules. Its Element cost is nothing: only its Dark Matter cost (``cost``,
+    section 4.7) destroys it."""
+    return Curse(
+        id=card.id,
+        name=card.name,
+        type=DARK_SYMBOL,
+        cost=(0, 0, 0, 0),
+        text=card.text,
+        effect=card.effect,
+        provenance=card.provenance,
+        source=card.source,
+        notes=card.notes,
+        known=card.known,
+        module=MODULE,
     )
 
 
@@ -259,6 +280,26 @@ def parse_dark_page(e: dict, where: str) -> DarkPage:
     )
 
 
+def dark_page_as_page(card: DarkPage) -> GrimoirePage:
+    """A Vth Grimoire card is a Grimoire page in a game with the module (section 2.2): its
+    Monster places Dark Curses for its Dark Matter symbols by the base placement rules."""
+    m = card.monster
+    return GrimoirePage(
+        id=card.id,
+        kind=card.kind,
+        monster=Monster(name=m.name, curse_symbols=m.curse_symbols, arrival=m.arrival, text=m.text),
+        bonus=card.bonus,
+        failure=card.failure,
+        bonus_text=card.bonus_text,
+        failure_text=card.failure_text,
+        provenance=card.provenance,
+        source=card.source,
+        notes=card.notes,
+        known=card.known,
+        module=MODULE,
+    )
+
+
 def dark_page_effects(card: DarkPage) -> list[tuple[str, tuple[dict, ...]]]:
     parts = (("arrival", card.monster.arrival), ("bonus", card.bonus), ("failure", card.failure))
     return [(part, ops) for part, ops in parts if ops]
@@ -302,18 +343,42 @@ def parse_vth_magician(e: dict, where: str) -> VthMagician:
     )
 
 
+def vth_magician_as_magician(card: VthMagician) -> Magician:
+    """A new Magician is a Magician sheet of the Magician choice in a game with the module (V-18)."""
+    return replace(card.sheet, module=MODULE)
+
+
 def vth_magician_effects(card: VthMagician) -> list[tuple[str, tuple[dict, ...]]]:
     return [("activated", card.sheet.activated)] if card.sheet.activated else []
 
 
 # -- the sections ----------------------------------------------------------------------------------
 
-DARK_CURSE = PackSection("dark_curse", parse_dark_curse, dark_curse_effects, doc="Dark Curses (12)")
+DARK_CURSE = PackSection(
+    "dark_curse",
+    parse_dark_curse,
+    dark_curse_effects,
+    doc="Dark Curses (12)",
+    base_table="curse",
+    to_base=dark_curse_as_curse,
+)
 BLACK_PAGE = PackSection("black_page", parse_black_page, black_page_effects, doc="Black Book cards (20)")
 DARK_GRIMOIRE = PackSection(
-    "dark_grimoire", parse_dark_page, dark_page_effects, doc="Vth Grimoire cards (3 Covers, 10 Inside)"
+    "dark_grimoire",
+    parse_dark_page,
+    dark_page_effects,
+    doc="Vth Grimoire cards (3 Covers, 10 Inside)",
+    base_table="grimoire",
+    to_base=dark_page_as_page,
 )
-VTH_MAGICIAN = PackSection("vth_magician", parse_vth_magician, vth_magician_effects, doc="new Magicians (4)")
+VTH_MAGICIAN = PackSection(
+    "vth_magician",
+    parse_vth_magician,
+    vth_magician_effects,
+    doc="new Magicians (4)",
+    base_table="magician",
+    to_base=vth_magician_as_magician,
+)
 SECTIONS = (DARK_CURSE, BLACK_PAGE, DARK_GRIMOIRE, VTH_MAGICIAN)
 
 

@@ -16,12 +16,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from bbom_env.engine.cards import Magician
+from bbom_env.engine.config import GameConfig
 from bbom_env.engine.constants import CURRENCY, DARK_MATTER
 from bbom_env.engine.rules import Module, register, unregister
 from bbom_env.engine.state import GameState
 
 from . import actions
-from .content import BLACK_PAGE, DARK_CURSE, SECTIONS, BlackPage, BlackSpell
+from .content import BLACK_PAGE, DARK_CURSE, DARK_SYMBOL, SECTIONS, BlackPage, BlackSpell
 from .state import DARK_MATTER_CARDS, DARK_MATTER_TOKENS, NAME, DarkMatterState, dm_state
 
 __all__ = ["NAME", "DARK_MATTER_CARDS", "DARK_MATTER_TOKENS", "DarkMatterState", "dm_state"]  # re-exported
@@ -52,11 +54,13 @@ def used_this_turn(state: GameState) -> bool:
 
 
 def setup_dark_curses(state: GameState) -> None:
-    """Section 2.2 step 3: shuffle the 12 Dark Curses into a pile. Runs after the base setup, so
-    these draws come after every base draw of the RNG."""
+    """Section 2.2 step 3: shuffle the 12 Dark Curses into a pile beside the other Curse piles
+    (``state.curse_piles["dark_matter"]``: a Monster's Dark Matter symbol draws from it by the base
+    placement rules, section 9.1). Runs after the base setup, so these draws come after every base
+    draw of the RNG."""
     pile = sorted(state.pack.sections[DARK_CURSE.name])
     state.rng.shuffle(pile)
-    dm_state(state).curse_pile = pile
+    state.curse_piles[DARK_SYMBOL] = pile
 
 
 def setup_black_book(state: GameState) -> None:
@@ -70,6 +74,12 @@ def setup_black_book(state: GameState) -> None:
     st = dm_state(state)
     st.book, st.spread, st.closed, st.used_turn = [cover, *insides, back], 0, False, -1
     state.event("black_book", tuple(st.book))
+
+
+def offer_magician(config: GameConfig, magician: Magician) -> bool:
+    """V-18: the 4 new Magicians join the Magician choice in a game with this module; the switch
+    ``GameConfig.vth_magicians=False`` leaves them out."""
+    return bool(config.vth_magicians)
 
 
 # -- invariants --------------------------------------------------------------------------------------
@@ -101,11 +111,9 @@ def check_dark_matter(state: GameState) -> None:
             f"dark_matter: ext.dark_matter.tokens: {st.tokens} is not 0..{DARK_MATTER_TOKENS}"
         )
     curses = state.pack.sections.get(DARK_CURSE.name, {})
-    for i, cid in enumerate(st.curse_pile):
+    for i, cid in enumerate(state.curse_piles.get(DARK_SYMBOL, ())):
         if cid not in curses:
-            raise AssertionError(f"dark_matter: ext.dark_matter.curse_pile[{i}]: {cid!r} is not a Dark Curse")
-    if len(set(st.curse_pile)) != len(st.curse_pile):
-        raise AssertionError("dark_matter: ext.dark_matter.curse_pile holds a Dark Curse twice")
+            raise AssertionError(f"dark_matter: curse_piles.dark_matter[{i}]: {cid!r} is not a Dark Curse")
     _check_book(state, st)
 
 
@@ -129,7 +137,8 @@ def render_dark_matter(state: GameState) -> list[str]:
         left, right = (state.pack.marked_name(st.book[st.spread + k]) for k in (0, 1))
         used = ", used this turn" if used_this_turn(state) else ""
         book = f"spread {st.spread + 1}/{len(st.book) - 1}: {left} | {right}{used}"
-    return [f"dark matter: supply {st.supply}, Dark Curse pile {len(st.curse_pile)}; Black Book {book}"]
+    pile = len(state.curse_piles.get(DARK_SYMBOL, ()))
+    return [f"dark matter: supply {st.supply}, Dark Curse pile {pile}; Black Book {book}"]
 
 
 DARK_MATTER_MODULE = Module(
@@ -142,7 +151,12 @@ DARK_MATTER_MODULE = Module(
     modifier_kinds=("lose_ability",),
     pay_actions=actions.PAY_ACTIONS,
     card_codes=(DARK_MATTER,),
+    # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the
+    # observation's Curse types follow from it.
+    curse_types=(DARK_SYMBOL,),
     pack_sections=SECTIONS,
+    pack_files=(PACK,),
+    offer_magician=offer_magician,
     state_type=DarkMatterState,
     setup=(setup_dark_curses, setup_black_book),
     invariants=(check_dark_matter,),

@@ -19,7 +19,6 @@ class DarkMatterState(ModuleState):
 
     ``supply``: Dark Matter cards in the 9th supply pile (section 2.2 step 4); never an Element.
     ``tokens``: the 5 Dark Matter tokens (V-05: a pool no rule uses; no card of the pack uses it).
-    ``curse_pile``: the Dark Curse pile (section 2.2 step 3), top = last.
     ``book``: the Black Book's pages in reading order (V-01: Cover, Inside pages, Back page).
     ``spread``: the open spread: the left page is ``book[spread]``'s back, the right page
     ``book[spread + 1]``'s front (section 4.8). ``used_turn``: the turn the book was last used
@@ -28,7 +27,6 @@ class DarkMatterState(ModuleState):
 
     supply: int = DARK_MATTER_CARDS
     tokens: int = DARK_MATTER_TOKENS
-    curse_pile: list[str] = field(default_factory=list)
     book: list[str] = field(default_factory=list)
     spread: int = 0
     used_turn: int = -1

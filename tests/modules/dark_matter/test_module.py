@@ -48,7 +48,9 @@ def test_setup_makes_the_module_state(dm: None) -> None:
     state = new_game(dm_config(seed=7))
     st = dm_state(state)
     assert type(st) is DarkMatterState and (st.supply, st.tokens) == (28, 5)
-    assert sorted(st.curse_pile) == sorted(state.pack.sections["dark_curse"])
+    # Section 9.1: the Dark Curse pile beside the other Curse piles (a Curse type of its own).
+    assert sorted(state.curse_piles["dark_matter"]) == sorted(state.pack.sections["dark_curse"])
+    assert all(state.pack.curses[c].type == "dark_matter" for c in state.curse_piles["dark_matter"])
     pages = state.pack.sections["black_page"]
     assert [pages[p].kind for p in st.book] == ["cover", "inside", "inside", "inside", "back"]
     assert (st.spread, st.closed, used_this_turn(state)) == (0, False, False)
@@ -57,7 +59,8 @@ def test_setup_makes_the_module_state(dm: None) -> None:
     assert "Black Book spread 1/4" in str(state)
     # Different seeds give different piles and books (the module draws from the game's RNG).
     other = dm_state(new_game(dm_config(seed=8)))
-    assert (other.curse_pile, other.book) != (st.curse_pile, st.book)
+    other_pile = new_game(dm_config(seed=8)).curse_piles["dark_matter"]
+    assert (other_pile, other.book) != (state.curse_piles["dark_matter"], st.book)
 
 
 BASE_FIELDS = [
@@ -70,11 +73,15 @@ BASE_FIELDS = [
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_the_base_deal_is_unchanged_with_the_module(dm: None, players: int) -> None:
     """The module's setup steps draw from the RNG after every base draw: the same seed deals the
-    same base game (Magicians, decks, hands, Grimoire, Library, Curses, first player)."""
+    same base game (Magicians, decks, hands, Grimoire, Library, Curses, first player). The new
+    Magicians left out (``vth_magicians=False``, V-18): they change the Magician choice itself."""
     for seed in range(5):
         base = new_game(GameConfig(seed=seed, num_players=players))
-        game = new_game(dm_config(seed=seed, num_players=players))
+        game = new_game(dm_config(seed=seed, num_players=players, vth_magicians=False))
         for name in BASE_FIELDS:
+            if name == "curse_piles":  # the base piles, and the module's Dark Curse pile beside them
+                assert {t: p for t, p in game.curse_piles.items() if t != "dark_matter"} == base.curse_piles
+                continue
             assert getattr(game, name) == getattr(base, name), name
         # The same decision, with the module's Actions (ids after the base's) added to it.
         assert [m for m in game.legal_actions() if m < NUM_BASE_MOVES] == base.legal_actions()
@@ -86,6 +93,52 @@ def test_the_base_deal_is_unchanged_with_the_module(dm: None, players: int) -> N
 def test_a_base_game_accepts_the_module_pack_and_ignores_it(dm: None) -> None:
     state = new_game(GameConfig(seed=3, pack_overrides=(PACK,)))
     assert state.ext == {} and state.players[0].magician in state.pack.magicians
+    # Its cards stay in their sections: no Dark Curse, Dark Monster page or new Magician in play.
+    assert not any(
+        c.module for t in (state.pack.curses, state.pack.pages, state.pack.magicians) for c in t.values()
+    )
+    assert "dark_matter" not in state.curse_piles
+
+
+def test_the_module_brings_its_cards(dm: None) -> None:
+    """Section 1.2, 2.2: GameConfig(modules=("dark_matter",)) alone plays with the module's cards
+    (its pack file is read before the config's overrides); Dark Curses are Curses of type
+    "dark_matter" (section 9.1), the Vth Grimoire cards Grimoire pages, the new Magicians Magicians."""
+    state = new_game(GameConfig(seed=3, modules=(NAME,)))
+    kinds = {
+        t: {c.id for c in table.values() if c.module == NAME}
+        for t, table in (
+            ("curse", state.pack.curses),
+            ("page", state.pack.pages),
+            ("magician", state.pack.magicians),
+        )
+    }
+    assert kinds["curse"] == set(state.pack.sections["dark_curse"])
+    assert kinds["page"] == set(state.pack.sections["dark_grimoire"])
+    assert kinds["magician"] == set(state.pack.sections["vth_magician"])
+    assert {state.pack.curses[c].type for c in kinds["curse"]} == {"dark_matter"}
+
+
+def test_the_new_magicians_join_the_choice_v18(dm: None) -> None:
+    """V-18: with the module the 4 new Magicians join the 8 base ones in the Magician choice;
+    ``vth_magicians=False`` leaves them out, and naming one then is refused."""
+    seen = {
+        m
+        for seed in range(40)
+        for m in (p.magician for p in new_game(dm_config(seed=seed, num_players=5)).players)
+    }
+    vth = set(new_game(dm_config(seed=0)).pack.sections["vth_magician"])
+    assert vth & seen
+    without = {
+        p.magician
+        for seed in range(40)
+        for p in new_game(dm_config(seed=seed, num_players=5, vth_magicians=False)).players
+    }
+    assert not vth & without
+    one = sorted(vth)[0]
+    with pytest.raises(ConfigError, match=r"magicians\[0\]=.* in this game; allowed"):
+        new_game(dm_config(seed=0, vth_magicians=False, magicians=(one, "magician_fire_m")))
+    assert new_game(dm_config(seed=0, magicians=(one, "magician_fire_m"))).players[0].magician == one
 
 
 def _played(config: GameConfig, moves: int, seed: int):  # noqa: ANN202
@@ -134,8 +187,8 @@ def test_state_survives_clone_pickle_and_json(dm: None) -> None:
         assert copy.ext[NAME] is not state.ext[NAME] and copy.ext[NAME].book is not state.ext[NAME].book
         assert copy.legal_actions() == state.legal_actions()
     c = state.clone()
-    dm_state(c).curse_pile.pop()
-    assert len(dm_state(c).curse_pile) == len(dm_state(state).curse_pile) - 1
+    c.curse_piles["dark_matter"].pop()
+    assert len(c.curse_piles["dark_matter"]) == len(state.curse_piles["dark_matter"]) - 1
 
 
 @pytest.mark.xfail(
@@ -169,14 +222,12 @@ def _tampered(state, edit) -> str:  # noqa: ANN001
         (lambda d: d["ext"]["dark_matter"].update(supply="x"), r"^ext\.dark_matter\.supply: expected an int"),
         (lambda d: d["ext"]["dark_matter"].update(tokens=6), r"ext\.dark_matter\.tokens: 6 is not 0\.\.5"),
         (
-            lambda d: d["ext"]["dark_matter"]["curse_pile"].__setitem__(0, "curse_fire_01"),
-            r"ext\.dark_matter\.curse_pile\[0\]: 'curse_fire_01' is not a Dark Curse",
+            lambda d: d["curse_piles"]["dark_matter"].__setitem__(0, "curse_fire_01"),
+            r"curse_piles\.dark_matter\[0\]: 'curse_fire_01' is a fire Curse",
         ),
         (
-            lambda d: d["ext"]["dark_matter"]["curse_pile"].__setitem__(
-                1, d["ext"]["dark_matter"]["curse_pile"][0]
-            ),
-            r"curse_pile holds a Dark Curse twice",
+            lambda d: d["curse_piles"]["dark_matter"].__setitem__(1, d["curse_piles"]["dark_matter"][0]),
+            r"dark_curse_\w+",
         ),
         (
             lambda d: d["ext"]["dark_matter"]["book"].__setitem__(0, "black_page_inside_01"),
