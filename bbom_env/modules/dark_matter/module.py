@@ -7,7 +7,8 @@ default ``GameConfig(modules=("dark_matter",))`` keeps refusing it until it is f
 Built so far: the four pack sections (``content.py``), the module state ``DarkMatterState``
 (``state.ext["dark_matter"]``), the setup steps (after the base setup, so a seed deals the base
 game exactly as without the module), the invariants (Dark Matter conserved: 28 cards, section 1.2)
-and the Acquire Dark Matter Action (``actions.py``, section 4.6, V-17).
+the Acquire Dark Matter Action (``actions.py``, section 4.6, V-17) and the Black Book Action with
+its ops for V-03 and V-04 (``black_book.py``, section 4.8).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from bbom_env.engine.constants import CURRENCY, DARK_MATTER
 from bbom_env.engine.rules import Module, register, unregister
 from bbom_env.engine.state import GameState
 
-from . import actions
+from . import actions, black_book
 from .content import BLACK_PAGE, DARK_CURSE, DARK_SYMBOL, SECTIONS, BlackPage, BlackSpell
 from .state import DARK_MATTER_CARDS, DARK_MATTER_TOKENS, NAME, DarkMatterState, dm_state
 
@@ -143,13 +144,16 @@ def render_dark_matter(state: GameState) -> list[str]:
 
 DARK_MATTER_MODULE = Module(
     name=NAME,
-    blocks=actions.BLOCKS,
-    actions=actions.ACTIONS,
-    frames=actions.FRAMES,
+    blocks=actions.BLOCKS + black_book.BLOCKS,  # the Black Book's two blocks after Acquire's
+    actions=actions.ACTIONS + black_book.ACTIONS,
+    frames=actions.FRAMES + black_book.FRAMES,
+    ops=black_book.OPS,  # V-03, V-04
+    op_schemas=black_book.OP_SCHEMAS,
+    decision_kinds=black_book.DECISION_KINDS,
     # V-10: "All players lose their Ability until the next Monster" (a Dark Curse) is a
     # lose_ability modifier, a kind only a module enables (docs/engine.md, "Hooks").
     modifier_kinds=("lose_ability",),
-    pay_actions=actions.PAY_ACTIONS,
+    pay_actions=actions.PAY_ACTIONS + black_book.PAY_ACTIONS,
     card_codes=(DARK_MATTER,),
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the
     # observation's Curse types follow from it.

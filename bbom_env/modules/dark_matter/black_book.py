@@ -1,0 +1,218 @@
+"""The Black Book (RULES.md section 4.8; EXPANSION.md V-01 to V-04; A-59, A-60, A-79).
+
+**Use the Black Book** is a module Action with two move blocks, ``BLACK_BOOK_LEFT`` (the left
+page, the Bookmark) and ``BLACK_BOOK_RIGHT`` (the right page, the Arrow), one id each (one size for
+2 to 5 players). Two argument-less blocks rather than one block with a 2-valued argument: the
+engine's argument kinds (``move_args``) have no "page" kind, and two named ids read the same in
+move names, logs and the action layout as the base game's two cure blocks do.
+
+* Legal (section 4.8, A-60): only for the Active Player in their own Action phase (never through
+  a granted Action, ``grants >= 0``), once per turn (``DarkMatterState.used_turn``), while the book
+  is open, for a page whose Black Spell has an effect and whose printed cost (A-79: its "value")
+  the player can pay in Dark Matter cards from hand and support pool (``dark_matter_cost``: Element
+  cards never pay it, V-06), unless a "forbid" modifier forbids ``black_book``. Black Spells are
+  not Spells: no exhaust, no X, no Spell modifiers (section 4.8 [VE]).
+* Chosen: the payment frame (``pay_frame(..., "black_book", page id)``: the decision's source is
+  the page), then ``dm_black_book``: the book is marked used this turn (only once paid: a
+  cancelled payment leaves it unused, as any cancelled Action), the Black Spell's effect resolves
+  (``pack.effect(page, "back_spell")`` for the left page, ``"front_spell"`` for the right), then
+  ``dm_book_page`` turns the page after a right-page Spell. The book closes (V-02) when the cast
+  face has ``closes`` (by default the Back page's front, cost 5) or when the last right page was
+  cast.
+
+Two effect ops say the two known Black Spell texts the base vocabulary cannot (V-03, V-04):
+``gain_to_deck`` (an Element card of the player's choice from a supply pile of ``value``, shuffled
+into the deck; piles that are empty are not offered; all empty: nothing, A-65) and
+``gain_dark_matter`` (a Dark Matter card from the module's supply to the discard pile; empty
+supply: nothing, A-65).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from bbom_env.engine import moves as M
+from bbom_env.engine.constants import DARK_MATTER, NUM_ELEMENTS, element_code
+from bbom_env.engine.flow import seq
+from bbom_env.engine.frames import Frame, Seat, Stage, Text
+from bbom_env.engine.move_args import NO_ARG
+from bbom_env.engine.moves import BlockSpec, Move
+from bbom_env.engine.ops import auto_op, choice_op
+from bbom_env.engine.payment import affordable
+from bbom_env.engine.payment_frame import pay_frame
+from bbom_env.engine.resolver import done, frame, push
+from bbom_env.engine.rules import MenuAction
+from bbom_env.engine.vocab import TARGETS, IntRange
+
+from .actions import dark_matter_cost
+from .content import BLACK_PAGE, BlackPage, BlackSpell
+from .state import dm_state
+
+if TYPE_CHECKING:
+    from bbom_env.engine.menu import MenuView
+    from bbom_env.engine.state import GameState
+
+BLACK_BOOK = "black_book"  # the Action's name: payment frames and "forbid" modifiers read it
+LEFT, RIGHT = 0, 1  # the pages of the open spread (the frames' ``side``)
+BLOCK_NAMES = ("BLACK_BOOK_LEFT", "BLACK_BOOK_RIGHT")  # indexed by side
+SIDE_NAMES = ("left", "right")
+# The left page is the back of book[spread], the right page the front of book[spread + 1]
+# (DarkMatterState); content.black_page_effects indexes the faces' effects under these parts.
+PARTS = ("back_spell", "front_spell")
+STAT = "black_spells_cast"
+
+
+def shown_spell(state: GameState, side: int) -> tuple[str, BlackSpell] | None:
+    """(page id, Black Spell) of the open spread's ``side`` (LEFT or RIGHT); None when the book is
+    closed or that page has no face there (section 4.8)."""
+    st = dm_state(state)
+    if st.closed:
+        return None
+    pid = st.book[st.spread + side]
+    page: BlackPage = state.pack.sections[BLACK_PAGE.name][pid]
+    face = page.back if side == LEFT else page.front
+    return None if face is None else (pid, face)
+
+
+def _dark_matter_held(state: GameState, p: int) -> int:
+    """Dark Matter cards in the hand and every support (an upper bound on what p can pay: a quick
+    test before the payment solver's exact one)."""
+    n = state.players[p].hand[DARK_MATTER]
+    for pl in state.players:
+        n += sum(1 for s in pl.support if s.card == DARK_MATTER)
+    return n
+
+
+def legal_black_book(state: GameState, view: MenuView) -> Iterator[int]:
+    """The ids of the pages the decider may cast now (section 4.8, A-60; see the module doc)."""
+    p = view.p
+    # A-60: the Active Player's own Action phase only; a granted Action menu has grants >= 0.
+    if view.frame["grants"] >= 0 or p != state.active:
+        return
+    st = dm_state(state)
+    if st.closed or st.used_turn == state.turn or view.forbidden(state, BLACK_BOOK, None):
+        return
+    held = _dark_matter_held(state, p)
+    blocks = M.layout(state.config.modules).by_name
+    for side in (LEFT, RIGHT):
+        shown = shown_spell(state, side)
+        if shown is None or (shown[0], PARTS[side]) not in state.pack.effects:
+            continue  # a face whose text has no effect yet (``needs``) cannot be cast
+        cost = shown[1].cost
+        if held >= cost and affordable(state, p, dark_matter_cost(cost), BLACK_BOOK):
+            yield blocks[BLOCK_NAMES[side]].start
+
+
+class BlackBookFrame(Frame):
+    """``player`` has paid for the Black Spell of ``page`` on ``side`` (0 left, 1 right): cast it."""
+
+    player: Seat
+    page: Text
+    side: Stage
+
+
+class BookPageFrame(Frame):
+    """After the Black Spell of ``page`` on ``side`` resolved: turn the page or close the book."""
+
+    player: Seat
+    page: Text
+    side: Stage
+
+
+def choose_black_book(state: GameState, f: dict, mv: Move) -> None:
+    p = f["player"]
+    side = BLOCK_NAMES.index(mv.block)
+    shown = shown_spell(state, side)
+    assert shown is not None  # offered only for a shown face (legal_black_book)
+    pid, face = shown
+    target: BlackBookFrame = {"kind": "dm_black_book", "player": p, "page": pid, "side": side}
+    push(state, pay_frame(p, dark_matter_cost(face.cost), BLACK_BOOK, pid), target)
+
+
+def run_black_book(state: GameState, f: BlackBookFrame) -> None:
+    done(state, f)
+    p, pid, side = f["player"], f["page"], f["side"]
+    # Marked now, once paid: a payment cancelled (PAY_CANCEL) is no use of the book (A-60).
+    dm_state(state).used_turn = state.turn
+    state.stat(STAT)
+    state.event("black_book_cast", p, pid, SIDE_NAMES[side])
+    after: BookPageFrame = {"kind": "dm_book_page", "player": p, "page": pid, "side": side}
+    # Section 4.8: apply the effect (never multiplied: X = 1), then turn the page.
+    push(state, seq(pid, PARTS[side], p), after)
+
+
+def run_book_page(state: GameState, f: BookPageFrame) -> None:
+    done(state, f)
+    st = dm_state(state)
+    page: BlackPage = state.pack.sections[BLACK_PAGE.name][f["page"]]
+    face = page.back if f["side"] == LEFT else page.front
+    assert face is not None
+    if face.closes:  # V-02: the closing Black Spell (by default the Back page's front, cost 5)
+        st.closed = True
+    elif f["side"] == RIGHT:
+        if st.spread + 2 < len(st.book):
+            st.spread += 1  # section 4.8: the right page's Spell is cast once, then the page turns
+        else:
+            st.closed = True  # V-02: the last right page was cast
+    if st.closed:
+        state.event("black_book_closed", f["player"], f["page"])
+
+
+frame("dm_black_book", run_black_book, typed=BlackBookFrame)
+frame("dm_book_page", run_book_page, typed=BookPageFrame)
+
+
+# -- the ops of the two known Black Spell texts (V-03, V-04) ------------------------------------
+
+GAIN_TO_DECK = "gain_to_deck"
+GAIN_DARK_MATTER = "gain_dark_matter"
+GAIN_TO_DECK_SCHEMA = {"target": (TARGETS, "you"), "count": ("count", 1), "value": (IntRange(2, 3), 3)}
+GAIN_DARK_MATTER_SCHEMA = {"target": (TARGETS, "you"), "count": ("count", 1)}
+
+
+def _deck_gain_options(state: GameState, f: dict, op: dict) -> list[int]:
+    """V-03: an Element of the player's choice among the non-empty piles of that value (A-65)."""
+    v = op["value"]
+    return [M.PICK_ELEMENT + e for e in range(NUM_ELEMENTS) if state.supply[e][v - 2] > 0]
+
+
+def _gain_to_deck(state: GameState, f: dict, op: dict, move: int) -> None:
+    """V-03: "add to your draw pile" = shuffle the card into the deck."""
+    e, v = move - M.PICK_ELEMENT, op["value"]
+    state.supply[e][v - 2] -= 1
+    code = element_code(e, v)
+    deck = state.players[f["player"]].deck
+    deck.append(code)
+    state.rng.shuffle(deck)
+    state.event("gain", f["player"], code)
+
+
+choice_op(GAIN_TO_DECK, _deck_gain_options, _gain_to_deck)
+
+
+def _gain_dark_matter(state: GameState, f: dict, op: dict) -> None:
+    """V-04: Dark Matter cards from the module's supply to the discard pile; what the supply
+    lacks is not gained (A-65)."""
+    st = dm_state(state)
+    n = min(f["count"], st.supply)
+    if n > 0:
+        st.supply -= n
+        state.players[f["player"]].discard[DARK_MATTER] += n
+        state.event("gain_dark_matter", f["player"], n)
+
+
+auto_op(GAIN_DARK_MATTER, _gain_dark_matter)
+
+BLOCKS: tuple[BlockSpec, ...] = (
+    BlockSpec(BLOCK_NAMES[LEFT], NO_ARG, "cast the Black Book's left page (Bookmark, 4.8)"),
+    BlockSpec(BLOCK_NAMES[RIGHT], NO_ARG, "cast the Black Book's right page (Arrow, then it turns, 4.8)"),
+)
+ACTIONS: tuple[MenuAction, ...] = (MenuAction(BLACK_BOOK, BLOCK_NAMES, legal_black_book, choose_black_book),)
+FRAMES: tuple[str, ...] = ("dm_black_book", "dm_book_page")
+PAY_ACTIONS: tuple[str, ...] = (BLACK_BOOK,)
+OPS: tuple[str, ...] = (GAIN_TO_DECK, GAIN_DARK_MATTER)
+OP_SCHEMAS = ((GAIN_TO_DECK, GAIN_TO_DECK_SCHEMA), (GAIN_DARK_MATTER, GAIN_DARK_MATTER_SCHEMA))
+# A choice op's pending decision is named after the op (decision.pending): the observation's
+# decision-kind one-hot must know it.
+DECISION_KINDS: tuple[str, ...] = (GAIN_TO_DECK,)
