@@ -1,7 +1,7 @@
 """The card catalogue: list, show and validate card packs, and write docs/cards.md.
 
-python -m bbom_env.cards list [--pack PACK] [--override PATH ...]
-python -m bbom_env.cards show ID [--pack PACK] [--override PATH ...]
+python -m bbom_env.cards list [--pack PACK] [--override PATH ...] [--module NAME ... | --base-only]
+python -m bbom_env.cards show ID [--pack PACK] [--override PATH ...] [--module NAME ... | --base-only]
 python -m bbom_env.cards validate PATH [--override PATH ...]
 python -m bbom_env.cards docs [--out PATH]
 
@@ -9,6 +9,9 @@ Every card carries its provenance (../shared/cards/README.md policy 2): reconstr
 the real game's cards and are marked ``*`` wherever they are shown; partial cards, only partly the
 real card, are marked ``~`` and say which part is known. Cards of a module's pack section
 (``[[dark_curse]]`` ...) are listed with their section and module (``dark_curse [dark_matter]``).
+``list``, ``show`` and ``docs`` read the cards of every registered rules module (its
+``Module.pack_files``, e.g. the Vth Element's Dark Matter cards) on top of the pack, unless
+``--module`` names some or ``--base-only`` none.
 
 Exit status: 0 done; 1 ``validate`` found the pack invalid, or ``show`` found no such card; 2 bad
 input (usage, a pack that cannot be loaded, an unwritable path). Errors are one line on stderr.
@@ -309,8 +312,29 @@ def render_docs(pack: Pack) -> str:
 # -- CLI -----------------------------------------------------------------------------------------
 
 
+def module_files(modules: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
+    """The pack files of rules modules (``rules.Module.pack_files``): of ``modules``, or of every
+    registered module when None. An unknown name is a ConfigError naming the registered ones."""
+    from .engine.rules import MODULES, ruleset
+
+    ruleset()  # registers the base game, so MODULES lists what is there
+    names = sorted(m for m in MODULES if m != "base") if modules is None else list(modules)
+    unknown = [m for m in names if m not in MODULES or m == "base"]
+    if unknown:
+        known = sorted(m for m in MODULES if m != "base")
+        raise ConfigError(f"--module {unknown[0]!r}: no such module; registered modules: {known or 'none'}")
+    return tuple(f for m in names for f in MODULES[m].pack_files)
+
+
+def _load(args: argparse.Namespace) -> Pack:
+    """The pack of ``--pack``, with the module cards (``--module``/``--base-only``) and ``--override``."""
+    modules = [] if getattr(args, "base_only", False) else (getattr(args, "module", None) or None)
+    files = module_files(modules)
+    return load_pack(args.pack, tuple(f for f in files if f not in args.override) + tuple(args.override))
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
-    pack = load_pack(args.pack, tuple(args.override))
+    pack = _load(args)
     table = rows(pack)
     w = [max(len(r[i]) for r in table) for i in range(3)]
     for cid, kind, name, prov in table:
@@ -321,7 +345,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    pack = load_pack(args.pack, tuple(args.override))
+    pack = _load(args)
     try:
         title, lines = card_lines(pack, args.id)
     except KeyError:
@@ -367,7 +391,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 def _cmd_docs(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render_docs(load_pack(args.pack)), encoding="utf-8")
+    out.write_text(render_docs(load_pack(args.pack, module_files(None))), encoding="utf-8")
     print(f"wrote {out}")
     return 0
 
@@ -383,17 +407,28 @@ _PACK_HELP = f"a named pack ({', '.join(NAMED_PACKS)}) or the path of a .toml pa
 _OVERRIDE_HELP = "an override pack on top (repeatable)"
 
 
+def _pack_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pack", default="default", help=_PACK_HELP)
+    p.add_argument("--override", action="append", default=[], metavar="PATH", help=_OVERRIDE_HELP)
+    which = p.add_mutually_exclusive_group()
+    which.add_argument(
+        "--module",
+        action="append",
+        metavar="NAME",
+        help="the cards of this rules module only (repeatable; default: every registered module's)",
+    )
+    which.add_argument("--base-only", action="store_true", help="no module's cards")
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="python -m bbom_env.cards", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     p = sub.add_parser("list", help="id, kind, name and provenance of every card")
-    p.add_argument("--pack", default="default", help=_PACK_HELP)
-    p.add_argument("--override", action="append", default=[], metavar="PATH", help=_OVERRIDE_HELP)
+    _pack_args(p)
     p.set_defaults(fn=_cmd_list)
     p = sub.add_parser("show", help="one card in full")
     p.add_argument("id", help="a card id, as `list` shows them (e.g. spell_fire_combustion)")
-    p.add_argument("--pack", default="default", help=_PACK_HELP)
-    p.add_argument("--override", action="append", default=[], metavar="PATH", help=_OVERRIDE_HELP)
+    _pack_args(p)
     p.set_defaults(fn=_cmd_show)
     p = sub.add_parser(
         "validate",
