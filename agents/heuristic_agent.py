@@ -40,6 +40,7 @@ from bbom_env.engine.move_args import ACQUIRABLE_VALUES, ElementValue, SpellPowe
 from bbom_env.engine.payment import available_values, can_cover
 
 from .heuristic_choices import answer_choice, pay_move, reward_element
+from .heuristic_dark_matter import dark_matter_acquire, dark_matter_first
 from .heuristic_eval import (
     ZERO,
     CurseInfo,
@@ -164,6 +165,9 @@ class HeuristicAgent:
             # A manual payment dead-ended (no irreducible completion was left, A-18) and the
             # engine cancelled it: stop rather than pick the same Action again.
             return M.END
+        move = dark_matter_first(state, f, legal)  # the Dark Matter module's Dark Curses and Black Book
+        if move is not None:
+            return move
         t = self._turn(state, f["player"], legal)
         own_turn = f["grants"] < 0
         if own_turn:
@@ -186,6 +190,7 @@ class HeuristicAgent:
             self._ice_first,
             self._learn_early,
             self._acquire,
+            self._dark_matter,
             self._ice,
             self._worth_casting,
             self._ability,
@@ -287,6 +292,10 @@ class HeuristicAgent:
                     if t.spendable(adjust_cost(state, t.p, "acquire", e, tuple(req)), pool=False):
                         return m
         return None
+
+    @staticmethod
+    def _dark_matter(t: _Turn) -> int | None:
+        return dark_matter_acquire(t.state, t.state.stack[-1], t.legal)
 
     @staticmethod
     def _worth_casting(t: _Turn) -> int | None:

@@ -1,0 +1,115 @@
+"""The heuristic team's play of the Dark Matter module (RULES.md sections 4.6-4.9, 9.1).
+
+Asked in each Action menu of a game with the module (``HeuristicTeam._menu``: steps 1-2 before
+the base game's steps, step 3 after its Curse plan and acquisitions); None leaves the choice to
+the base game's steps. The plan, in order:
+
+1. **Destroy a Dark Curse** whenever its 4 Dark Matter can be paid (section 4.7): a Dark Curse
+   only Dark Matter destroys, and it blocks the Monster's defeat like any Curse.
+2. **The Black Book** on the Active Player's turn (section 4.8, A-60), once Dark Matter is spare:
+   what stays after the cast must still cover the Dark Curses on the track, 4 each (they come
+   first). The right page first (it is cast once, then the page turns); the left page otherwise.
+3. **Acquire Dark Matter** (section 4.6, V-17) while the team holds less than it needs: 4 per
+   Dark Curse on the track or announced by the next Monster (late in the round), and a Black
+   Book spell's worth; only from a hand with spare Element cards (the base plan's Curses first:
+   the acquisition spends 2 Element cards).
+
+Payments are the engine's (auto) or the base heuristic's manual picks: a Dark Matter cost is
+paid with the only legal picks, Dark Matter cards.
+"""
+
+from __future__ import annotations
+
+from bbom_env.engine import GameState
+from bbom_env.engine import moves as M
+from bbom_env.engine.constants import DARK_MATTER, MAX_STACK, NUM_ELEMENT_CODES
+
+MODULE = "dark_matter"
+DARK_CURSE = "dark_matter"  # the Curse type of Dark Curses (section 9.1)
+CURSE_COST = 4  # section 4.7
+TEAM_CAP = 8  # Dark Matter the team keeps at most (two Dark Curses' worth): more is dead cards
+
+
+def dark_matter_held(state: GameState, p: int) -> int:
+    """Dark Matter ``p`` can pay with now: hand and every support pool (section 4.0)."""
+    n = state.players[p].hand[DARK_MATTER]
+    return n + sum(s.card == DARK_MATTER for pl in state.players for s in pl.support)
+
+
+def team_dark_matter(state: GameState) -> int:
+    """Dark Matter the team owns: every hand, deck, discard pile and support."""
+    total = 0
+    for pl in state.players:
+        total += pl.hand[DARK_MATTER] + pl.discard[DARK_MATTER] + pl.deck.count(DARK_MATTER)
+        total += sum(s.card == DARK_MATTER for s in pl.support)
+    return total
+
+
+def _dark_curses(state: GameState) -> list[tuple[int, int, bool]]:
+    """(slot, position from the top, face up) of every Dark Curse on the track."""
+    out = []
+    for slot, stack in enumerate(state.track):
+        d = len(stack)
+        for pos in range(d):
+            c = stack[d - 1 - pos]
+            if state.pack.curses[c.curse].type == DARK_CURSE:
+                out.append((slot, pos, c.face_up))
+    return out
+
+
+def _announced(state: GameState) -> int:
+    """Dark Matter symbols of the next Monster, once the marker is late in the round (space 4+):
+    the Dark Curses about to come."""
+    if state.marker < 4 or not 1 <= state.round < len(state.grimoire) - 1:
+        return 0
+    page = state.pack.pages[state.grimoire[state.round]]
+    return sum(s == DARK_CURSE for s in page.monster.curse_symbols) if page.monster else 0
+
+
+def dark_matter_first(state: GameState, f: dict, legal: list[int]) -> int | None:
+    """Steps 1 and 2 (a Dark Curse, the Black Book), asked before the base game's steps; None when
+    neither applies."""
+    if MODULE not in state.config.modules:
+        return None
+    L = set(legal)
+    curses = _dark_curses(state)
+    for slot, pos, face_up in curses:  # 1. every stack position is offered like any Curse (V-09)
+        move = M.DESTROY_CURSE + slot * MAX_STACK + pos
+        if face_up and move in L:
+            return move
+    by_name = M.layout(state.config.modules).by_name
+    need = CURSE_COST * sum(face_up for _s, _p, face_up in curses)
+    held = dark_matter_held(state, f["player"])
+    for block in ("BLACK_BOOK_RIGHT", "BLACK_BOOK_LEFT"):  # 2.
+        spec = by_name.get(block)
+        if spec is not None and spec.start in L and held - _book_cost(state, block) >= need:
+            return spec.start
+    return None
+
+
+def dark_matter_acquire(state: GameState, f: dict, legal: list[int]) -> int | None:
+    """Step 3 (acquire Dark Matter), asked after the base game's Curse plan and acquisitions."""
+    if MODULE not in state.config.modules:
+        return None
+    acquire = M.layout(state.config.modules).by_name.get("ACQUIRE_DARK_MATTER")
+    if acquire is None or acquire.start not in legal:
+        return None
+    need = CURSE_COST * (sum(face_up for _s, _p, face_up in _dark_curses(state)) + _announced(state))
+    want = min(TEAM_CAP, need + 3)  # 3: a Black Spell's worth, on top of the Dark Curses
+    if team_dark_matter(state) < want and _spare_elements(state, f["player"]) >= 2:
+        return acquire.start
+    return None
+
+
+def _book_cost(state: GameState, block: str) -> int:
+    from bbom_env.modules.dark_matter.black_book import BLOCK_NAMES, shown_spell
+
+    shown = shown_spell(state, BLOCK_NAMES.index(block))
+    return shown[1].cost if shown is not None else 0
+
+
+def _spare_elements(state: GameState, p: int) -> int:
+    """Element cards in ``p``'s hand beyond the 4 the base plan keeps for its turn: the
+    acquisition's 2 cards must not starve the Curses and Spells (a rough, cheap measure)."""
+    hand = state.players[p].hand
+    return sum(hand[c] for c in range(NUM_ELEMENT_CODES)) - 4
