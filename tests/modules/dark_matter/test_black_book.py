@@ -168,17 +168,17 @@ def test_a_forbid_modifier_stops_it(dm: None) -> None:
     assert book_moves(sc) == []
 
 
-def test_a_face_without_effect_is_not_offered(dm: None) -> None:
-    """Section 4.8: a Black Spell whose effect is missing from the pack cannot be cast."""
-    sc = game(dm=5)
-    effects = dict(sc.s.pack.effects)
-    del effects[("black_page_cover_1", "back_spell")]
-    object.__setattr__(sc.s.pack, "effects", effects)
-    try:
-        sc.s.legal_cache = None
-        assert book_moves(sc) == [RIGHT]
-    finally:
-        effects[("black_page_cover_1", "back_spell")] = ()
+def test_a_face_without_effect_is_not_offered(dm: None, tmp_path: Path) -> None:
+    """Section 4.8: a Black Spell whose text has no effect yet (``needs``) cannot be cast."""
+    path = tmp_path / "needs.toml"
+    path.write_text(
+        '[[black_page]]\nid = "black_page_cover_1"\nname = "Black Book Cover of Ash"\nkind = "cover"\n'
+        'back = { cost = 1, text = "Something unknown.", needs = "a rule" }\nprovenance = "reconstructed"\n'
+    )
+    sc = Scenario(pack_overrides=(PACK, str(path)), modules=(NAME,))
+    give_dark_matter(sc, 0, 5)
+    dm_state(sc.s).book = list(BOOK)
+    assert book_moves(sc.action_phase(0)) == [RIGHT]
 
 
 # -- paying (section 4.8, V-06) ------------------------------------------------------------------
@@ -420,3 +420,19 @@ def test_random_playouts_use_the_book_and_keep_the_invariants(dm: None) -> None:
         cast += state.stats.get(STAT, 0)
         turned += st.spread + st.closed
     assert cast >= 3 and turned >= 1  # both pages cast, a right page turned
+
+
+def test_the_decisions_say_what_is_paid_for_and_the_v03_choice(dm: None) -> None:
+    """Issue 11 "RL views": the payment's Action is one of the ruleset's ``pay_actions`` (the
+    observation's "payment for" one-hot); the V-03 choice is a decision kind of the module's
+    (``gain_to_deck``), after the base game's kinds. (The observation itself of a game with the
+    module waits for the module's observation sections: the Grimoire section does not know the
+    Dark Matter Curse symbol yet.)"""
+    sc = game(dm=3)
+    rules = ruleset((NAME,))
+    sc.do(RIGHT)
+    assert sc.s.stack[-1]["action"] in rules.pay_actions
+    sc.do(DM, DM, DM, "PAY_CONFIRM")
+    assert rules.decision_kinds[: len(ruleset(()).decision_kinds)] == ruleset(()).decision_kinds
+    assert sc.pending().kind == GAIN_TO_DECK and GAIN_TO_DECK in rules.decision_kinds
+    assert sc.describe().startswith("gain_to_deck by player 0 (source: Black Book Inside Page I")
