@@ -163,6 +163,31 @@ frame("dm_black_book", run_black_book, typed=BlackBookFrame)
 frame("dm_book_page", run_book_page, typed=BookPageFrame)
 
 
+def check_black_book(state: GameState) -> None:
+    """The book was not used in a later turn than now, and every pending Black Book frame (its
+    payment included) names a page of the book with a Black Spell on its side (a save that says
+    otherwise is refused, naming the frame)."""
+    st = dm_state(state)
+    if st.used_turn > state.turn:
+        raise AssertionError(
+            f"dark_matter: ext.dark_matter.used_turn: {st.used_turn} is after turn {state.turn}"
+        )
+    pages = state.pack.sections.get(BLACK_PAGE.name, {})
+    for i, f in enumerate(state.stack):
+        kind = f["kind"]
+        if kind in FRAMES:
+            key, side = "page", f["side"]
+        elif kind == "pay" and f["action"] == BLACK_BOOK:
+            key, side = "target", -1
+        else:
+            continue
+        pid = f[key]
+        page = pages.get(pid) if pid in st.book else None
+        faces = (page.back, page.front) if page is not None else (None, None)
+        if page is None or (side >= 0 and faces[side] is None):
+            raise AssertionError(f"dark_matter: stack[{i}].{key}: {pid!r} is no Black Spell page of the book")
+
+
 # -- the ops of the two known Black Spell texts (V-03, V-04) ------------------------------------
 
 GAIN_TO_DECK = "gain_to_deck"

@@ -388,6 +388,29 @@ def test_clone_pickle_and_json_mid_black_book_payment(dm: None) -> None:
     assert dm_state(back).spread == 1
 
 
+@pytest.mark.parametrize(
+    ("kind", "key", "value"),
+    [
+        ("pay", "target", "black_page_inside_05"),  # a page that is not in this book
+        ("dm_black_book", "page", "black_page_cover_2"),
+        ("dm_black_book", "side", 0),  # the Back page has no Black Spell on its back (V-01)
+    ],
+)
+def test_a_tampered_black_book_frame_is_refused(dm: None, kind: str, key: str, value: object) -> None:
+    """A save whose pending Black Book frame names no Black Spell of the book is refused, with
+    the frame's path."""
+    from bbom_env.engine import SaveError
+
+    sc = game(dm=6, spread=3)
+    sc.do(RIGHT)  # the Back page's front: its payment pending
+    data = json.loads(sc.s.to_json())
+    i = next(i for i, f in enumerate(data["stack"]) if f["kind"] == kind)
+    data["stack"][i][key] = value
+    key = "page" if key == "side" else key
+    with pytest.raises(SaveError, match=rf"stack\[{i}\]\.{key}: .* is no Black Spell page of the book"):
+        from_json(json.dumps(data))
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="engine change: save_check_stack._picks_value accepts Element card codes 0..11 only, so a "
