@@ -23,14 +23,13 @@ from bbom_env.engine.constants import CURRENCY, DARK_MATTER
 from bbom_env.engine.rules import Module, register, unregister
 from bbom_env.engine.state import GameState
 
-from . import actions, black_book
+from . import actions, black_book, grimoire
 from .content import BLACK_PAGE, DARK_CURSE, DARK_SYMBOL, SECTIONS, BlackPage, BlackSpell
 from .state import DARK_MATTER_CARDS, DARK_MATTER_TOKENS, NAME, DarkMatterState, dm_state
 
 __all__ = ["NAME", "DARK_MATTER_CARDS", "DARK_MATTER_TOKENS", "DarkMatterState", "dm_state"]  # re-exported
 
 PACK = str(Path(__file__).resolve().parents[2] / "data" / "vth_dark_matter.toml")
-BLACK_BOOK_INSIDE_PAGES = 3  # V-01 (a hypothesis; part B: the switch black_book_inside_pages)
 STATS = ("dark_matter_acquired", "black_spells_cast", "dark_curses_destroyed")
 assert CURRENCY == DARK_MATTER  # payment.Cost's currency is Dark Matter (section 4.0)
 
@@ -65,12 +64,13 @@ def setup_dark_curses(state: GameState) -> None:
 
 
 def setup_black_book(state: GameState) -> None:
-    """V-01 (a hypothesis, A-59): 1 random Cover, 3 random Inside pages in random order, 1 random
-    Back page, opened on the first spread (the Cover's back and Inside page 1's front)."""
+    """V-01 (a hypothesis, A-59): 1 random Cover, ``config.black_book_inside_pages`` (default 3,
+    the V-01 switch) random Inside pages in random order, 1 random Back page, opened on the first
+    spread (the Cover's back and Inside page 1's front): pages + 1 spreads."""
     pages = state.pack.sections[BLACK_PAGE.name]
     by_kind = {k: sorted(i for i, p in pages.items() if p.kind == k) for k in ("cover", "inside", "back")}
     cover = by_kind["cover"][state.rng.randrange(len(by_kind["cover"]))]
-    insides = state.rng.sample(by_kind["inside"], BLACK_BOOK_INSIDE_PAGES)
+    insides = state.rng.sample(by_kind["inside"], state.config.black_book_inside_pages)  # V-01 switch
     back = by_kind["back"][state.rng.randrange(len(by_kind["back"]))]
     st = dm_state(state)
     st.book, st.spread, st.closed, st.used_turn = [cover, *insides, back], 0, False, -1
@@ -147,8 +147,8 @@ DARK_MATTER_MODULE = Module(
     blocks=actions.BLOCKS + black_book.BLOCKS,  # the Black Book's two blocks after Acquire's
     actions=actions.ACTIONS + black_book.ACTIONS,
     frames=actions.FRAMES + black_book.FRAMES,
-    ops=black_book.OPS,  # V-03, V-04
-    op_schemas=black_book.OP_SCHEMAS,
+    ops=black_book.OPS + grimoire.OPS,  # V-03, V-04; V-14, V-15
+    op_schemas=black_book.OP_SCHEMAS + grimoire.OP_SCHEMAS,
     decision_kinds=black_book.DECISION_KINDS,
     # V-10: "All players lose their Ability until the next Monster" (a Dark Curse) is a
     # lose_ability modifier, a kind only a module enables (docs/engine.md, "Hooks").
@@ -162,8 +162,8 @@ DARK_MATTER_MODULE = Module(
     pack_files=(PACK,),
     offer_magician=offer_magician,
     state_type=DarkMatterState,
-    setup=(setup_dark_curses, setup_black_book),
-    invariants=(black_book.check_black_book, check_dark_matter),
+    setup=(setup_dark_curses, setup_black_book, grimoire.setup_dark_grimoire),  # section 2.2 steps 3, 7
+    invariants=(black_book.check_black_book, grimoire.check_dark_grimoire, check_dark_matter),
     stats=STATS,
     render=(render_dark_matter,),
     doc="The Vth Element: Dark Matter (IN PROGRESS, issue 11; docs/vth_element.md).",

@@ -146,8 +146,6 @@ def test_effects_are_in_the_vocabulary_or_named_for_part_b(pack) -> None:  # noq
     assert needs == {
         ("dark_curse_02", "card"): "break_card",
         ("dark_curse_03", "card"): "add_dark_curse",
-        ("dark_monster_01", "card"): "third_curse_tokens",
-        ("dark_monster_02", "card"): "cure_and_rebuild",
         ("magician_vth_air", "card"): "air_conversion",
         ("magician_vth_phobia", "card"): "move_phobia",
     }

@@ -16,7 +16,9 @@ from bbom_env.engine.config import ConfigError
 from bbom_env.engine.constants import DARK_MATTER
 from bbom_env.engine.invariants import check_invariants
 from bbom_env.engine.moves import NUM_BASE_MOVES
+from bbom_env.engine.resolver import run
 from bbom_env.engine.rules import MODULES, ruleset
+from bbom_env.engine.setup import setup
 from bbom_env.engine.state import SaveError
 from bbom_env.modules.dark_matter.module import (
     DARK_MATTER_CARDS,
@@ -73,11 +75,21 @@ BASE_FIELDS = [
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_the_base_deal_is_unchanged_with_the_module(dm: None, players: int) -> None:
     """The module's setup steps draw from the RNG after every base draw: the same seed deals the
-    same base game (Magicians, decks, hands, Grimoire, Library, Curses, first player). The new
-    Magicians left out (``vth_magicians=False``, V-18): they change the Magician choice itself."""
+    same base game (Magicians, decks, hands, Library, Curses, first player). The new Magicians
+    left out (``vth_magicians=False``, V-18): they change the Magician choice itself. The Grimoire
+    is the module's to rebuild (section 2.2 step 7, V-16): its End page is the base one, and its
+    base Inside pages are the first ones the base setup drew (grimoire.py reuses them). So the
+    deal is compared before the first Monster phase (``setup``: the first Monster differs); with
+    the base Grimoire put back, the first decision is the base game's too."""
     for seed in range(5):
-        base = new_game(GameConfig(seed=seed, num_players=players))
-        game = new_game(dm_config(seed=seed, num_players=players, vth_magicians=False))
+        base = setup(GameConfig(seed=seed, num_players=players))
+        game = setup(dm_config(seed=seed, num_players=players, vth_magicians=False))
+        assert game.grimoire[-1] == base.grimoire[-1] == "grimoire_end_page"
+        kept = [p for p in game.grimoire[1:-1] if not game.pack.pages[p].module]
+        assert kept and sorted(kept) == sorted(base.grimoire[1 : 1 + len(kept)])
+        game.grimoire = list(base.grimoire)
+        run(base)
+        run(game)
         for name in BASE_FIELDS:
             if name == "curse_piles":  # the base piles, and the module's Dark Curse pile beside them
                 assert {t: p for t, p in game.curse_piles.items() if t != "dark_matter"} == base.curse_piles
@@ -85,8 +97,9 @@ def test_the_base_deal_is_unchanged_with_the_module(dm: None, players: int) -> N
             assert getattr(game, name) == getattr(base, name), name
         # The same decision, with the module's Actions (ids after the base's) added to it.
         assert [m for m in game.legal_actions() if m < NUM_BASE_MOVES] == base.legal_actions()
-        book = [e for e in game.log if e[1] == "black_book"]
-        assert [e for e in game.log if e[1] != "black_book"] == base.log and len(book) == 1
+        added = [e[1] for e in game.log if e[1] in ("black_book", "dark_grimoire")]
+        assert added == ["black_book", "dark_grimoire"]  # the module's setup events (V-01, 2.2 step 7)
+        assert [e for e in game.log if e[1] not in added] == base.log
         assert base.ext == {}
 
 
