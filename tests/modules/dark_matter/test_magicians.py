@@ -1,0 +1,110 @@
+"""The 4 new Magicians of the Dark Matter module (EXPANSION.md V-18, V-19; RULES.md 4.11): offered
+only with the module, their sheets fit the action layout, the two reconstructed abilities play,
+and the Phobia-moving ability (V-19) is never offered without the Phobia module (issue 12)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from builders import Scenario, code
+
+from bbom_env.engine import GameConfig, new_game
+from bbom_env.engine import moves as M
+from bbom_env.engine.constants import MADNESS, MAX_SPELLS, MAX_SUPPORT_SLOTS
+from bbom_env.engine.pack_checks import MAX_SUPPORT_CAPACITY, check_magician_layout
+from bbom_env.engine.rules import offered_magicians
+from bbom_env.modules.dark_matter.module import NAME, PACK
+
+VTH = ("magician_vth_air", "magician_vth_phobia", "magician_vth_fire", "magician_vth_earth")
+
+
+def sc_with(*magicians: str) -> Scenario:
+    """Both players with six cards in hand and six in the deck (menus offer Actions)."""
+    sc = Scenario(pack_overrides=(PACK,), modules=(NAME,), magicians=magicians)
+    for p in (0, 1):
+        sc.hand(p, *("earth-1", "air-1", "fire-1") * 2).deck(p, *("air-1", "water-1") * 3)
+    return sc
+
+
+def test_the_new_magicians_join_the_choice_only_with_the_module(dm: None) -> None:
+    """V-18: the 4 new Magicians are offered in a game with the module (8 + 4), not with the
+    switch ``vth_magicians=False``; their cards say their module."""
+    config = GameConfig(modules=(NAME,))
+    state = new_game(config)
+    offered = offered_magicians(config, state.pack)
+    assert set(VTH) <= set(offered) and len(offered) == 12
+    assert all(state.pack.magicians[m].module == NAME for m in VTH)
+    off = GameConfig(modules=(NAME,), vth_magicians=False)
+    assert (
+        not set(VTH) & set(offered_magicians(off, state.pack))
+        and len(offered_magicians(off, state.pack)) == 8
+    )
+
+
+def test_the_four_sheets_fit_the_action_layout(dm: None) -> None:
+    """V-18: each sheet's Spell row and support fit the layout (MAX_SPELLS Spell slots; support
+    capacity at most MAX_SUPPORT_CAPACITY of the MAX_SUPPORT_SLOTS slots, with and without the
+    ability: pack_checks.check_magician_layout); a 12-card starting deck of value-1/2 cards."""
+    pack = new_game(GameConfig(modules=(NAME,))).pack
+    assert MAX_SUPPORT_CAPACITY < MAX_SUPPORT_SLOTS
+    for mid in VTH:
+        m = pack.magicians[mid]
+        check_magician_layout(m, mid)
+        assert (m.spell_limit, m.support_slots) == (5, 3)  # the base sheet's, printed numbers unknown
+        assert m.spell_limit <= MAX_SPELLS and m.support_slots <= MAX_SUPPORT_CAPACITY
+        assert len(m.starting_deck) == 12 and sum(c // 3 == m.element for c in m.starting_deck) == 5
+
+
+def test_the_fire_magician_puts_a_discarded_card_on_top_of_the_deck(dm: None) -> None:
+    """The reconstructed Vth Fire Magician: "Once per turn: you may put 1 card from your discard
+    pile on top of your deck." (4.11: activated, once per turn, on the owner's own turn, A-35)."""
+    sc = sc_with("magician_vth_fire", "magician_vth_earth")
+    sc.discard(0, "water-2", "fire-1").deck(0, "air-1").action_phase(0).mark()
+    assert "ABILITY" in sc.legal_names()
+    sc.do("ABILITY")
+    assert sc.pending().kind == "put_on_top"
+    assert sc.legal_names() == ["PICK_DISCARD(fire-1)", "PICK_DISCARD(water-2)", "DECLINE"]
+    sc.do("PICK_DISCARD(water-2)")
+    assert sc.p(0).deck == [code("air-1"), code("water-2")] and sc.p(0).discard[code("water-2")] == 0
+    assert "ABILITY" not in sc.legal_names()  # once per turn
+    sc.check()
+    # Not on another player's turn (A-35): the Earth Magician's turn offers P0 nothing.
+    sc.action_phase(1)
+    assert sc.pending().player == 1 and "ABILITY" not in sc.legal_names()
+
+
+def test_the_earth_magician_cures_a_madness_when_destroying_a_curse(dm: None) -> None:
+    """The reconstructed Vth Earth Magician: "Whenever you destroy a Curse, cure 1 Madness card
+    from your hand." (a passive trigger on ``curse_destroyed``; the cured card goes back under
+    the Madness pile, A-67)."""
+    sc = sc_with("magician_vth_earth", "magician_vth_fire")
+    sc.hand(0, "madness", *("fire-1",) * 5).curse(0, "test_curse_fire_a").action_phase(0)
+    pile = len(sc.s.madness_pile)
+    move = next(n for n in sc.legal_names() if n.startswith("DESTROY_CURSE"))
+    sc.do(move)
+    while sc.pending().kind != "action":
+        sc.do(sc.legal_names()[0])  # the payment and the reward: the first choice each time
+    assert sc.s.curses_on_track() == 0
+    assert sc.p(0).hand[MADNESS] == 0 and len(sc.s.madness_pile) == pile + 1
+    sc.check()
+
+
+@pytest.mark.parametrize("mid", ["magician_vth_phobia", "magician_vth_air"])
+def test_abilities_waiting_for_a_rule_are_never_offered(dm: None, mid: str) -> None:
+    """V-19: "spend 1 Dark Matter to move 1 Phobia" needs the Phobia module (issue 12): the sheet
+    keeps its ``needs`` and no ability, so nothing is offered, in any turn of a whole game; the
+    Air conversion (V-12, ``needs`` air_conversion) likewise until its rule exists. The Magician
+    itself plays (its starting deck, Spells and support)."""
+    state = new_game(GameConfig(seed=3, modules=(NAME,), magicians=(mid, "magician_vth_fire")))
+    m = state.pack.magicians[mid]
+    assert (m.mods, m.activated) == ((), ())
+    assert state.pack.module_card(mid).needs.startswith(("move_phobia", "air_conversion"))
+    rng, own_turns = random.Random(0), 0
+    while not state.over:
+        legal = state.legal_actions()
+        if state.current_player() == 0 and state.active == 0:
+            own_turns += 1
+            assert M.ABILITY not in legal
+        state.apply_action(rng.choice(legal))
+    assert own_turns > 10
