@@ -39,7 +39,7 @@ from bbom_env.engine.frames import Frame, Seat, Stage, Text
 from bbom_env.engine.move_args import NO_ARG
 from bbom_env.engine.moves import BlockSpec, Move
 from bbom_env.engine.ops import auto_op, choice_op
-from bbom_env.engine.payment import affordable
+from bbom_env.engine.payment import affordable, as_cost
 from bbom_env.engine.payment_frame import pay_frame
 from bbom_env.engine.resolver import done, frame, push
 from bbom_env.engine.rules import MenuAction
@@ -186,6 +186,23 @@ def check_black_book(state: GameState) -> None:
         faces = (page.back, page.front) if page is not None else (None, None)
         if page is None or (side >= 0 and faces[side] is None):
             raise AssertionError(f"dark_matter: stack[{i}].{key}: {pid!r} is no Black Spell page of the book")
+
+
+def render_payment(state: GameState) -> list[str]:
+    """While a Black Book payment waits: which page's Black Spell it pays for and its Dark Matter
+    cost (the engine's payment line counts Element parts only)."""
+    if len(state.stack) < 2 or state.stack[-1]["kind"] != "pay" or state.stack[-1]["action"] != BLACK_BOOK:
+        return []
+    pay, cast = state.stack[-1], state.stack[-2]
+    shown = shown_spell(state, cast["side"]) if cast["kind"] == "dm_black_book" else None
+    if shown is None:
+        return []
+    picked = len(pay["picks"])
+    name = state.pack.marked_name(shown[0])
+    return [
+        f"paying for the Black Book's {SIDE_NAMES[cast['side']]} page, {name}: {shown[1].text!r} "
+        f"({as_cost(pay['cost']).currency} Dark Matter, {picked} picked)"
+    ]
 
 
 # -- the ops of the two known Black Spell texts (V-03, V-04) ------------------------------------

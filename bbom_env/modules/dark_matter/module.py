@@ -165,7 +165,7 @@ DARK_MATTER_MODULE = Module(
     setup=(setup_dark_curses, setup_black_book, grimoire.setup_dark_grimoire),  # section 2.2 steps 3, 7
     invariants=(black_book.check_black_book, grimoire.check_dark_grimoire, check_dark_matter),
     stats=STATS,
-    render=(render_dark_matter,),
+    render=(render_dark_matter, black_book.render_payment),
     doc="The Vth Element: Dark Matter (IN PROGRESS, issue 11; docs/vth_element.md).",
 )
 

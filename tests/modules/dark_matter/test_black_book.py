@@ -218,6 +218,11 @@ def test_the_pending_payment_names_the_page(dm: None) -> None:
     assert (d.kind, d.source) == ("payment", "black_page_inside_01")
     assert "Black Book Inside Page I" in sc.describe()
     assert sc.s.stack[-1]["action"] == BLACK_BOOK
+    sc.do(DM)
+    line = "paying for the Black Book's right page, Black Book Inside Page I~: 'Add 1 Element card of "
+    assert line + "value 3 to your draw pile' (3 Dark Matter, 1 picked)" in str(sc.s)
+    sc.do(DM, DM, "PAY_CONFIRM")
+    assert "paying for" not in str(sc.s)
 
 
 def test_a_cancelled_payment_leaves_the_book_unused(dm: None) -> None:
