@@ -143,7 +143,10 @@ def test_a_black_spell_granting_an_action_gives_no_book_use_a60(dm: None) -> Non
     if sc.pending().kind == "choose_player":
         sc.do(sc.s.legal_actions()[0])
     assert sc.pending().kind == "granted_action" and sc.pending().player == 1
-    assert book_moves(sc) == []
+    assert book_moves(sc) == [] and dm_state(sc.s).spread == 0  # the page turns after the effect
+    sc.do("END")
+    assert sc.pending().kind == "action" and sc.pending().player == 0
+    assert dm_state(sc.s).spread == 1 and book_moves(sc) == []  # turned; used this turn
 
 
 def test_not_affordable_not_offered_and_elements_never_pay_v06(dm: None) -> None:
