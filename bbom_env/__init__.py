@@ -90,3 +90,6 @@ def _register() -> None:
 
 
 _register()
+
+# The Vth Element's rules modules (GameConfig(modules=("dark_matter",))): registered on import.
+from . import modules as _modules  # noqa: E402, F401

@@ -63,6 +63,19 @@ def comma_list(allowed: tuple[str, ...]) -> Callable[[str], str]:
     return parse
 
 
+def modules(text: str) -> tuple[str, ...]:
+    """An argparse ``type``: registered rules modules, comma-separated ("" for none), as a tuple
+    for ``GameConfig.modules``; an unknown name is refused with the registered ones."""
+    from .engine.config import ConfigError, GameConfig
+
+    names = tuple(t for t in text.split(",") if t)
+    try:
+        GameConfig(modules=names)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(" ".join(str(exc).split())) from None
+    return names
+
+
 PACK_HELP = f"a named pack ({', '.join(NAMED_PACKS)}) or the path of a .toml card-pack file"
 
 

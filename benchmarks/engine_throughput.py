@@ -27,12 +27,14 @@ from bbom_env.engine import GameConfig, new_game  # noqa: E402
 SETTINGS = ((2, "auto"), (5, "auto"), (2, "manual"), (5, "manual"))
 
 
-def measure(players: int, payment: str, pack: str, seconds: float) -> dict[str, float]:
+def measure(
+    players: int, payment: str, pack: str, seconds: float, modules: tuple[str, ...] = ()
+) -> dict[str, float]:
     """Play games with seeds 0, 1, 2 ... until ``seconds`` have passed (whole games only)."""
     games = decisions = 0
     busy = cpu = 0.0
     while busy < seconds or games == 0:
-        config = GameConfig(num_players=players, payment=payment, pack=pack, seed=games)
+        config = GameConfig(num_players=players, payment=payment, pack=pack, seed=games, modules=modules)
         rng = random.Random(games)
         t0, c0 = time.perf_counter(), time.process_time()
         state = new_game(config)
@@ -67,6 +69,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
     ap.add_argument("--pack", type=cli.pack, default="test", help=f"{cli.PACK_HELP} (default test)")
+    ap.add_argument(
+        "--modules",
+        type=cli.modules,
+        default=(),
+        help="rules modules, comma-separated (e.g. dark_matter): each setting is measured for the base "
+        "game and with the modules, side by side, with the ratio (the module goal: >= 0.80)",
+    )
     return ap
 
 
@@ -78,14 +87,24 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     print(f"engine throughput | pack={args.pack} python={platform.python_version()} one core")
     head = ("setting", "decisions/s", "games/s", "decisions/game", "games", "dec/cpu-s")
     print("{:<12} {:>12} {:>9} {:>15} {:>6} {:>10}".format(*head))
+    sets = [()] + ([args.modules] if args.modules else [])
     for players, payment in SETTINGS:
-        r = measure(players, payment, args.pack, args.seconds)
-        key = f"{players}p_{payment}"
-        results[key] = r
-        print(
-            f"{key:<12} {r['decisions_per_s']:>12,.0f} {r['games_per_s']:>9.1f} "
-            f"{r['decisions_per_game']:>15.1f} {r['games']:>6d} {r['decisions_per_cpu_s']:>10,.0f}"
-        )
+        for modules in sets:
+            r = measure(players, payment, args.pack, args.seconds, modules)
+            key = f"{players}p_{payment}" + "".join(f"+{m}" for m in modules)
+            results[key] = r
+            print(
+                f"{key:<12} {r['decisions_per_s']:>12,.0f} {r['games_per_s']:>9.1f} "
+                f"{r['decisions_per_game']:>15.1f} {r['games']:>6d} {r['decisions_per_cpu_s']:>10,.0f}"
+            )
+    if args.modules:
+        tag = "".join(f"+{m}" for m in args.modules)
+        print(f"with {', '.join(args.modules)} / base game (decisions per CPU second; goal >= 0.80):")
+        for players, payment in SETTINGS:
+            key = f"{players}p_{payment}"
+            ratio = results[key + tag]["decisions_per_cpu_s"] / results[key]["decisions_per_cpu_s"]
+            results[key + tag]["ratio_to_base"] = ratio
+            print(f"  {key:<10} {ratio:.2f} {'ok' if ratio >= 0.80 else 'BELOW GOAL'}")
     if args.json:
         print(json.dumps({"pack": args.pack, "seconds": args.seconds, "results": results}))
     return results

@@ -87,6 +87,8 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 # helpers read it (observations, text, catalogue, CLI argument types); applications combine them.
 PACKAGE_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine", ("bbom_env.engine",)),
+    # Rules modules (the Vth Element's): built on the engine's seams, read by the views.
+    ("modules", ("bbom_env.modules",)),
     ("views", ("bbom_env.rl", "bbom_env.cards", "bbom_env.play_text", "bbom_env.cli")),
     ("apps", ("bbom_env.play_session", "bbom_env.play", "bbom_env.rllib")),
     ("entry", ("bbom_env", "bbom_env.__main__")),

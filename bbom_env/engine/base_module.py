@@ -11,7 +11,7 @@ from .decision import DECISION_KINDS
 from .moves import BASE, BASE_BLOCKS
 from .resolver import RUN
 from .rules import Module, register
-from .vocab import BASE_MODIFIER_KINDS
+from .vocab import BASE_MODIFIER_KINDS, BASE_OPS
 
 # Progress counters of state.stats (zones.py, actions.py, flow.py keep them).
 STATS: tuple[str, ...] = (
@@ -30,7 +30,8 @@ BASE_MODULE = Module(
     blocks=BASE_BLOCKS,
     actions=actions.BASE_ACTIONS,
     frames=tuple(RUN),
-    ops=tuple(ops.OPS),
+    # The base vocabulary's ops (ops.OPS also holds the handlers of modules imported before this).
+    ops=tuple(op for op in ops.OPS if op in BASE_OPS),
     decision_kinds=DECISION_KINDS,
     modifier_kinds=BASE_MODIFIER_KINDS,
     pay_actions=actions.PAY_ACTIONS,

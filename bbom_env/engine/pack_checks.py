@@ -31,7 +31,7 @@ from .constants import (
     ROUNDS,
     element_code,
 )
-from .vocab import BASE_MODIFIER_KINDS, PackError, show
+from .vocab import BASE_MODIFIER_KINDS, BASE_OPS, PackError, show
 
 if TYPE_CHECKING:
     from .cards import Pack
@@ -438,7 +438,51 @@ def _uses(pack: Pack) -> tuple[_Use, ...]:
     if entry is not None and entry[0]() is pack:
         return entry[1]
     files = " + ".join(pack.files)
-    return _module_kind_uses(pack, {cid: files for table in _tables(pack).values() for cid in table})
+    uses = _module_kind_uses(pack, {cid: files for table in _tables(pack).values() for cid in table})
+    _MODULE_KIND_USES[id(pack)] = (weakref.ref(pack), uses)  # a pack with module cards merged (cards.py)
+    return uses
+
+
+# Per pack, as above: (op, where, module) of every effect op that is not one of the base game's.
+_MODULE_OP_USES: dict[int, tuple[weakref.ref, tuple[_Use, ...]]] = {}
+
+
+def _op_uses(pack: Pack) -> tuple[_Use, ...]:
+    entry = _MODULE_OP_USES.get(id(pack))
+    if entry is not None and entry[0]() is pack:
+        return entry[1]
+    owner = {cid: pack.section_modules[name] for name, cards in pack.sections.items() for cid in cards}
+    for table in (pack.magicians, pack.curses, pack.pages):
+        owner.update({cid: c.module for cid, c in table.items() if c.module})
+    out: list[_Use] = []
+    files = " + ".join(pack.files)
+    for (cid, part), effect in pack.effects.items():
+        _effect_ops(effect, f"{files}: card '{cid}'.{part}", owner.get(cid, ""), out)
+    uses = tuple(out)
+    _MODULE_OP_USES[id(pack)] = (weakref.ref(pack), uses)
+    return uses
+
+
+def _effect_ops(effect: Any, path: str, module: str, out: list[_Use]) -> None:
+    for i, op in enumerate(effect):
+        if op["op"] not in BASE_OPS:
+            out.append((op["op"], f"{path}[{i}].op", module))
+        if op["op"] == "may":
+            _effect_ops(op["ops"], f"{path}[{i}].ops", module, out)
+
+
+def check_module_ops(pack: Pack, modules: tuple[str, ...], allowed: tuple[str, ...]) -> None:
+    """Refuse a game whose cards use an effect op that comes with a module not in the game
+    (``allowed``: ``rules.ruleset(modules).ops``): the op would run without its module's state.
+    As for modifier kinds, a module's own cards count only in a game with that module."""
+    for op, where, module in _op_uses(pack):
+        if module and module not in modules:
+            continue
+        if op not in allowed:
+            raise PackError(
+                f"{where}: op {op!r} comes with a module, and this game's modules {modules} do not "
+                "bring it; name the module in GameConfig.modules, or leave this card out of the pack"
+            )
 
 
 def module_kind_uses(pack: Pack) -> tuple[tuple[str, str], ...]:

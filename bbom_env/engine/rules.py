@@ -228,6 +228,7 @@ class Ruleset:
     parts: tuple[Module, ...]
     actions: tuple[MenuAction, ...]
     action_of_block: dict[str, MenuAction] = field(repr=False)
+    ops: tuple[str, ...]
     decision_kinds: tuple[str, ...]
     modifier_kinds: tuple[str, ...]
     modifier_sources: tuple[Callable[[GameState, int], Iterable[dict]], ...]
@@ -277,6 +278,7 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         parts=parts,
         actions=actions,
         action_of_block=by_block,
+        ops=_union(parts, "ops"),
         decision_kinds=_concat(parts, "decision_kinds"),
         modifier_kinds=_union(parts, "modifier_kinds"),
         modifier_sources=tuple(s for m in parts for s in m.modifier_sources),

@@ -18,7 +18,7 @@ import random
 from typing import Any
 
 from .cards import Pack, PackError
-from .config import DARK_MATTER_MODULE, DARK_MATTER_SWITCHES, ConfigError, GameConfig
+from .config import ConfigError, GameConfig
 from .constants import (
     LAST_SPACE,
     MADNESS,
@@ -31,7 +31,7 @@ from .constants import (
     Phase,
 )
 from .moves import num_moves
-from .pack_checks import check_module_kinds, check_module_sections
+from .pack_checks import check_module_kinds, check_module_ops, check_module_sections
 from .pack_hash import pack_mismatch
 from .records import NO_CARD, CurseOnTrack, SpellSlot, SupportSlot, TempModifier
 from .rules import Ruleset, game_pack, pack_spec, ruleset
@@ -68,6 +68,7 @@ def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfi
     try:
         pack = game_pack(config)
         check_module_kinds(pack, config.modules, rules.modifier_kinds)  # as setup does
+        check_module_ops(pack, config.modules, rules.ops)
         check_module_sections(pack, rules.pack_sections)
     except (PackError, OSError) as exc:
         raise SaveError(f"config.pack: the save's card pack cannot be loaded: {exc}") from None
@@ -112,12 +113,7 @@ def _module_states(ext: Any, rules: Ruleset) -> None:
 
 
 def _config(d: Any) -> GameConfig:
-    # All of them: a missing field must not fall back to a default. The Dark Matter module's
-    # switches aside in a game without it (saves made before they existed): they must be at their
-    # defaults there anyway (GameConfig refuses anything else).
-    modules = d.get("modules") if isinstance(d, dict) else None
-    with_dm = isinstance(modules, list) and DARK_MATTER_MODULE in modules
-    _dict(d, "config", CONFIG_FIELDS, optional=frozenset() if with_dm else frozenset(DARK_MATTER_SWITCHES))
+    _dict(d, "config", CONFIG_FIELDS)  # all of them: a missing field must not fall back to a default
     for i, o in enumerate(_list(d["pack_overrides"], "config.pack_overrides")):
         _str(o, f"config.pack_overrides[{i}]")
     _list(d["modules"], "config.modules")  # GameConfig takes any empty container there

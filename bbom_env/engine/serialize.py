@@ -28,11 +28,11 @@ from .rules import pack_spec
 from .state import GameState, SaveError
 from .typed_fields import decoder, encoder, saved_fields
 
-FORMAT = "bbom-state/3"
-# Saves of versions 1 (before the pack hash; it cannot tell an edited pack) and 2 (one-letter frame
-# keys, records as positional lists) still load: upgraded to format 3, then checked against a replay
-# of their history (_from_old).
-OLD_FORMATS = ("bbom-state/1", "bbom-state/2")
+FORMAT = "bbom-state/4"
+# Saves of versions 1 (before the pack hash; it cannot tell an edited pack), 2 (one-letter frame
+# keys, records as positional lists) and 3 (a config without the Dark Matter module's switches)
+# still load: upgraded to format 4, then checked against a replay of their history (_from_old).
+OLD_FORMATS = ("bbom-state/1", "bbom-state/2", "bbom-state/3")
 # Every saved field of GameState, with its JSON codecs derived from its declared type
 # (``typed_fields.py``): a new field needs no edit here. The config is read by ``check_save``.
 _FIELDS = saved_fields(GameState)
@@ -147,9 +147,15 @@ def _old_player(d: Any) -> Any:
 
 
 def _upgrade(data: dict) -> dict:
-    """An old save's data in format 3's form (the checks then read it as any save)."""
+    """An old save's data in format 4's form (the checks then read it as any save)."""
     out = dict(data)
     out["format"] = FORMAT
+    if type(data.get("config")) is dict:  # formats 1-3: saved before the Dark Matter module's switches
+        fields = dataclasses.fields(GameConfig)
+        defaults = {f.name: f.default for f in fields if f.name in DARK_MATTER_SWITCHES}
+        out["config"] = {**data["config"], **{k: v for k, v in defaults.items() if k not in data["config"]}}
+    if data.get("format") == "bbom-state/3":
+        return out
     if type(data.get("players")) is list:
         out["players"] = [_old_player(d) for d in data["players"]]
     if type(data.get("track")) is list:
@@ -159,16 +165,11 @@ def _upgrade(data: dict) -> dict:
         ]
     if type(data.get("stack")) is list:
         out["stack"] = [_old_frame(f) for f in data["stack"]]
-    if type(data.get("config")) is dict:  # saved before the Dark Matter module's switches existed
-        defaults = {
-            f.name: f.default for f in dataclasses.fields(GameConfig) if f.name in DARK_MATTER_SWITCHES
-        }
-        out["config"] = {**data["config"], **{k: v for k, v in defaults.items() if k not in data["config"]}}
     return out
 
 
 def _from_old(data: dict, fmt: str) -> GameState:
-    """A save of an old format: upgraded to format 3's form and checked as one (a format-1 save has
+    """A save of an old format: upgraded to format 4's form and checked as one (a format-1 save has
     no pack hash), then refused unless replaying its config and history gives the same state,
     field by field (a seeded game replays exactly)."""
     from .save_check import check_save, check_state

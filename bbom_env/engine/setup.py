@@ -21,7 +21,7 @@ from .constants import (
     element_code,
     madness_pile_size,
 )
-from .pack_checks import check_module_kinds, check_module_sections
+from .pack_checks import check_module_kinds, check_module_ops, check_module_sections
 from .records import SpellSlot
 from .rules import game_pack, offered_magicians, ruleset
 from .state import GameState, PlayerState
@@ -43,6 +43,7 @@ def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
     pack = pack or game_pack(config)
     rules = ruleset(config.modules)
     check_module_kinds(pack, config.modules, rules.modifier_kinds)  # a module's kinds need the module
+    check_module_ops(pack, config.modules, rules.ops)  # and so do its ops
     check_module_sections(pack, rules.pack_sections)  # and its cards need their section
     rng = random.Random(config.seed)
     magicians = _magicians(config, pack, rng)

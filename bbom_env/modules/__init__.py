@@ -1,6 +1,14 @@
 """Rules modules of The Vth Element (RULES.md section 9), built on the engine's module seams
 (docs/engine.md, "Writing a module").
 
-In progress: nothing here is registered by default, so ``GameConfig(modules=("dark_matter",))``
-still refuses the module until it is finished (issue 11). Tests register it themselves.
+Importing this package registers them (``rules.register``), so that
+``GameConfig(modules=("dark_matter",))`` plays with the Dark Matter module; ``import bbom_env``
+imports it. The engine itself never imports a module: it knows them only through the registry.
 """
+
+from bbom_env.engine.rules import register, ruleset
+
+from .dark_matter.module import DARK_MATTER_MODULE
+
+ruleset()  # the base game's module registers itself first (rules.register requires it)
+register(DARK_MATTER_MODULE)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bbom_env.cards import count_text, render_docs
+from bbom_env.cards import count_text, module_files, render_docs
 from bbom_env.engine import load_pack
 from bbom_env.engine.vocab import MOD_SCHEMAS, OP_SCHEMAS
 
@@ -26,7 +26,8 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_docs_are_not_stale():
-    assert DOCS.read_text(encoding="utf-8") == render_docs(load_pack("default")), (
+    # The default pack and every registered module's cards (the Dark Matter module's).
+    assert DOCS.read_text(encoding="utf-8") == render_docs(load_pack("default", module_files(None))), (
         "docs/cards.md is stale: run `python -m bbom_env.cards docs`"
     )
 
@@ -37,7 +38,7 @@ def test_docs_mark_reconstructed_cards():
     pack = load_pack("default")
     found = re.findall(r"^### (.+)\n\n`([a-z0-9_]+)`", text, flags=re.M)
     headings = {cid: title for title, cid in found}
-    assert len(headings) == 113
+    assert len(headings) == 113 + 49  # the base pack, then the Dark Matter module's cards
     for card in [
         *pack.magicians.values(),
         *pack.spells.values(),
@@ -63,7 +64,17 @@ def test_cli_list():
     r = cli("list")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert len(lines) == 114 and lines[-1].startswith("113 cards")
+    # The base pack's 113 cards and the Dark Matter module's 49 (its pack file, Module.pack_files).
+    assert len(lines) == 163 and lines[-1].startswith("162 cards")
+    assert re.search(r"^dark_curse_01 +dark_curse \[dark_matter\] .*~ +partial$", r.stdout, flags=re.M)
+    base = cli("list", "--base-only").stdout.splitlines()
+    assert base[-1].startswith("113 cards") and not any("[dark_matter]" in line for line in base)
+    assert cli("list", "--module", "dark_matter").stdout == r.stdout
+    bad = cli("list", "--module", "phobias")
+    assert (
+        bad.returncode == 2
+        and "--module 'phobias': no such module; registered modules: ['dark_matter']" in bad.stderr
+    )
     growth = next(line for line in lines if line.startswith("spell_growth "))
     assert growth.split()[-1] == "partial" and "spell/basic" in growth
     assert re.search(r"^curse_fire_01 .*\* +reconstructed$", r.stdout, flags=re.M)

@@ -225,8 +225,8 @@ def test_a_format_2_save_loads_by_replay(name: str) -> None:
     assert state.stack[-1]["kind"] == data["stack"][-1]["k"]
     assert state.stack[-1]["decider"] == data["stack"][-1]["w"] == state.current_player()
     resaved = json.loads(state.to_json())
-    assert resaved["format"] == FORMAT == "bbom-state/3"
-    # The upgrade to format 3's form (records as objects, named frame keys) is exactly what the
+    assert resaved["format"] == FORMAT == "bbom-state/4"
+    # The upgrade to format 4's form (records as objects, named frame keys) is exactly what the
     # replayed state saves.
     assert resaved == _upgrade(data)
     assert from_json(state.to_json()) == state
@@ -300,3 +300,21 @@ def test_the_save_check_knows_every_value_kind() -> None:
         assert "no check for value kind" not in str(err.value), kind
     with pytest.raises(SaveError, match="no check for value kind 'nope'"):
         save_check_stack._frame_value(1, "nope", "stack[0].key", game)
+
+
+def test_a_format_3_save_loads_by_replay() -> None:
+    """Format 3: a config without the Dark Matter module's switches (GameConfig fields since
+    format 4). It loads by replay, with the switches at their defaults, and saves as format 4."""
+    state = replay(GameConfig(seed=5, payment="manual"), [])
+    rng = random.Random(5)
+    for _ in range(60):
+        state.apply_action(rng.choice(state.legal_actions()))
+    data = json.loads(state.to_json())
+    data["format"] = "bbom-state/3"
+    for name in ("black_book_inside_pages", "dark_curse_destroy_by_effect", "vth_magicians"):
+        del data["config"][name]
+    loaded = from_json(json.dumps(data))
+    assert loaded == state and json.loads(loaded.to_json())["format"] == FORMAT
+    data["history"][-1] = 10**6  # checked against the replay like any old save
+    with pytest.raises(SaveError, match=r"history\[59\]"):
+        from_json(json.dumps(data))

@@ -13,7 +13,7 @@ import pytest
 
 from bbom_env.engine import PackError, load_pack
 from bbom_env.engine.cards import NAMED_PACKS
-from bbom_env.engine.vocab import MOD_SCHEMAS, OP_SCHEMAS
+from bbom_env.engine.vocab import BASE_OPS, MOD_SCHEMAS
 
 TEST_PACK = NAMED_PACKS["test"].read_text(encoding="utf-8")
 
@@ -256,7 +256,7 @@ def _mod_kinds(effect: list[dict] | tuple[dict, ...]) -> set[str]:
 
 def test_test_pack_uses_every_op() -> None:
     pack = load_pack("test")
-    assert set(OP_SCHEMAS) <= pack.all_ops(), sorted(set(OP_SCHEMAS) - pack.all_ops())
+    assert BASE_OPS <= pack.all_ops(), sorted(BASE_OPS - pack.all_ops())
 
 
 def test_test_pack_uses_every_modifier_kind() -> None:

@@ -221,15 +221,16 @@ def test_a_module_op_joins_the_vocabulary_while_the_module_is_registered(toy: No
 
 def test_a_module_op_is_refused_without_its_module(tmp_path: Path) -> None:
     """Unregistered, the op is unknown again: a pack using it is refused, naming the card."""
-    from bbom_env.engine.vocab import BASE_OPS, OP_SCHEMAS
+    from bbom_env.engine.vocab import OP_SCHEMAS
 
+    before = set(OP_SCHEMAS)  # the base game's ops and the registered modules' (Dark Matter)
     with registered():
         assert "toy_glimmer" in OP_SCHEMAS
         with pytest.raises(PackError, match=r"toy_omen_water.*amount.*expected an int 1\.\.3"):
             bad = tmp_path / "bad.toml"
             bad.write_text(Path(TOY_PACK).read_text().replace("amount = 2", "amount = 9"))
             load_pack("test", (str(bad),))
-    assert "toy_glimmer" not in OP_SCHEMAS and set(OP_SCHEMAS) == BASE_OPS
+    assert "toy_glimmer" not in OP_SCHEMAS and set(OP_SCHEMAS) == before
     glimmer = tmp_path / "glimmer.toml"  # a base Spell of the test pack, its effect the toy's op
     glimmer.write_text(
         '[[spell]]\nid = "test_growth"\nname = "Test Growth"\nkind = "basic"\nelement = "earth"\n'

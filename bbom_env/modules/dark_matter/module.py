@@ -20,7 +20,7 @@ from pathlib import Path
 from bbom_env.engine.cards import Magician
 from bbom_env.engine.config import GameConfig
 from bbom_env.engine.constants import CURRENCY, DARK_MATTER
-from bbom_env.engine.rules import Module, register, unregister
+from bbom_env.engine.rules import MODULES, Module, register, unregister
 from bbom_env.engine.state import GameState
 
 from . import actions, black_book, grimoire
@@ -172,9 +172,13 @@ DARK_MATTER_MODULE = Module(
 
 @contextmanager
 def registered() -> Iterator[Module]:
-    """The module registered for a ``with`` block (tests: it is not registered by default)."""
+    """The module registered for a ``with`` block: ``import bbom_env`` registers it already
+    (``bbom_env.modules``), so this only matters after a test unregistered it; it is left as it
+    was found (unregistered again only if the block registered it)."""
+    was = MODULES.get(NAME) is DARK_MATTER_MODULE
     register(DARK_MATTER_MODULE)
     try:
         yield DARK_MATTER_MODULE
     finally:
-        unregister(NAME)
+        if not was:
+            unregister(NAME)

@@ -163,8 +163,8 @@ def test_every_card_has_a_unique_name_and_is_marked(pack) -> None:  # noqa: ANN0
     assert pack.marked_name("dark_curse_01").endswith("~") and pack.marked_name("dark_curse_04").endswith("*")
 
 
-def test_the_pack_is_refused_while_the_module_is_not_registered() -> None:
-    """The module is in progress: it registers nothing by default (issue 11)."""
+def test_the_pack_is_refused_while_the_module_is_not_registered(no_dm: None) -> None:
+    """A module's sections are known while it is registered (``import bbom_env`` registers it)."""
     with pytest.raises(PackError, match=r"vth_dark_matter\.toml: unknown section\(s\)"):
         load_pack("default", (PACK,))
 

@@ -20,8 +20,10 @@ from bbom_env.engine.resolver import run
 from bbom_env.engine.rules import MODULES, ruleset
 from bbom_env.engine.setup import setup
 from bbom_env.engine.state import SaveError
+from bbom_env.engine.vocab import PackError
 from bbom_env.modules.dark_matter.module import (
     DARK_MATTER_CARDS,
+    DARK_MATTER_MODULE,
     NAME,
     PACK,
     DarkMatterState,
@@ -36,11 +38,10 @@ def dm_config(**kw: object) -> GameConfig:
     return GameConfig(modules=(NAME,), pack_overrides=(PACK,), **kw)  # type: ignore[arg-type]
 
 
-def test_the_module_is_not_available_by_default() -> None:
-    """Issue 11 is in progress: nothing registers the module, so a config naming it is refused."""
-    assert NAME not in MODULES
-    with pytest.raises(ConfigError, match="not implemented yet"):
-        GameConfig(modules=(NAME,))
+def test_the_module_is_available_by_default() -> None:
+    """``import bbom_env`` registers the module (``bbom_env.modules``): a config names it."""
+    assert MODULES[NAME] is DARK_MATTER_MODULE
+    assert GameConfig(modules=(NAME,)).modules == (NAME,)
 
 
 def test_setup_makes_the_module_state(dm: None) -> None:
@@ -269,3 +270,20 @@ def test_dark_matter_is_counted_in_every_zone(dm: None) -> None:
     st.supply -= 1
     with pytest.raises(AssertionError, match="27 Dark Matter cards in play, expected 28"):
         ruleset(state.config.modules).invariants[-1](state)
+
+
+def test_a_module_op_in_a_base_game_is_refused(tmp_path) -> None:  # noqa: ANN001
+    """A base card whose effect uses the module's op (V-04's gain_dark_matter) needs the module:
+    without it the op would run with no Dark Matter supply; the game is refused, naming the card."""
+    over = tmp_path / "dm_growth.toml"
+    over.write_text(
+        '[[spell]]\nid = "spell_growth"\nname = "Growth"\nkind = "basic"\nelement = "earth"\n'
+        'activation_cost = 1\ntext = "Gain Dark Matter."\neffect = [{ op = "gain_dark_matter" }]\n'
+        'provenance = "reconstructed"\n'
+    )
+    with pytest.raises(
+        PackError, match=r"card 'spell_growth'\.effect\[0\]\.op: op 'gain_dark_matter' comes with a module"
+    ):
+        new_game(GameConfig(seed=1, pack_overrides=(str(over),)))
+    state = new_game(GameConfig(seed=1, modules=(NAME,), pack_overrides=(str(over),)))
+    assert state.pack.spells["spell_growth"].effect[0]["op"] == "gain_dark_matter"
