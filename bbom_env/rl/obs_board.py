@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from bbom_env.engine.constants import (
-    ELEMENT_BY_NAME,
     ELEMENT_CARDS_PER_VALUE,
+    ELEMENT_NAMES,
     ELEMENT_TOKENS_PER_ELEMENT,
     ELEMENTS,
     MADNESS_IN_BOX,
@@ -15,6 +15,7 @@ from bbom_env.engine.constants import (
     PHASE_NAMES,
     ROUNDS,
 )
+from bbom_env.engine.records import CurseOnTrack
 from bbom_env.engine.state import GameState
 
 from .obs_core import ObsContext, ObsSection, Part
@@ -116,18 +117,36 @@ class Track(ObsSection):
         self.o_neutralized = 1 + C + Ty
         self.o_tokens = 2 + C + Ty
         self.record = 2 + C + Ty + 9
-        rec_scale = (1.0,) * (2 + C + Ty) + (TOKEN_SCALE,) * 4 + (1 / 8,) * 4 + (1 / 5,)
+        # One Curse record's scales and meaning: a module that stacks Curses (Dark Matter, V-09)
+        # encodes the Curses below the top with the same record (``encode_curse``).
+        self.rec_scale = (1.0,) * (2 + C + Ty) + (TOKEN_SCALE,) * 4 + (1 / 8,) * 4 + (1 / 5,)
+        self.rec_meaning = (
+            f"[present, Curse one-hot ({C}, sorted ids), type one-hot ({', '.join(ctypes)}), "
+            "neutralized, Element tokens per Element /4, destroy cost per Element (card + tokens) /8, "
+            "Madness under /5]"
+        )
         self.parts = [
             Part(
                 "track",
                 NUM_TRACK_SLOTS * self.record,
                 f"{NUM_TRACK_SLOTS} slots (S2, S3L, S3R, S4, S5) x 1 stack position(s) (top first) "
-                f"x [present, Curse one-hot ({C}, sorted ids), type one-hot ({', '.join(ctypes)}), "
-                "neutralized, Element tokens per Element /4, destroy cost per Element (card + tokens) /8, "
-                "Madness under /5]",
-                rec_scale * NUM_TRACK_SLOTS,
+                f"x {self.rec_meaning}",
+                self.rec_scale * NUM_TRACK_SLOTS,
             )
         ]
+
+    def encode_curse(
+        self, curse: CurseOnTrack, r: int, on: list[int], idx: list[int], val: list[float]
+    ) -> None:
+        """One Curse record at ``r`` (the same features as ``encode`` writes for a top Curse)."""
+        f_id, f_type, cost = self.feats[curse.curse]
+        on += (r, r + f_id, r + f_type)
+        if curse.neutralized_at >= 0:
+            on.append(r + self.o_neutralized)
+        c = r + self.o_tokens
+        t0, t1, t2, t3 = curse.tokens
+        idx += (c, c + 1, c + 2, c + 3, c + 4, c + 5, c + 6, c + 7, c + 8)
+        val += (t0, t1, t2, t3, cost[0] + t0, cost[1] + t1, cost[2] + t2, cost[3] + t3, curse.madness)
 
     def encode(
         self, state: GameState, seat: int, vec: np.ndarray, on: list[int], idx: list[int], val: list[float]
@@ -201,11 +220,18 @@ class Grimoire(ObsSection):
         right_pages = sorted(p.id for p in pages.values() if p.kind in ("inside", "end"))
         self.monster_index = {pid: i for i, pid in enumerate(monster_pages)}
         self.right_index = {pid: i for i, pid in enumerate(right_pages)}
+        # Curse symbols: the 4 Elements, then the symbols of the modules' Curse types (a Monster's
+        # Dark Matter symbol places a Dark Curse, RULES.md section 9.1); the base game's are the 4.
+        base_types = ctx.rules.parts[0].curse_types
+        self.symbols = list(ELEMENT_NAMES) + [t for t in ctx.rules.curse_types if t not in base_types]
+        symbol_index = {name: i for i, name in enumerate(self.symbols)}
+        self.nsym = S = len(self.symbols)
+        names = "Element" if S == N_ELEMENTS else f"symbol ({', '.join(self.symbols)})"
         self.page_symbols: dict[str, tuple[int, ...]] = {}
         for pid in monster_pages:
             monster = pages[pid].monster
             assert monster is not None
-            self.page_symbols[pid] = tuple(int(ELEMENT_BY_NAME[x]) for x in monster.curse_symbols)
+            self.page_symbols[pid] = tuple(symbol_index[x] for x in monster.curse_symbols)
         self.parts = [
             Part("grimoire.closed", 1, "the Grimoire is closed (before the first Monster phase)"),
             Part(
@@ -215,8 +241,8 @@ class Grimoire(ObsSection):
             ),
             Part(
                 "grimoire.monster_symbols",
-                MONSTER_SYMBOLS * N_ELEMENTS,
-                "current Monster's 3 Curse symbols x Element one-hot",
+                MONSTER_SYMBOLS * S,
+                f"current Monster's 3 Curse symbols x {names} one-hot",
             ),
             Part(
                 "grimoire.right_page",
@@ -225,9 +251,9 @@ class Grimoire(ObsSection):
             ),
             Part(
                 "grimoire.next_symbols",
-                MONSTER_SYMBOLS * N_ELEMENTS,
-                "next Monster's 3 Curse symbols (printed on the right page) x Element one-hot; 0 on the last "
-                "round",
+                MONSTER_SYMBOLS * S,
+                f"next Monster's 3 Curse symbols (printed on the right page) x {names} one-hot; 0 on the "
+                "last round",
             ),
         ]
 
@@ -244,14 +270,15 @@ class Grimoire(ObsSection):
         left = state.grimoire[r - 1]
         on.append(at["grimoire.monster"] + self.monster_index[left])
         o = at["grimoire.monster_symbols"]
+        S = self.nsym
         for j, e in enumerate(self.page_symbols[left]):
-            on.append(o + j * N_ELEMENTS + e)
+            on.append(o + j * S + e)
         if r < len(state.grimoire):
             right = state.grimoire[r]
             on.append(at["grimoire.right_page"] + self.right_index[right])
             o = at["grimoire.next_symbols"]
             for j, e in enumerate(self.page_symbols.get(right, ())):
-                on.append(o + j * N_ELEMENTS + e)
+                on.append(o + j * S + e)
 
 
 class Supply(ObsSection):

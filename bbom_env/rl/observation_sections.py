@@ -6,8 +6,8 @@ player count), a meaning (for docs/observation.md) and a per-feature scale: sect
 raw values (1 for one-hots and flags, counts for counts), the layout multiplies by the scale and
 clips to 1. The base game's section objects (obs_player.py, obs_board.py, obs_decision.py) are
 registered here, first; a module (Dark Matter, Black Book, Phobias) registers its own with
-``obs_core.register_sections`` and they come after, in ``config.modules`` order. None is
-implemented yet.
+``obs_core.register_sections`` and they come after, in ``config.modules`` order: Dark Matter's
+(obs_dark_matter.py) are registered here too.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from bbom_env.engine.state import GameState
 from .layout import ActionLayout
 from .obs_board import Board, CursePiles, Grimoire, Library, Supply, Track
 from .obs_core import ObsContext, ObsModule, ObsSection, register_sections, section_factories
+from .obs_dark_matter import DARK_MATTER_SECTIONS
 from .obs_decision import Decision, History
 from .obs_player import OwnZones, Seats
 
@@ -33,6 +34,8 @@ register_sections(
         doc="The Big Book of Madness, base game.",
     )
 )
+# The Vth Element's modules sit below the views (they never import them): their sections are here.
+register_sections(DARK_MATTER_SECTIONS)
 
 
 @dataclass
