@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bbom_env.engine import GameConfig, GameState, new_game
+from bbom_env.engine.rules import ruleset
 
 from . import SCRIPTED, make_agent
 
@@ -95,6 +96,9 @@ class GameResult:
     learned: tuple[str, ...]  # Library Spells the team learned
     casts: tuple[tuple[str, int], ...] = ()  # (spell id, activations) for every Spell cast
     truncated: bool = False  # cut off at the decision limit (counted as not won)
+    # The statistics of the game's rules modules (e.g. the Dark Matter module's dark_matter_acquired,
+    # black_spells_cast, dark_curses_destroyed), sorted by name; () in a base game.
+    module_stats: tuple[tuple[str, int], ...] = ()
 
 
 def play_game(
@@ -116,6 +120,11 @@ def play_game(
     return summarise(state, config.seed, library, decisions)
 
 
+def _module_stats(state: GameState) -> tuple[tuple[str, int], ...]:
+    names = [n for m in ruleset(state.config.modules).parts[1:] for n in m.stats]
+    return tuple((n, state.stats.get(n, 0)) for n in sorted(names))
+
+
 def summarise(
     state: GameState, seed: int, library: tuple[str, ...], decisions: int, truncated: bool = False
 ) -> GameResult:
@@ -132,6 +141,7 @@ def summarise(
         monsters_defeated=state.stats.get("monsters_defeated", 0) + int(win),
         madness_received=state.stats.get("madness_received", 0),
         curses_destroyed=state.stats.get("curses_destroyed", 0),
+        module_stats=_module_stats(state),
         turns=state.turn,
         decisions=decisions,
         library=library,
