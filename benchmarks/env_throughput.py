@@ -107,7 +107,9 @@ def hanabi_episode(players: int, rng: np.random.Generator) -> Callable[[], int]:
     return run
 
 
-def mask_obs_cost(pack: str, players: int, decisions: int = 4000) -> dict[str, float]:
+def mask_obs_cost(
+    pack: str, players: int, decisions: int = 4000, modules: tuple[str, ...] = ()
+) -> dict[str, float]:
     """Mean microseconds per call at the decision states of random games: ``mask`` (the env's call,
     ``ActionLayout.mask`` on the legal list the engine already computed while advancing to the
     decision), ``legal`` (the engine's legal-move generation itself, cache cleared) and ``obs``
@@ -116,7 +118,7 @@ def mask_obs_cost(pack: str, players: int, decisions: int = 4000) -> dict[str, f
     from bbom_env.rl.layout import ActionLayout
     from bbom_env.rl.observation import ObservationEncoder
 
-    cfg = GameConfig(pack=pack, num_players=players)
+    cfg = GameConfig(pack=pack, num_players=players, modules=modules)
     layout, encoder = ActionLayout(cfg), ObservationEncoder(cfg)
     rng = np.random.default_rng(0)
     t_legal = t_mask = t_obs = 0
@@ -180,6 +182,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--pack", type=cli.pack, default="default", help=f"{cli.PACK_HELP} (default: default)")
     ap.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
+    ap.add_argument(
+        "--modules",
+        type=cli.modules,
+        default=(),
+        help="rules modules, comma-separated (e.g. dark_matter): our envs are measured again with them, "
+        "beside the base game, with the ratio (the module goal: >= 0.80)",
+    )
     return ap
 
 
@@ -190,6 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bbom-env throughput, pack={pack}, {args.seconds:g} s per env, {out['core']}")
     rng = np.random.default_rng(0)  # one stream, ours first then the peers (the order is part of the run)
     _measure_ours(out, pack, args.seconds, rng)
+    if args.modules:  # the same envs with the rules modules, beside the base game (goal >= 0.80)
+        _measure_ours(out, pack, args.seconds, rng, args.modules)
+        _report_module_ratios(out, args.modules)
     _measure_peers(out, args.seconds, rng)
     _report_ratios(out)
     _report_goals(out)
@@ -198,21 +210,25 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _measure_ours(out: dict[str, Any], pack: str, seconds: float, rng: np.random.Generator) -> None:
+def _measure_ours(
+    out: dict[str, Any], pack: str, seconds: float, rng: np.random.Generator, modules: tuple[str, ...] = ()
+) -> None:
     import bbom_env  # noqa: F401  (registers the envs)
     from bbom_env.rl.aec_env import raw_env
     from bbom_env.rl.gym_env import BBoMGymEnv
 
+    tag = "".join(f"+{m}" for m in modules)
     for players in (2, 5):
-        gym_env = BBoMGymEnv(pack=pack, num_players=players)
-        out[f"gym_{players}p"] = timed(seconds, gym_episode(gym_env, rng))
-        aec = raw_env(pack=pack, num_players=players)
-        out[f"aec_{players}p"] = timed(seconds, aec_episode(aec, rng))
-        cost = mask_obs_cost(pack, players)
+        gym_env = BBoMGymEnv(pack=pack, num_players=players, modules=modules)
+        out[f"gym_{players}p{tag}"] = timed(seconds, gym_episode(gym_env, rng))
+        aec = raw_env(pack=pack, num_players=players, modules=modules)
+        out[f"aec_{players}p{tag}"] = timed(seconds, aec_episode(aec, rng))
+        cost = mask_obs_cost(pack, players, modules=modules)
         for k, v in cost.items():
-            out[f"{k}_{players}p"] = v
+            out[f"{k}_{players}p{tag}"] = v
         print(
-            f"  {players}p: gym {out[f'gym_{players}p']:6.0f} steps/s | aec {out[f'aec_{players}p']:6.0f} "
+            f"  {players}p{tag}: gym {out[f'gym_{players}p{tag}']:6.0f} steps/s | "
+            f"aec {out[f'aec_{players}p{tag}']:6.0f} "
             f"steps/s | mask {cost['mask_us']:5.1f} us | obs {cost['obs_us']:5.1f} us | engine legal moves "
             f"{cost['legal_us']:5.1f} us | {100 * cost['legal_frac']:4.1f}% of ids legal"
         )
@@ -246,6 +262,17 @@ def _measure_peers(out: dict[str, Any], seconds: float, rng: np.random.Generator
     except missing:
         out["openspiel_hanabi_2p"] = out["openspiel_hanabi_5p"] = None
         print('  openspiel hanabi: skipped, open_spiel is not installed (pip install -e ".[bench]")')
+
+
+def _report_module_ratios(out: dict[str, Any], modules: tuple[str, ...]) -> None:
+    tag = "".join(f"+{m}" for m in modules)
+    print(f"  with {', '.join(modules)} / base game (steps/s, same run; goal >= 0.80):")
+    for env in ("gym", "aec"):
+        for players in (2, 5):
+            key = f"{env}_{players}p"
+            ratio = out[key + tag] / out[key]
+            out[f"{key}{tag}/base"] = ratio
+            print(f"    {key}: {ratio:.2f} {'ok' if ratio >= 0.80 else 'BELOW GOAL'}")
 
 
 def _report_ratios(out: dict[str, Any]) -> None:
