@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from bbom_env.engine.constants import MAX_STACK, NUM_ELEMENTS, NUM_TRACK_SLOTS
-from bbom_env.engine.decision import pending
+from bbom_env.engine.decision import Decision, pending
 from bbom_env.engine.payment import left_to_pay
 from bbom_env.engine.state import GameState
 from bbom_env.modules.dark_matter.black_book import BLACK_BOOK
@@ -126,18 +126,29 @@ class DarkMatterSections(ObsSection):
     def encode(
         self, state: GameState, seat: int, vec: np.ndarray, on: list[int], idx: list[int], val: list[float]
     ) -> None:
-        at = self.at
         st = state.ext[NAME]
         assert isinstance(st, DarkMatterState)
         idx.append(self.start)
         val.append(st.supply)
         self._track(state, on, idx, val)
         self._book(state, st, on, idx, val)
-        d = pending(state)
+        # A payment waits only with a "pay" frame on top (decision.pending: the one slow call).
+        if state.stack and state.stack[-1]["kind"] == "pay":
+            self._payment(state, st, pending(state), on, idx, val)
+
+    def _payment(
+        self,
+        state: GameState,
+        st: DarkMatterState,
+        d: Decision,
+        on: list[int],
+        idx: list[int],
+        val: list[float],
+    ) -> None:
         if d.kind == "payment":
             f = state.stack[-1]
             left = left_to_pay(d.picks, f["cost"])
-            o = at["dark_matter.payment"]
+            o = self.at["dark_matter.payment"]
             idx += (o, o + 1)
             val += (left.currency, left.distinct)
             if f["action"] == BLACK_BOOK and not st.closed:
@@ -152,6 +163,8 @@ class DarkMatterSections(ObsSection):
         o_cost = self.at["dark_matter.track_cost"]
         rec = track.record
         for s, stack in enumerate(state.track):
+            if not stack:
+                continue
             # Top first (the track section's order, V-09: triggered top first).
             for pos, curse in enumerate(reversed(stack[-MAX_STACK:])):
                 if pos > 0:

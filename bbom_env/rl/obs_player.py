@@ -93,9 +93,10 @@ class Seats(ObsSection):
             self.parts += self._seat_parts(k, variants, mod_kinds)
         # Support capacity and Spell limit before temporary modifiers and clipping, per Magician and
         # ability-lost flag: the same sums as engine hooks (section 4.11, a lost ability drops the
-        # sheet's modifiers). With a module (a third modifier source) encode calls the hooks.
+        # sheet's modifiers). With a module that adds modifier sources (cards active in a zone,
+        # hooks.player_mods' third source) encode calls the hooks instead.
         self.fast_limits: dict[str, tuple[tuple[int, int], tuple[int, int]]] | None = None
-        if not ctx.modules:
+        if not ctx.rules.modifier_sources:
             self.fast_limits = {}
             for mid, mag in ctx.pack.magicians.items():
                 slots = sum(m["amount"] for m in mag.mods if m["kind"] == "support_slots")
@@ -193,9 +194,10 @@ class Seats(ObsSection):
             if pl.ability_used:
                 on.append(b + _USED)
             # Lost for good, or while a lose_ability modifier lasts (a module's kind, V-10, V-27).
-            if ability_lost(state, p):
+            lost = ability_lost(state, p)
+            if lost:
                 on.append(b + _LOST)
-            self._player(state, p, pl, k, vec, on, idx, val)
+            self._player(state, p, pl, k, lost, vec, on, idx, val)
 
     def _player(
         self,
@@ -203,6 +205,7 @@ class Seats(ObsSection):
         p: int,
         pl: PlayerState,
         k: int,
+        lost: bool,
         vec: np.ndarray,
         on: list[int],
         idx: list[int],
@@ -212,7 +215,7 @@ class Seats(ObsSection):
         nt = ctx.ntypes
         b_mag, b_sizes, b_disc, b_hand, b_sup, b_spells, b_mods = self.rows[k]
         on.append(b_mag + self.magician_index[pl.magician])
-        cap, lim = self._limits(state, p, pl, b_mods, on)
+        cap, lim = self._limits(state, p, pl, lost, b_mods, on)
         idx += (b_sizes, b_sizes + 1, b_sizes + 2, b_sizes + 3, b_sizes + 4, b_sizes + 5)
         ndiscard = sum(pl.discard)
         val += (sum(pl.hand), len(pl.deck), ndiscard, len(pl.support), cap, lim)
@@ -239,16 +242,18 @@ class Seats(ObsSection):
             r += rec
 
     def _limits(
-        self, state: GameState, p: int, pl: PlayerState, b_mods: int, on: list[int]
+        self, state: GameState, p: int, pl: PlayerState, lost: bool, b_mods: int, on: list[int]
     ) -> tuple[int, int]:
-        """Support capacity and Spell limit of player ``p``; flags their temporary modifiers."""
+        """Support capacity and Spell limit of player ``p`` (``lost``: hooks.ability_lost); flags
+        their temporary modifiers."""
         mod_index = self.mod_index
         fast = self.fast_limits
         if fast is None:
             for m in pl.mods:
                 on.append(b_mods + mod_index[m.modifier["kind"]])
             return support_capacity(state, p), spell_limit(state, p)
-        cap, lim = fast[pl.magician][pl.ability_lost]
+        # hooks.ability_lost, not pl.ability_lost: a lose_ability modifier (V-10) drops the sheet's too.
+        cap, lim = fast[pl.magician][lost]
         for m in pl.mods:
             mod = m.modifier
             kind = mod["kind"]

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from bbom_env.engine import GameConfig, GameState, new_game
-from bbom_env.engine.constants import DARK_MATTER, MAX_STACK, MAX_SUPPORT_SLOTS, NUM_TRACK_SLOTS
+from bbom_env.engine.constants import DARK_MATTER, MAX_SPELLS, MAX_STACK, MAX_SUPPORT_SLOTS, NUM_TRACK_SLOTS
 from bbom_env.engine.decision import pending
 from bbom_env.engine.records import CurseOnTrack, SupportSlot, TempModifier
 from bbom_env.modules.dark_matter.content import BLACK_PAGE, DARK_SYMBOL
@@ -255,6 +255,42 @@ def test_lost_ability_flag(enc: ObservationEncoder) -> None:
     v = enc.views(enc.encode(state, 0))
     assert v["seat1.status"][5] == 1 and not v["seat0.status"][5]
     assert enc.views(enc.encode(state, 2))["seat2.status"][5] == 1  # seat 1 is 2 seats after seat 2
+
+
+def test_seat_limits_match_the_engine_hooks(enc: ObservationEncoder, states: list[GameState]) -> None:
+    """The encoder's precomputed support capacity and Spell limit (used while no module adds a
+    modifier source) equal hooks.support_capacity / spell_limit, a lose_ability modifier (V-10)
+    dropping the Magician sheet's modifiers included (RULES.md section 4.11)."""
+    from bbom_env.engine.hooks import spell_limit, support_capacity
+
+    assert enc.groups["seat"].fast_limits is not None  # type: ignore[attr-defined]
+    lose = {"kind": "lose_ability"}
+    checked = 0
+    for i, state in enumerate(states[::7]):
+        s = state.clone()
+        if i % 2:
+            for pl in s.players:
+                pl.mods.append(TempModifier(lose, "until_next_monster", "test"))
+        v = enc.views(enc.encode(s, 0))
+        for k in range(len(s.players)):
+            sizes = v[f"seat{k}.sizes"]
+            assert sizes[4] == pytest.approx(min(1.0, support_capacity(s, k) / MAX_SUPPORT_SLOTS))
+            assert sizes[5] == pytest.approx(min(1.0, spell_limit(s, k) / MAX_SPELLS))
+            assert v[f"seat{k}.status"][5] == (i % 2 or s.players[k].ability_lost)
+            checked += 1
+    assert checked > 50
+    # A Magician whose sheet changes a limit: losing the ability (V-10) changes that seat's sizes.
+    s = fresh()
+    limits = ("support_slots", "spell_limit")
+    mid = next(m.id for m in s.pack.magicians.values() if any(x["kind"] in limits for x in m.mods))
+    s.players[0].magician = mid
+    before = enc.views(enc.encode(s, 0))["seat0.sizes"][4:].copy()
+    s.players[0].mods.append(TempModifier(lose, "until_next_monster", "test"))
+    after = enc.views(enc.encode(s, 0))["seat0.sizes"][4:]
+    assert not np.array_equal(before, after)
+    assert after.tolist() == pytest.approx(
+        [support_capacity(s, 0) / MAX_SUPPORT_SLOTS, spell_limit(s, 0) / MAX_SPELLS]
+    )
 
 
 def test_payment_shows_the_dark_matter_left(enc: ObservationEncoder, states: list[GameState]) -> None:
