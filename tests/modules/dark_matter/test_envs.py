@@ -121,3 +121,25 @@ def test_aec_spaces_with_the_module(dm: None) -> None:
         o = env.observe(agent)
         assert o in env.observation_space(agent) and o["action_mask"].shape == (num_moves(DM),)
     assert not env.game.config.vth_magicians
+
+
+def test_native_vector_env_plays_the_same_games_with_the_module(dm: None) -> None:
+    """make_vec's native vector env takes the module keyword: game i of reset(seed=s) is the single
+    env's game of seed s + i, observation by observation (Black Book and supply included)."""
+    venv = gym.make_vec(
+        bbom_env.GYM_ID, num_envs=2, vectorization_mode="vector_entry_point", pack="test", modules=DM
+    )
+    singles = [gym.make(bbom_env.GYM_ID, pack="test", modules=DM) for _ in range(2)]
+    obs, infos = venv.reset(seed=5)
+    single = [env.reset(seed=5 + i) for i, env in enumerate(singles)]
+    assert venv.single_action_space.n == num_moves(DM)
+    rng = np.random.default_rng(1)
+    for t in range(60):
+        for i, (o, info) in enumerate(single):
+            assert np.array_equal(obs[i], o) and np.array_equal(
+                infos["action_mask"][i], info["action_mask"]
+            ), t
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
+        obs, _r, terms, truncs, infos = venv.step(actions)
+        single = [env.step(int(a))[::4] for env, a in zip(singles, actions, strict=True)]
+        assert not (terms.any() or truncs.any())  # 60 steps stay inside the first games
