@@ -27,10 +27,11 @@ from .constants import (
 from .flow import fire, seq
 from .menu import MenuView, req_of
 from .move_args import ACQUIRABLE_VALUES
+from .payment import affordable
 from .payment_frame import pay_frame
 from .records import CurseOnTrack, SpellSlot, with_exhausted
 from .resolver import done, frame, push
-from .rules import MenuAction
+from .rules import CurseRule, MenuAction, ruleset
 from .zones import check_immediate_win, remove_curse, return_madness
 
 if TYPE_CHECKING:
@@ -75,8 +76,29 @@ _CURSE_ELEMENT: dict[str, int | None] = {"multi": None, **{name: i for i, name i
 
 
 def curse_req(state: GameState, p: int, curse: CurseOnTrack) -> tuple[int, ...]:
+    """The Element requirement of destroying a base Curse (4.4); a module's Curse type with a
+    ``CurseRule`` costs ``destroy_cost`` instead."""
     base, el = _curse_base(state, curse)
     return hooks.adjust_cost(state, p, "destroy", el, base)
+
+
+def curse_rule(state: GameState, curse: CurseOnTrack) -> CurseRule | None:
+    """The module rule of a Curse whose type is a module's (a Dark Curse, section 4.7); None for
+    the base's types. A base game answers without a lookup (it has no module)."""
+    if not state.config.modules:
+        return None
+    ctype = state.pack.curses[curse.curse].type
+    if ctype in _CURSE_ELEMENT:
+        return None
+    return ruleset(state.config.modules).curse_rules.get(ctype)
+
+
+def destroy_cost(state: GameState, p: int, curse: CurseOnTrack) -> tuple:
+    """What player p pays to destroy this Curse with the Destroy Action: a module's Curse type
+    with a ``CurseRule`` costs what its rule says (a Dark Curse: 4 Dark Matter, section 4.7, V-07);
+    any other Curse its printed cost with tokens and modifiers (``curse_req``, section 4.4)."""
+    rule = curse_rule(state, curse)
+    return curse_req(state, p, curse) if rule is None else rule.cost(state, p, curse)
 
 
 # -- what the menu offers (DP-03) and what choosing pushes ------------------------------------
@@ -154,11 +176,18 @@ def legal_destroy(state: GameState, view: MenuView) -> Iterator[int]:
     """Section 4.4: a face-up Curse on the track (neutralized Curses cannot be destroyed, section 7)."""
     if view.forbidden(state, "destroy", None):
         return
+    modules = state.config.modules
     for slot, stack in enumerate(state.track):
         depth = len(stack)
         for pos in range(depth):
             curse = stack[depth - 1 - pos]
             if curse.neutralized_at >= 0:
+                continue
+            if modules and (rule := curse_rule(state, curse)) is not None:
+                # A module's Curse type costs what its rule says (a Dark Curse: Dark Matter only,
+                # section 4.7), paid through the one payment solver.
+                if affordable(state, view.p, rule.cost(state, view.p, curse), "destroy"):
+                    yield M.DESTROY_CURSE + M.curse_arg(slot, pos)
                 continue
             base, el = _curse_base(state, curse)
             if view.can_pay(state, "destroy", view.cost(state, "destroy", el, base)):
@@ -171,7 +200,7 @@ def choose_destroy(state: GameState, f: dict, mv: M.Move) -> None:
     curse = stack[len(stack) - 1 - mv.args.pos]
     push(
         state,
-        pay_frame(p, curse_req(state, p, curse), "destroy", curse.curse),
+        pay_frame(p, destroy_cost(state, p, curse), "destroy", curse.curse),
         {"kind": "destroy", "player": p, "curse": curse.curse},
     )
 
@@ -309,8 +338,11 @@ def run_destroy(state: GameState, f: DestroyFrame) -> None:
     for slot, stack in enumerate(state.track):
         for i, curse in enumerate(stack):
             if curse.curse == f["curse"]:
-                remove_curse(state, slot, len(stack) - 1 - i, p)
+                rule = curse_rule(state, curse)
+                remove_curse(state, slot, len(stack) - 1 - i, p)  # to its own pile's bottom (A-08)
                 state.stat("curses_destroyed")
+                if rule is not None and rule.stat:
+                    state.stat(rule.stat)  # a module's own count (dark_curses_destroyed)
                 state.event("destroy", p, f["curse"])
                 check_immediate_win(state)
                 if state.over:
@@ -321,6 +353,8 @@ def run_destroy(state: GameState, f: DestroyFrame) -> None:
 
 
 def _reward_options(state: GameState) -> list[int]:
+    # A value-2 card of the Element supply, whatever Curse was destroyed (A-09): a Dark Curse's
+    # reward too, never a Dark Matter card (A-48, section 4.4: it has no value-2 pile here).
     return [M.PICK_ELEMENT + e for e in range(NUM_ELEMENTS) if state.supply[e][0] > 0]
 
 

@@ -8,8 +8,13 @@ Ability until the next Monster"); a module whose modifier source starts yielding
 placed in a support, V-27) calls ``enforce_limits(state, p)`` (outside the run loop) or
 ``react(state, p)`` (inside a frame) after the change. The reaction is a
 ``limits`` frame owned by the player: while they hold more Spells than their limit, they choose a
-Spell to put in the box (PICK_SPELL); while their support holds more non-Madness cards than its
-capacity, they choose one to discard (PICK_SUPPORT; Madness beyond capacity stays, A-26).
+Spell to put in the box (PICK_SPELL); while their support holds more cards than its capacity, they
+choose one to discard (PICK_SUPPORT). Which cards count: a Magician whose own ability raises the
+support capacity (the blue Magician) comes down to the printed slots counting every slot, a Madness
+included, and discards any card but a Phobia ("discard support cards until she has no more than
+three"; a crushed card shares its Phobia's slot), eliminated when only Phobias are left to discard
+(V-27, A-75); for anyone else only non-Madness cards count (Madness beyond capacity stays, A-26),
+so losing an ability that raised nothing asks nothing.
 """
 
 from __future__ import annotations
@@ -18,8 +23,9 @@ from typing import TYPE_CHECKING
 
 from . import hooks
 from . import moves as M
-from .constants import MAX_SUPPORT_SLOTS, is_madness
+from .constants import MAX_SUPPORT_SLOTS, PHOBIA_BASE, is_madness
 from .resolver import done, frame, push, run
+from .zones import eliminate
 
 if TYPE_CHECKING:
     from .frames import LimitsFrame
@@ -59,18 +65,36 @@ def _excess_spells(state: GameState, p: int) -> int:
     return max(0, len(state.players[p].spells) - hooks.spell_limit(state, p))
 
 
+def _raises_support(state: GameState, p: int) -> bool:
+    """Whether player p's Magician's own ability raises the support capacity (the blue Magician)."""
+    return any(m["kind"] == "support_slots" for m in state.pack.magicians[state.players[p].magician].mods)
+
+
 def _element_slots(state: GameState, p: int) -> list[int]:
-    return [s for s, slot in enumerate(state.players[p].support) if not is_madness(slot.card)]
+    """The support slots the player may discard to come within capacity."""
+    support = state.players[p].support
+    if _raises_support(state, p):  # V-27, A-75: any card but a Phobia
+        return [s for s, slot in enumerate(support) if slot.card < PHOBIA_BASE]
+    return [s for s, slot in enumerate(support) if not is_madness(slot.card)]
 
 
 def _excess_support(state: GameState, p: int) -> int:
-    return max(0, len(_element_slots(state, p)) - hooks.support_capacity(state, p))
+    support = state.players[p].support
+    if _raises_support(state, p):  # V-27, A-75: every slot counts
+        held = len(support)
+    else:
+        held = sum(1 for slot in support if not is_madness(slot.card))
+    return max(0, held - hooks.support_capacity(state, p))
 
 
 def run_limits(state: GameState, f: LimitsFrame) -> None:
     p = f["player"]
     if state.players[p].eliminated or not (_excess_spells(state, p) or _excess_support(state, p)):
         done(state, f)
+        return
+    if not _excess_spells(state, p) and not _element_slots(state, p):
+        done(state, f)  # V-27, A-75: more Phobias than slots, nothing else to discard
+        eliminate(state, p)
         return
     f["decider"] = p
 

@@ -14,6 +14,7 @@ from .flow import fire
 from .ops import OPS, auto_op, choice_op
 from .records import CurseOnTrack, SpellSlot
 from .resolver import done, push
+from .rules import ruleset
 from .zones import check_immediate_win, remove_curse
 
 if TYPE_CHECKING:
@@ -64,7 +65,24 @@ _spell_choice("lose_spell", lambda sp: True, _lose_spell)
 # Curses --------------------------------------------------------------------------------------
 
 
-def _curse_moves(state: GameState, face_up_only: bool, with_tokens: bool = False) -> list[int]:
+_NO_TYPES: frozenset[str] = frozenset()
+
+
+def barred_types(state: GameState, what: str) -> frozenset[str]:
+    """Curse types an effect may not pick for ``what``: "destroy" (V-07: a Dark Curse, unless
+    ``dark_curse_destroy_by_effect``) or "tokens" (V-08: Element tokens never go on a Dark
+    Curse), as the modules' ``rules.CurseRule``s say. None in a base game (no lookup)."""
+    if not state.config.modules:
+        return _NO_TYPES
+    rules = ruleset(state.config.modules).curse_rules
+    if what == "destroy":
+        return frozenset(t for t, r in rules.items() if not r.by_effect(state.config))
+    return frozenset(t for t, r in rules.items() if not r.tokens)
+
+
+def _curse_moves(
+    state: GameState, face_up_only: bool, with_tokens: bool = False, barred: frozenset[str] = _NO_TYPES
+) -> list[int]:
     out = []
     for slot, stack in enumerate(state.track):
         d = len(stack)
@@ -73,6 +91,8 @@ def _curse_moves(state: GameState, face_up_only: bool, with_tokens: bool = False
             if face_up_only and curse.neutralized_at >= 0:
                 continue
             if with_tokens and not any(curse.tokens):
+                continue
+            if barred and state.pack.curses[curse.curse].type in barred:
                 continue
             out.append(M.PICK_CURSE + M.curse_arg(slot, pos))
     return out
@@ -96,8 +116,13 @@ choice_op("neutralize_curse", lambda s, f, op: _curse_moves(s, True), _neutraliz
 
 def _destroy_curse(state: GameState, f: dict, op: dict, move: int) -> None:
     slot, pos = A.CURSE.from_index(move - M.PICK_CURSE)
+    ctype = state.pack.curses[state.track[slot][len(state.track[slot]) - 1 - pos].curse].type
     cid = remove_curse(state, slot, pos, f["controller"])
     state.stat("curses_destroyed")
+    if state.config.modules:  # a module's own count (a Dark Curse destroyed by effect, V-07 switch)
+        rule = ruleset(state.config.modules).curse_rules.get(ctype)
+        if rule is not None and rule.stat:
+            state.stat(rule.stat)
     state.event("destroy", f["controller"], cid)
     check_immediate_win(state)
     if state.over:
@@ -109,7 +134,12 @@ def _destroy_curse(state: GameState, f: dict, op: dict, move: int) -> None:
     fire(state, f["controller"], "curse_destroyed")
 
 
-choice_op("destroy_curse", lambda s, f, op: _curse_moves(s, True), _destroy_curse, who="controller")
+choice_op(
+    "destroy_curse",
+    lambda s, f, op: _curse_moves(s, True, barred=barred_types(s, "destroy")),  # V-07
+    _destroy_curse,
+    who="controller",
+)
 
 
 def _token_element(state: GameState, curse: CurseOnTrack, how: str) -> int:
@@ -144,7 +174,10 @@ def _run_add_tokens(state: GameState, f: dict, op: dict) -> None:
         targets = [(stack, len(stack) - 1)] if stack else []
     else:
         targets = [(stack, i) for stack in state.track for i in range(len(stack))]
+    barred = barred_types(state, "tokens")  # V-08: "every Curse" skips a Dark Curse
     for stack, i in targets:
+        if barred and state.pack.curses[stack[i].curse].type in barred:
+            continue
         _add_tokens_to(state, stack, i, f["count"], op["element"])
 
 
@@ -153,7 +186,12 @@ def _apply_add_tokens(state: GameState, f: dict, op: dict, move: int) -> None:
     f["count"] = 0  # one Curse receives all the tokens
 
 
-choice_op("_add_tokens_pick", lambda s, f, op: _curse_moves(s, False), _apply_add_tokens, who="controller")
+choice_op(
+    "_add_tokens_pick",
+    lambda s, f, op: _curse_moves(s, False, barred=barred_types(s, "tokens")),  # V-08
+    _apply_add_tokens,
+    who="controller",
+)
 OPS["add_tokens"] = (_run_add_tokens, OPS["_add_tokens_pick"][1], OPS["_add_tokens_pick"][2])
 
 

@@ -64,6 +64,25 @@ class MenuAction:
 
 
 @dataclass(frozen=True)
+class CurseRule:
+    """How a module's Curse type differs from the base's Curses (RULES.md 4.4, 4.7).
+
+    ``cost(state, player, curse)``: what destroying such a Curse (a ``records.CurseOnTrack``) with
+    the Destroy Action costs (a ``payment.Cost``; the base's printed cost, tokens and "cost"
+    modifiers do not apply: the module adds what it wants). ``by_effect(config)``: whether an
+    effect that destroys "a Curse" (the ``destroy_curse`` op) may target one (V-07: a Dark Curse
+    only with ``dark_curse_destroy_by_effect``); neutralizing is always allowed. ``tokens``: whether
+    Element tokens may go on one (V-08: never on a Dark Curse). ``stat``: a statistic counted, on
+    top of ``curses_destroyed``, each time one is destroyed ("" for none)."""
+
+    type: str
+    cost: Callable[[GameState, int, Any], Any]
+    by_effect: Callable[[GameConfig], bool] = lambda config: True
+    tokens: bool = True
+    stat: str = ""
+
+
+@dataclass(frozen=True)
 class Module:
     """What a rules module adds. Only ``name`` is required; every other part is optional.
 
@@ -85,7 +104,9 @@ class Module:
     ``pack_files``: override packs holding the module's cards, read before ``config.pack_overrides``
     in every game with the module (``pack_spec``), so ``GameConfig(modules=(name,))`` alone plays
     with them. ``offer_magician(config, magician)``: whether a Magician of the module's cards is
-    offered in the Magician choice of this game (setup step 6; a config switch may leave them out)."""
+    offered in the Magician choice of this game (setup step 6; a config switch may leave them out).
+    ``curse_rules``: a ``CurseRule`` per Curse type of its own that the base's destroy cost,
+    destroy-by-effect or token rules do not fit (the Dark Curses, section 4.7, V-07, V-08)."""
 
     name: str
     blocks: tuple[BlockSpec, ...] = ()
@@ -99,6 +120,7 @@ class Module:
     modifier_sources: tuple[Callable[[GameState, int], Iterable[dict]], ...] = ()
     pay_actions: tuple[str, ...] = ()
     curse_types: tuple[str, ...] = ()
+    curse_rules: tuple[CurseRule, ...] = ()
     card_codes: tuple[int, ...] = ()
     pack_sections: tuple[PackSection, ...] = ()
     state_type: type | None = None
@@ -242,6 +264,8 @@ class Ruleset:
     state_types: tuple[tuple[str, type], ...] = ()  # (module, state type) in ruleset order
     pack_sections: tuple[tuple[str, str], ...] = ()  # (module, section) the pack must have
     decisions: dict[str, Callable[[GameState, dict], Decision]] = field(default_factory=dict, repr=False)
+    # Curse type -> its CurseRule, for the modules' Curse types that have one (none in a base game).
+    curse_rules: dict[str, CurseRule] = field(default_factory=dict, repr=False)
 
 
 @cache
@@ -292,7 +316,21 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         state_types=tuple((m.name, m.state_type) for m in parts if m.state_type is not None),
         pack_sections=tuple((m.name, s.name) for m in parts for s in m.pack_sections if s.required),
         decisions={kind: describe for m in parts for kind, describe in m.decisions},
+        curse_rules=_curse_rules(parts),
     )
+
+
+def _curse_rules(parts: tuple[Module, ...]) -> dict[str, CurseRule]:
+    out: dict[str, CurseRule] = {}
+    for m in parts:
+        for rule in m.curse_rules:
+            if rule.type not in m.curse_types:
+                raise ValueError(
+                    f"module {m.name!r}: curse_rules names Curse type {rule.type!r}, "
+                    f"not one of its curse_types {list(m.curse_types)}"
+                )
+            out[rule.type] = rule
+    return out
 
 
 def pack_spec(config: GameConfig) -> tuple[str, tuple[str, ...]]:

@@ -23,7 +23,7 @@ from bbom_env.engine.constants import CURRENCY, DARK_MATTER
 from bbom_env.engine.rules import MODULES, Module, register, unregister
 from bbom_env.engine.state import GameState
 
-from . import actions, black_book, grimoire
+from . import actions, black_book, dark_curses, grimoire
 from .content import BLACK_PAGE, DARK_CURSE, DARK_SYMBOL, SECTIONS, BlackPage, BlackSpell
 from .state import DARK_MATTER_CARDS, DARK_MATTER_TOKENS, NAME, DarkMatterState, dm_state
 
@@ -147,9 +147,9 @@ DARK_MATTER_MODULE = Module(
     blocks=actions.BLOCKS + black_book.BLOCKS,  # the Black Book's two blocks after Acquire's
     actions=actions.ACTIONS + black_book.ACTIONS,
     frames=actions.FRAMES + black_book.FRAMES,
-    ops=black_book.OPS + grimoire.OPS,  # V-03, V-04; V-14, V-15
-    op_schemas=black_book.OP_SCHEMAS + grimoire.OP_SCHEMAS,
-    decision_kinds=black_book.DECISION_KINDS,
+    ops=black_book.OPS + grimoire.OPS + dark_curses.OP_NAMES,  # V-03, V-04; V-14, V-15; V-09, V-11
+    op_schemas=black_book.OP_SCHEMAS + grimoire.OP_SCHEMAS + dark_curses.OP_SCHEMAS,
+    decision_kinds=black_book.DECISION_KINDS + dark_curses.DECISION_KINDS,
     # V-10: "All players lose their Ability until the next Monster" (a Dark Curse) is a
     # lose_ability modifier, a kind only a module enables (docs/engine.md, "Hooks").
     modifier_kinds=("lose_ability",),
@@ -158,12 +158,19 @@ DARK_MATTER_MODULE = Module(
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the
     # observation's Curse types follow from it.
     curse_types=(DARK_SYMBOL,),
+    # Section 4.7, V-07, V-08: destroyed with Dark Matter only, not by effects, never tokens.
+    curse_rules=dark_curses.CURSE_RULES,
     pack_sections=SECTIONS,
     pack_files=(PACK,),
     offer_magician=offer_magician,
     state_type=DarkMatterState,
     setup=(setup_dark_curses, setup_black_book, grimoire.setup_dark_grimoire),  # section 2.2 steps 3, 7
-    invariants=(black_book.check_black_book, grimoire.check_dark_grimoire, check_dark_matter),
+    invariants=(
+        black_book.check_black_book,
+        grimoire.check_dark_grimoire,
+        dark_curses.check_dark_curses,
+        check_dark_matter,
+    ),
     stats=STATS,
     render=(render_dark_matter, black_book.render_payment),
     doc="The Vth Element: Dark Matter (IN PROGRESS, issue 11; docs/vth_element.md).",

@@ -31,6 +31,10 @@ class DarkMatterState(ModuleState):
     spread: int = 0
     used_turn: int = -1
     closed: bool = False
+    # V-11 (the Dark Curse "discard 1 Element card of value 2 or 3 ..."): the value-1 cards owed,
+    # (seat, Element, cards) in choice order, kept until every player has chosen and they are
+    # dealt (dark_curses.py); empty otherwise.
+    owed: list[tuple[int, int, int]] = field(default_factory=list)
 
 
 def dm_state(state: GameState) -> DarkMatterState:

@@ -144,8 +144,6 @@ def test_effects_are_in_the_vocabulary_or_named_for_part_b(pack) -> None:  # noq
     assert pack.effect("dark_monster_03", "failure")[0]["to"] == "deck_top"  # V-13's Failure
     needs = {(cid, part): text.split(" ")[0] for cid, part, text in needs_of(pack.sections)}
     assert needs == {
-        ("dark_curse_02", "card"): "break_card",
-        ("dark_curse_03", "card"): "add_dark_curse",
         ("magician_vth_air", "card"): "air_conversion",
         ("magician_vth_phobia", "card"): "move_phobia",
     }
@@ -180,9 +178,9 @@ def test_the_catalogue_lists_the_cards_with_their_module(
         assert lines[cid][1:3] == [section, "[dark_matter]"]
     assert lines["magician_vth_air"][1:3] == ["vth_magician", "[dark_matter]"]
     assert sum(1 for v in lines.values() if v[2:3] == ["[dark_matter]"]) == 49
-    assert cards_main(["show", "dark_curse_03", "--override", PACK]) == 0
+    assert cards_main(["show", "magician_vth_phobia", "--override", PACK]) == 0
     out = capsys.readouterr().out
-    assert "- [[dark_curse]] card of module dark_matter" in out and "- needs: add_dark_curse" in out
+    assert "- [[vth_magician]] card of module dark_matter" in out and "- needs: move_phobia" in out
 
 
 # -- bad entries: errors name the file, the entry and the field -------------------------------------
