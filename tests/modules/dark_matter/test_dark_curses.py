@@ -15,7 +15,6 @@ from bbom_env.engine.decision import pending
 from bbom_env.engine.hooks import ability_lost, spell_limit, support_capacity, triggers
 from bbom_env.engine.invariants import check_invariants
 from bbom_env.engine.records import SupportSlot, TempModifier
-from bbom_env.engine.resolver import push, run
 from bbom_env.engine.rules import CurseRule, Module, register, ruleset, unregister
 from bbom_env.modules.dark_matter.content import DARK_SYMBOL
 from bbom_env.modules.dark_matter.dark_curses import STAT, check_dark_curses, next_space_slot
@@ -410,9 +409,12 @@ def test_abilities_come_back_at_the_next_monster_not_the_cards(dm: None) -> None
     sc = _lost_ability_game()
     sc.effect("dark_curse_01")
     sc.do("PICK_SUPPORT(seat+0 slot0)", "PICK_SUPPORT(seat+0 slot0)", "PICK_SPELL(spell#0)")
-    assert support_capacity(sc.s, 0) == 3
-    push(sc.s, {"kind": "expire"})  # the page turn (flow.run_endround pushes it, A-68)
-    run(sc.s)
+    sc.at(round=1, marker=5).madness_pile(30).mark().begin_turn(1)  # the marker leaves space 5
+    assert sc.events("bonus") and not sc.events("monster")  # the Bonus resolves, then the page turns
+    assert support_capacity(sc.s, 0) == 3 and ability_lost(sc.s, 0)  # still lost during the Bonus
+    while pending(sc.s).kind != "action":
+        sc.do(sc.s.legal_actions()[-1])
+    assert [e[0] for e in sc.events("monster")] == [2]  # round 2's Monster came
     assert support_capacity(sc.s, 0) == 5 and spell_limit(sc.s, 1) == 6
     assert not any(ability_lost(sc.s, p) for p in range(3))
     assert len(sc.p(0).support) == 3 and len(sc.p(1).spells) == 5
