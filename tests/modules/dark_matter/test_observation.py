@@ -358,3 +358,28 @@ def test_visible_book_changes_change_the_observation(enc: ObservationEncoder) ->
     before = enc.encode(state, 0)
     st.spread += 1
     assert not np.array_equal(before, enc.encode(state, 0))
+
+
+def test_layout_docs_of_the_module_set_are_generated_and_checked_in(dm: None) -> None:
+    """docs/observation.dark_matter.md, docs/action_layout.dark_matter.md and
+    docs/layout.dark_matter.json are generated beside the base game's (and checked for staleness by
+    tests/rl/test_observation.py); the JSON names every module section with its module."""
+    import json
+
+    from bbom_env.rl import docs
+
+    assert DM in docs.DOC_MODULE_SETS
+    files = docs.generate((DM,))
+    assert set(files) == {docs.doc_path(stem, ext, DM) for stem, ext in docs_stems()}
+    for path, text in files.items():
+        assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run python -m bbom_env.rl.docs"
+    data = json.loads(files[docs.doc_path("layout", "json", DM)])
+    mods = {s["name"]: s["module"] for s in data["observation"]["sections"]}
+    assert {n for n, m in mods.items() if m == "dark_matter"} == {
+        n for n in mods if n.startswith("dark_matter.")
+    }
+    assert data["actions"]["blocks"][-1]["name"] == "BLACK_BOOK_RIGHT"
+
+
+def docs_stems() -> list[tuple[str, str]]:
+    return [("action_layout", "md"), ("observation", "md"), ("layout", "json")]
