@@ -38,24 +38,23 @@ def test_losing_a_raised_spell_limit_makes_the_owner_box_a_spell() -> None:
     sc.check()
 
 
-def test_losing_raised_support_slots_discards_element_cards_and_keeps_madness() -> None:
-    """V-27 (blue Magician) and A-26: support cards beyond the printed 3 slots are discarded, the
-    owner choosing which; Madness beyond capacity stays and is never offered."""
+def test_losing_raised_support_slots_discards_support_cards_down_to_three() -> None:
+    """V-27, A-75 (section 9.1: "discard support cards until she has no more than three"): every
+    support card counts, a Madness too (one received beyond capacity, A-26), and the owner chooses
+    which to discard, a Madness included, until 3 remain."""
     support = ("fire-1", "water-1", "earth-1", "air-1", "fire-2", "madness", "madness")
     sc = Scenario(magicians=("test_mag_fire", "test_mag_water")).support(1, *support).action_phase(0)
     assert hooks.support_capacity(sc.s, 1) == 5
     lose_ability(sc.s, 1)
     d = sc.pending()
     assert (d.kind, d.player) == ("discard", 1)
-    assert sc.legal_names() == [f"PICK_SUPPORT(seat+0 slot{s})" for s in range(5)]  # not slots 5, 6
-    sc.do("PICK_SUPPORT(seat+0 slot4)")
-    assert sc.pending().kind == "discard"  # still 4 Element cards for 3 slots
+    assert sc.legal_names() == [f"PICK_SUPPORT(seat+0 slot{s})" for s in range(7)]  # the Madness too
+    sc.do("PICK_SUPPORT(seat+0 slot6)", "PICK_SUPPORT(seat+0 slot4)", "PICK_SUPPORT(seat+0 slot0)")
+    assert sc.pending().kind == "discard"  # still 4 cards for 3 slots
     sc.do("PICK_SUPPORT(seat+0 slot0)")
-    assert sorted(sc.p(1).support_cards()) == sorted(
-        code(c) for c in ("water-1", "earth-1", "air-1", "madness", "madness")
-    )
+    assert sorted(sc.p(1).support_cards()) == sorted(code(c) for c in ("earth-1", "air-1", "madness"))
     assert sc.p(1).discard[code("fire-1")] == 1 and sc.p(1).discard[code("fire-2")] == 1
-    assert sc.p(1).support_cards().count(MADNESS) == 2
+    assert sc.p(1).discard[MADNESS] == 1 and sc.p(1).discard[code("water-1")] == 1
     assert (sc.pending().kind, sc.pending().player) == ("action", 0)
     sc.check()
 
