@@ -134,8 +134,20 @@ def adjust_cost(
 ) -> tuple[int, ...]:
     """Apply "cost" modifiers to a requirement (section 4.10); never below zero.
 
-    ``element`` is the Action's own Element ("same"), None for Actions without one (Cure)."""
-    return apply_cost_mods(player_mods(state, p), action, element, req)
+    ``element`` is the Action's own Element ("same"), None for Actions without one (Cure). Then
+    the game's modules' cost transforms (``rules.Module.cost_transforms``: the Vth Element's
+    Spontaneous Elements, section 4.9); a base game has none and skips them on an empty check."""
+    out = apply_cost_mods(player_mods(state, p), action, element, req)
+    if state.config.modules:
+        out = transform_cost(state, p, action, out)
+    return out
+
+
+def transform_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
+    """The modules' cost transforms applied to an Action's cost (after its "cost" modifiers)."""
+    for transform in ruleset(state.config.modules).cost_transforms:
+        req = transform(state, p, action, req)
+    return req
 
 
 def apply_cost_mods(

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from . import hooks
 from . import moves as M
-from .constants import COST_ANY, COST_PARTS
-from .payment import available_values, can_cover
+from .constants import COST_ANY, COST_PARTS, CURRENCY
+from .payment import affordable, as_cost, available_values, can_cover, usable_support
 from .resolver import done, frame
 from .rules import ruleset
 
@@ -45,9 +45,13 @@ def fits(tot: list[int], counts: list[list[int]], req: Req) -> bool:
 class MenuView:
     """What every Action's ``legal`` needs, computed once per menu query (never kept between
     queries: modifiers are read fresh, STYLE.md practice 10). A player without "forbid" / "cost"
-    modifiers skips those hooks (the hot path of random play)."""
+    modifiers skips those hooks (the hot path of random play). A game whose modules transform
+    costs (``rules.Module.cost_transforms``: Spontaneous Elements, section 4.9) applies them in
+    ``cost`` and checks the costs they make with the payment solver; a base game never does."""
 
-    __slots__ = ("frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods")
+    __slots__ = (
+        "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods", "_transform", "_currency",
+    )  # fmt: skip
 
     def __init__(self, state: GameState, f: MenuFrame) -> None:
         self.frame = f
@@ -66,13 +70,18 @@ class MenuView:
         self._forbid = forbid
         self._cost_mods = cost_mods
         self._cost = bool(cost_mods)
+        modules = state.config.modules
+        self._transform = bool(modules) and bool(ruleset(modules).cost_transforms)
+        self._currency = -1  # currency cards the player may pay with, counted on first need
 
     def forbidden(self, state: GameState, action: str, element: int | None) -> bool:
         return self._forbid and hooks.forbidden(state, self.p, action, element)
 
     def cost(self, state: GameState, action: str, element: int | None, req: Req) -> Req:
-        """The cost after the player's "cost" modifiers (section 4.10)."""
-        return hooks.apply_cost_mods(self._cost_mods, action, element, req) if self._cost else req
+        """The cost after the player's "cost" modifiers (section 4.10) and the modules' cost
+        transforms (``hooks.adjust_cost``'s order)."""
+        out = hooks.apply_cost_mods(self._cost_mods, action, element, req) if self._cost else req
+        return hooks.transform_cost(state, self.p, action, out) if self._transform else out
 
     def _funds(self, state: GameState, action: str) -> tuple[list[int], list[list[int]]]:
         """(value per Element, counts) the player can pay this Action with: an Element banned
@@ -85,6 +94,8 @@ class MenuView:
         return self.tot, self.counts
 
     def can_pay(self, state: GameState, action: str, req: Req) -> bool:
+        if len(req) != COST_PARTS:
+            return self._can_pay_module(state, action, req)
         if self._forbid:
             tot, counts = self._funds(state, action)
             return fits(tot, counts, req)
@@ -92,6 +103,8 @@ class MenuView:
 
     def can_pay_single(self, state: GameState, action: str, element: int, n: int) -> bool:
         """Whether n Elements of one Element (before modifiers) can be paid for this Action."""
+        if self._transform:
+            return self.can_pay(state, action, self.cost(state, action, element, req_of(element, n)))
         if self._cost:
             return self.can_pay(
                 state, action, hooks.apply_cost_mods(self._cost_mods, action, element, req_of(element, n))
@@ -99,6 +112,23 @@ class MenuView:
         if self._forbid:
             return self._funds(state, action)[0][element] >= n
         return self.tot[element] >= n  # what fits says of an unmodified one-Element cost
+
+    def _can_pay_module(self, state: GameState, action: str, req: tuple) -> bool:
+        """A cost with a module's parts. Spontaneous Elements (section 4.9) only add a way to
+        pay: the Element parts alone are checked by the closed form first, and the exact solver
+        runs only when they fall short and the player holds a pair of currency cards."""
+        cost = as_cost(req)
+        if cost.wildcards and not (cost.one_of or cost.distinct or cost.currency):
+            plain = cost[:COST_PARTS]
+            if self.can_pay(state, action, plain):
+                return True
+            if self._currency < 0:
+                self._currency = self.player.hand[CURRENCY] + sum(
+                    1 for _, _, c in usable_support(state, self.p) if c == CURRENCY
+                )
+            if self._currency < 2:
+                return False
+        return affordable(state, self.p, cost, action)
 
 
 def menu_legal(state: GameState, f: MenuFrame) -> list[int]:

@@ -3,20 +3,24 @@
 
 Auto payment, for a cost of Element parts and ``any`` (docs/rules_decisions.md): least waste for
 each Element part, then for ``any``; among equal waste, low-value cards first; among equal cards,
-hand cards before the payer's own support, before other players' support in seat order. For a
-cost with module parts: every usable card, then cards are dropped while the rest still pays,
-others' support first, then the payer's own support, then the hand, high values first (an
-irreducible payment that spends the hand first).
+hand cards before the payer's own support, before other players' support in seat order. For an
+Element cost that Spontaneous Elements may help pay (the Vth Element, section 4.9): Element cards
+first, then the fewest Dark Matter pairs (``_auto_spontaneous``). For another cost with module
+parts: every usable card, then cards are dropped while the rest still pays, others' support
+first, then the payer's own support, then the hand, high values first (an irreducible payment
+that spends the hand first; Dark Matter dropped first where it pays only as pairs).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .constants import (
     CODE_ELEMENT,
     CODE_VALUE,
     COST_ANY,
+    COST_PARTS,
     CURRENCY,
     ELEMENT_CODES,
     NUM_ELEMENT_CODES,
@@ -27,7 +31,9 @@ from .payment import (
     Cost,
     _min_sum_at_least,
     as_cost,
+    available_values,
     banned_elements,
+    can_cover,
     covers,
     elements_only,
     source_code,
@@ -50,11 +56,19 @@ def auto_payment(state: GameState, payer: int, req: tuple, action: str = "") -> 
     """The canonical payment of ``payment="auto"``. Raises ValueError when unaffordable."""
     banned = banned_elements(state, payer, action) if action else frozenset()
     if not elements_only(req):
-        return _auto_general(state, payer, as_cost(req), banned)
+        cost = as_cost(req)
+        if cost.wildcards and not (cost.one_of or cost.distinct or cost.currency):
+            return _auto_spontaneous(state, payer, cost, banned)
+        return _auto_general(state, payer, cost, banned)
     hand = state.players[payer].hand.copy()
     if banned:
         hand = [0 if CODE_ELEMENT[c] in banned else n for c, n in enumerate(hand)]
-    pool = _pool(state, payer, banned)
+    return _auto_elements(hand, _pool(state, payer, banned), payer, req)
+
+
+def _auto_elements(hand: list[int], pool: list[tuple[int, int, int]], payer: int, req: tuple) -> list[Source]:
+    """The canonical payment of an Element-only cost from these cards (``hand``: counts by code,
+    banned Elements zeroed, consumed; ``pool``: ``_pool``'s usable support cards)."""
     if not pool and not req[COST_ANY]:
         return _from_hand(hand, req)  # the common case, written out (the same cards as below)
     sources = _Sources(hand, pool, payer)
@@ -160,6 +174,52 @@ class _Sources:
         return 3
 
 
+def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:
+    """The canonical payment of an Element cost that Spontaneous Elements may help pay (section
+    4.9, docs/rules_decisions.md): Element cards first: when they cover the cost alone, the base
+    game's canonical payment (no Dark Matter); else the fewest Dark Matter pairs with which Element
+    cards cover the rest, each pair's Element put where the Element cards then waste the least
+    (ties: the first spread in fire, water, earth, air, any order), the rest paid as the base game
+    pays; the pairs' cards from the hand, then the payer's own support, then others' support."""
+    hand = state.players[payer].hand.copy()
+    if banned:
+        hand = [0 if CODE_ELEMENT[c] in banned else n for c, n in enumerate(hand)]
+    pool = _pool(state, payer, banned)
+    plain = tuple(cost[:COST_PARTS])
+    counts = available_values(state, payer, banned)
+    if can_cover(counts, plain):
+        return _auto_elements(hand, pool, payer, plain)
+    dark: list[Source] = [HAND_SOURCES[CURRENCY]] * hand[CURRENCY]
+    dark += [SupportSource(q, s) for q, s, c in pool if c == CURRENCY]
+    parts = [k for k in range(COST_PARTS) if plain[k] > 0]
+    for pairs in range(1, len(dark) // 2 + 1):
+        best: tuple[int, list[Source]] | None = None
+        for spread in _spreads(pairs, [plain[k] for k in parts]):
+            req = list(plain)
+            for k, n in zip(parts, spread, strict=True):
+                req[k] -= n
+            if not can_cover(counts, req):
+                continue
+            paid = _auto_elements(hand.copy(), pool, payer, tuple(req))
+            waste = sum(CODE_VALUE[source_code(state, s)] for s in paid) - sum(req)
+            if best is None or waste < best[0]:
+                best = (waste, paid)
+        if best is not None:
+            return best[1] + dark[: 2 * pairs]
+    raise ValueError(f"cost {cost.compact()} is not affordable")
+
+
+def _spreads(n: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to put n units on parts with these capacities, the first parts filled first."""
+    if not caps:
+        if n == 0:
+            yield ()
+        return
+    for first in range(min(n, caps[0]), -1, -1):
+        for rest in _spreads(n - first, caps[1:]):
+            yield (first, *rest)
+
+
 def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:
     hand = state.players[payer].hand
     payable = (*range(NUM_ELEMENT_CODES), CURRENCY)
@@ -171,11 +231,16 @@ def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[in
     if not covers(codes, cost):
         raise ValueError(f"cost {cost} is not affordable")
 
-    def drop_key(i: int) -> tuple[int, int]:
-        """Others' support first, then own support, then the hand; high values first."""
+    spare_dark = cost.wildcards and not cost.currency  # Dark Matter pays only as pairs here
+
+    def drop_key(i: int) -> tuple[int, int, int]:
+        """Others' support first, then own support, then the hand; high values first. Where
+        Dark Matter pays only as Spontaneous Elements, its cards are dropped first (Element
+        cards before Dark Matter pairs, section 4.9, docs/rules_decisions.md)."""
         s = chosen[i]
         where = 0 if isinstance(s, HandSource) else 1 if s.seat == payer else 2
-        return (-where, 1 - CODE_VALUE[codes[i]])  # value 0 (not an Element card) last
+        dark_first = 0 if spare_dark and codes[i] == CURRENCY else 1
+        return (dark_first, -where, 1 - CODE_VALUE[codes[i]])  # value 0 (not an Element card) last
 
     keep = list(range(len(chosen)))
     for i in sorted(range(len(chosen)), key=drop_key):

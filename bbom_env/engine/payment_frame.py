@@ -1,7 +1,8 @@
 """The payment frame (RULES.md sections 4.0 and 10.4): paying the cost of an Action.
 
 ``payment="auto"`` pays with the canonical least-waste payment (``payment.auto_payment``);
-``"manual"`` asks for each card (PAY_HAND / PAY_SUPPORT), then PAY_CONFIRM, or PAY_CANCEL, which
+``"manual"`` asks for each card (PAY_HAND / PAY_SUPPORT; a Dark Matter card of a Spontaneous
+Element pair is a pick too, section 4.9), then PAY_CONFIRM, or PAY_CANCEL, which
 returns to the menu with nothing spent. A pay frame (``frames.PayFrame``) has the payer
 (``player``), the ``cost``, the sources picked so far (``picks``: ``records.HandSource`` /
 ``SupportSource``), the ``action`` and its
@@ -10,6 +11,7 @@ returns to the menu with nothing spent. A pay frame (``frames.PayFrame``) has th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from . import move_args as A
@@ -153,13 +155,12 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
         def pays_part(code: int) -> bool:
             e = CODE_ELEMENT[code]
             return have[e] < req[e] or need_any
+
+        def trial_of(code: int) -> list[int] | None:
+            return [*picked, code]
     else:
         assert cost is not None
-        owed = sum(_numbers(left_to_pay(picked, cost)))
-
-        def pays_part(code: int) -> bool:
-            assert cost is not None
-            return sum(_numbers(left_to_pay([*picked, code], cost))) < owed
+        pays_part, trial_of = _module_judges(picked, cost, pool)
 
     def useful(code: int) -> bool:
         if code in verdict:
@@ -168,7 +169,7 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
         if ok and irreducible_only:
             exact = completable_pick(picked, pool, req, code)
             if exact is None:  # mixed cost: at least no reducible payment is ever confirmed
-                trial = picked + [code]
+                trial = trial_of(code) or [*picked, code]
                 ok = not covers(trial, req) or irreducible(trial, req)
             else:
                 ok = exact
@@ -178,6 +179,29 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     out += [m for m, code in offers if useful(code)]
     out.sort()
     return out
+
+
+def _module_judges(
+    picked: list[int], cost: Cost, pool: list[int]
+) -> tuple[Callable[[int], bool], Callable[[int], list[int] | None]]:
+    """For a cost with a module's parts: whether a card pays part of what is still owed, and the
+    payment its pick makes (None: no payment). Dark Matter that pays only as Spontaneous Elements
+    (section 4.9) pays in pairs: each card is a pick (DP-P4), the first of a pair judged with its
+    pair completed (A-18 counts a pair as one unit), offered only while a second card is there."""
+    owed = sum(_numbers(left_to_pay(picked, cost)))
+    pairs_only = cost.wildcards and not cost.currency
+    odd = picked.count(CURRENCY) % 2
+
+    def trial_of(code: int) -> list[int] | None:
+        if code != CURRENCY or not pairs_only or odd:
+            return [*picked, code]
+        return [*picked, code, code] if pool[CURRENCY] >= 2 else None
+
+    def pays_part(code: int) -> bool:
+        trial = trial_of(code)
+        return trial is not None and sum(_numbers(left_to_pay(trial, cost))) < owed
+
+    return pays_part, trial_of
 
 
 def _numbers(cost: Cost) -> tuple[int, ...]:

@@ -106,7 +106,10 @@ class Module:
     with them. ``offer_magician(config, magician)``: whether a Magician of the module's cards is
     offered in the Magician choice of this game (setup step 6; a config switch may leave them out).
     ``curse_rules``: a ``CurseRule`` per Curse type of its own that the base's destroy cost,
-    destroy-by-effect or token rules do not fit (the Dark Curses, section 4.7, V-07, V-08)."""
+    destroy-by-effect or token rules do not fit (the Dark Curses, section 4.7, V-07, V-08).
+    ``cost_transforms``: functions ``(state, payer, action, cost)`` -> cost, applied after the
+    "cost" modifiers to every Action cost built by ``hooks.adjust_cost`` and the menu's
+    ``MenuView.cost`` (the Vth Element's Spontaneous Elements, section 4.9); a base game has none."""
 
     name: str
     blocks: tuple[BlockSpec, ...] = ()
@@ -121,6 +124,7 @@ class Module:
     pay_actions: tuple[str, ...] = ()
     curse_types: tuple[str, ...] = ()
     curse_rules: tuple[CurseRule, ...] = ()
+    cost_transforms: tuple[Callable[[GameState, int, str, tuple], tuple], ...] = ()
     card_codes: tuple[int, ...] = ()
     pack_sections: tuple[PackSection, ...] = ()
     state_type: type | None = None
@@ -258,6 +262,7 @@ class Ruleset:
     curse_types: tuple[str, ...]
     card_codes: tuple[int, ...]
     stats: tuple[str, ...]
+    cost_transforms: tuple[Callable[[GameState, int, str, tuple], tuple], ...]
     setup: tuple[Callable[[GameState], None], ...]
     invariants: tuple[Callable[[GameState], None], ...]
     render: tuple[Callable[[GameState], list[str]], ...]
@@ -310,6 +315,7 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         curse_types=_concat(parts, "curse_types"),
         card_codes=_concat(parts, "card_codes"),
         stats=_concat(parts, "stats"),
+        cost_transforms=tuple(t for m in parts for t in m.cost_transforms),
         setup=tuple(s for m in parts for s in m.setup),
         invariants=tuple(i for m in parts for i in m.invariants),
         render=tuple(r for m in parts for r in m.render),

@@ -20,12 +20,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from bbom_env.engine import hooks
 from bbom_env.engine import moves as M
 from bbom_env.engine.constants import DARK_MATTER
 from bbom_env.engine.frames import Frame, Seat
 from bbom_env.engine.move_args import NO_ARG
 from bbom_env.engine.moves import BlockSpec, Move
-from bbom_env.engine.payment import Cost, affordable
+from bbom_env.engine.payment import Cost, affordable, as_cost
 from bbom_env.engine.payment_frame import pay_frame
 from bbom_env.engine.resolver import done, frame, push
 from bbom_env.engine.rules import MenuAction
@@ -54,6 +55,28 @@ def with_spontaneous(cost: Cost) -> Cost:
     nor for Acquire Dark Matter (its ``distinct`` part: "Dark Matter cannot be used", 4.6)."""
     if cost.currency or cost.distinct:
         return cost
+    return cost._replace(wildcards=True)
+
+
+# The Actions paid in Elements (sections 4.1-4.5), granted ones included (V-06): Spontaneous
+# Elements may pay their costs. Not Acquire Dark Matter, Dark Curses, the Black Book (their costs
+# have a distinct or currency part) nor ability costs (V-06): those are other payment names.
+SPONTANEOUS_ACTIONS = frozenset(("activate", "learn", "acquire", "destroy", "cure"))
+
+
+def spontaneous_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
+    """The module's cost transform (``rules.Module.cost_transforms``): ``with_spontaneous`` on the
+    cost of an Action paid in Elements (section 4.9, A-64, V-06). An Element the payer may not pay
+    with for this Action (the Phobia module's ban, section 4.10) may not be a Spontaneous Element
+    either: when the cost needs that Element it stays unpayable, so it gets no wildcards."""
+    if action not in SPONTANEOUS_ACTIONS:
+        return req
+    cost = as_cost(req)
+    if cost.currency or cost.distinct or cost.wildcards or cost.is_free:
+        return req
+    banned = hooks.banned_elements(state, p, action)
+    if banned and (any(cost[e] for e in banned) or (cost.one_of and set(cost.one_of_set) <= banned)):
+        return req
     return cost._replace(wildcards=True)
 
 

@@ -155,6 +155,7 @@ DARK_MATTER_MODULE = Module(
     modifier_kinds=("lose_ability",),
     pay_actions=actions.PAY_ACTIONS + black_book.PAY_ACTIONS,
     card_codes=(DARK_MATTER,),
+    cost_transforms=(actions.spontaneous_cost,),  # Spontaneous Elements (section 4.9, V-06)
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the
     # observation's Curse types follow from it.
     curse_types=(DARK_SYMBOL,),

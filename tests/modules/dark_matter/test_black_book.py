@@ -435,7 +435,8 @@ def test_random_playouts_use_the_book_and_keep_the_invariants(dm: None) -> None:
     module's invariants (Dark Matter conserved, the book valid) after every move, and casts Black
     Spells (section 4.8)."""
     cast = turned = 0
-    for seed, players, payment in ((0, 2, "auto"), (1, 3, "manual"), (2, 4, "auto")):
+    # Seed 4 too: Spontaneous Elements (section 4.9) now spend Dark Matter in random play as well.
+    for seed, players, payment in ((0, 2, "auto"), (1, 3, "manual"), (2, 4, "auto"), (4, 3, "auto")):
         state = new_game(GameConfig(seed=seed, num_players=players, modules=(NAME,), payment=payment))
         st = dm_state(state)
         for pl in state.players:  # as if acquired: 3 Dark Matter cards each

@@ -4,7 +4,6 @@ the Black Book and Spontaneous Elements, through the engine's one cost model and
 
 from __future__ import annotations
 
-import pytest
 from builders import Scenario
 
 from bbom_env.engine.constants import CURE_COST, DARK_MATTER, element_code
@@ -51,13 +50,9 @@ def test_acquiring_dark_matter_takes_no_spontaneous_element() -> None:
     assert not covers([FIRE1, DM, DM], ACQUIRE_COST) and covers([FIRE1, EARTH3], ACQUIRE_COST)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine change for part B: payment_auto._auto_general drops Element cards before Dark "
-    "Matter cards (value 0 is dropped last), so auto payment spends Dark Matter pairs first; the "
-    "issue's canonical order is Element cards, then conversions, then Dark Matter pairs",
-)
 def test_auto_payment_spends_element_cards_before_dark_matter_pairs(dm: None) -> None:
+    """Section 4.9, docs/rules_decisions.md: the canonical auto payment pays with Element cards
+    first; Dark Matter pairs only for what they cannot cover (here: nothing)."""
     sc = Scenario(pack_overrides=(PACK,), modules=(NAME,)).hand(0, "earth-1", "earth-1", "earth-1", "earth-1")
     dm_state(sc.s).supply -= 2
     sc.p(0).hand[DM] += 2
