@@ -177,6 +177,7 @@ def legal_destroy(state: GameState, view: MenuView) -> Iterator[int]:
     if view.forbidden(state, "destroy", None):
         return
     modules = state.config.modules
+    solved: dict[tuple, bool] = {}  # a module cost -> whether the decider can pay it
     for slot, stack in enumerate(state.track):
         depth = len(stack)
         for pos in range(depth):
@@ -185,8 +186,12 @@ def legal_destroy(state: GameState, view: MenuView) -> Iterator[int]:
                 continue
             if modules and (rule := curse_rule(state, curse)) is not None:
                 # A module's Curse type costs what its rule says (a Dark Curse: Dark Matter only,
-                # section 4.7), paid through the one payment solver.
-                if affordable(state, view.p, rule.cost(state, view.p, curse), "destroy"):
+                # section 4.7), paid through the one payment solver, asked once per distinct cost.
+                cost = rule.cost(state, view.p, curse)
+                ok = solved.get(cost)
+                if ok is None:
+                    ok = solved[cost] = affordable(state, view.p, cost, "destroy")
+                if ok:
                     yield M.DESTROY_CURSE + M.curse_arg(slot, pos)
                 continue
             base, el = _curse_base(state, curse)
