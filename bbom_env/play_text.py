@@ -14,6 +14,7 @@ from .engine.actions import CURE_REQ, curse_req, spell_req
 from .engine.constants import ELEMENT_NAMES, code_name
 from .engine.hooks import adjust_cost
 from .engine.moves import Move
+from .engine.payment import left_text
 
 if TYPE_CHECKING:
     from .play_session import Seat
@@ -43,6 +44,8 @@ _REQ_PARTS = ELEMENT_NAMES + ("any",)  # a requirement: 4 Elements, then "any" (
 
 
 def _cost_text(req: tuple[int, ...]) -> str:
+    if len(req) > len(_REQ_PARTS):  # a module's cost parts (payment.Cost): Dark Matter, V-17
+        return left_text((), req)
     return ", ".join(f"{n} {_REQ_PARTS[e]}" for e, n in enumerate(req) if n) or "nothing"
 
 
@@ -183,7 +186,7 @@ def decision_text(state: GameState) -> str:
         text += f" (from {source_text(state)[0]})"
     if d.kind == "payment":
         picked = ", ".join(code_name(c) for c in d.picks) or "nothing"
-        text += f"; left to pay: {_cost_text(d.cost_left)}; picked: {picked}"
+        text += f"; left to pay: {left_text(d.picks, state.stack[-1]['cost'])}; picked: {picked}"
     elif d.remaining > 1:
         text += f"; {d.remaining} {'Actions' if d.kind == 'granted_action' else 'picks'} left"
     return text

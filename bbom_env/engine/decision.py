@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .constants import COST_PARTS, ELEMENT_NAMES, code_name
+from .constants import COST_PARTS, code_name
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -129,9 +129,10 @@ def describe(state: GameState) -> str:
     if d.source:
         text += f" (source: {state.pack.marked_name(d.source)} [{d.source}])"
     if d.kind == "payment":
-        names = ELEMENT_NAMES + ("any",)
-        cost = ", ".join(f"{n} {name}" for n, name in zip(d.cost_left, names, strict=True) if n)
-        text += f", left to pay: {cost or 'nothing'}; picked: {[code_name(c) for c in d.picks]}"
+        from .payment import left_text  # every part of the cost, a module's too (Dark Matter)
+
+        left = left_text(d.picks, state.stack[-1]["cost"])
+        text += f", left to pay: {left}; picked: {[code_name(c) for c in d.picks]}"
     elif d.remaining > 1:
         text += f", {d.remaining} picks left"
     return text

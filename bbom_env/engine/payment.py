@@ -29,10 +29,12 @@ from .constants import (
     COST_ANY,
     COST_PARTS,
     CURRENCY,
+    ELEMENT_NAMES,
     ELEMENTS,
     NUM_ELEMENT_CODES,
     NUM_ELEMENTS,
     NUM_VALUES,
+    code_name,
     element_code,
 )
 from .payment_search import remaining
@@ -237,6 +239,35 @@ def left_to_pay(codes: list[int] | tuple[int, ...], req: tuple) -> Cost:
         fire=left[0], water=left[1], earth=left[2], air=left[3], any=left[4],
         one_of=left[5], distinct=left[6], currency=left[7],
     )  # fmt: skip
+
+
+_PART_NAMES = (*ELEMENT_NAMES, "any")  # a cost's first parts: 4 Elements, then "any" (section 4.0)
+
+
+def left_text(codes: list[int] | tuple[int, ...], req: tuple) -> str:
+    """What is still owed after paying with ``codes``, in words (``left_to_pay``): the Element
+    parts as "2 earth, 1 any" (the base game's wording), then a module's parts: a one-of
+    surcharge, "n card(s) of different Elements" (naming the Elements the picks already gave it,
+    which cannot pay it again: section 4.6, V-17) and "n dark-matter"; "nothing" when covered.
+    Where Spontaneous Elements may pay (section 4.9) and something is owed, it says so."""
+    cost = as_cost(req)
+    left = left_to_pay(codes, cost)
+    parts = [f"{n} {name}" for n, name in zip(left[:COST_PARTS], _PART_NAMES, strict=True) if n]
+    if left.one_of:
+        parts.append(f"{left.one_of} of {'/'.join(ELEMENT_NAMES[e] for e in cost.one_of_set)}")
+    if left.distinct:
+        text = f"{left.distinct} card(s) of different Elements"
+        if cost == Cost(distinct=cost.distinct):  # the picks all went to the distinct part
+            used = sorted({CODE_ELEMENT[c] for c in codes if c < NUM_ELEMENT_CODES})
+            if used:
+                text += f", not {'/'.join(ELEMENT_NAMES[e] for e in used)}"
+        parts.append(text)
+    if left.currency:
+        parts.append(f"{left.currency} {code_name(CURRENCY)}")
+    if not parts:
+        return "nothing"
+    spontaneous = f" (or 2 {code_name(CURRENCY)} per Element: Spontaneous Elements)" if cost.wildcards else ""
+    return ", ".join(parts) + spontaneous
 
 
 def affordable(state: GameState, payer: int, req: tuple, action: str = "") -> bool:

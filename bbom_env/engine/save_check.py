@@ -36,7 +36,20 @@ from .pack_hash import pack_mismatch
 from .records import NO_CARD, CurseOnTrack, SpellSlot, SupportSlot, TempModifier
 from .rules import Ruleset, game_pack, pack_spec, ruleset
 from .save_check_stack import Game, _frame
-from .save_values import _bool, _code, _counts, _dict, _id, _int, _list, _name, _record, _seat, _str
+from .save_values import (
+    BASE_CODES,
+    _bool,
+    _code,
+    _counts,
+    _dict,
+    _id,
+    _int,
+    _list,
+    _name,
+    _record,
+    _seat,
+    _str,
+)
 from .state import GameState, PlayerState, SaveError
 from .typed_fields import JSONShapeError, check_json, saved_fields
 
@@ -76,14 +89,15 @@ def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfi
     n = config.num_players
     players = _list(data["players"], "players", n)
     known = _modifiers(pack)
+    codes = frozenset(rules.card_codes)  # the base game's and its modules' (Dark Matter: 13)
     for i, d in enumerate(players):
-        _player(d, f"players[{i}]", pack, known)
+        _player(d, f"players[{i}]", pack, known, codes)
     _magicians(config, players)
     _progress(data, n, num_moves(config.modules))
     _board(data, pack, n, rules.curse_types)
-    _zones(data)
+    _zones(data, codes)
     stack = _list(data["stack"], "stack")
-    game = Game(pack, n, rules.pay_actions)
+    game = Game(pack, n, rules.pay_actions, codes)
     for i, f in enumerate(stack):
         _frame(f, f"stack[{i}]", game, data, top=i == len(stack) - 1)
     _module_states(data.get("ext", {}), rules)
@@ -138,19 +152,21 @@ def _rng(v: Any) -> None:
         raise SaveError(f"rng: not a state of Python's random.Random: {exc}") from None
 
 
-def _player(d: Any, where: str, pack: Pack, known: set[tuple[str, str, str]]) -> None:
+def _player(
+    d: Any, where: str, pack: Pack, known: set[tuple[str, str, str]], codes: frozenset[int] = BASE_CODES
+) -> None:
     _dict(d, where, PLAYER_FIELDS)
     _id(d["magician"], pack.magicians, f"{where}.magician", "Magician")
     for i, c in enumerate(_list(d["deck"], f"{where}.deck")):
-        _code(c, f"{where}.deck[{i}]")
-    _counts(d["hand"], f"{where}.hand")
-    _counts(d["discard"], f"{where}.discard")
+        _code(c, f"{where}.deck[{i}]", codes)
+    _counts(d["hand"], f"{where}.hand", codes)
+    _counts(d["discard"], f"{where}.discard", codes)
     for i, slot in enumerate(_list(d["support"], f"{where}.support", most=MAX_SUPPORT_SLOTS)):
         w = f"{where}.support[{i}]"
         _record(slot, w, SupportSlot)
-        _code(slot["card"], f"{w}.card")
+        _code(slot["card"], f"{w}.card", codes)
         if type(slot["crushed"]) is not int or slot["crushed"] != NO_CARD:
-            _code(slot["crushed"], f"{w}.crushed")  # a card code, or NO_CARD (-1): nothing crushed
+            _code(slot["crushed"], f"{w}.crushed", codes)  # a card code, or NO_CARD (-1): nothing crushed
     for i, sp in enumerate(_list(d["spells"], f"{where}.spells", most=MAX_SPELLS)):
         w = f"{where}.spells[{i}]"
         _record(sp, w, SpellSlot)
@@ -258,7 +274,7 @@ def _round_and_marker(data: dict) -> None:
     _int(data["phase"], "phase", min(Phase), max(Phase))
 
 
-def _zones(data: dict) -> None:
+def _zones(data: dict, codes: frozenset[int] = BASE_CODES) -> None:
     supply = _list(data["supply"], "supply", NUM_ELEMENTS)
     for e, pile in enumerate(supply):
         for v, c in enumerate(_list(pile, f"supply[{e}]", 2)):  # values 2 and 3
@@ -269,8 +285,8 @@ def _zones(data: dict) -> None:
     for i, c in enumerate(_list(data["madness_pile"], "madness_pile")):
         if _code(c, f"madness_pile[{i}]") != MADNESS:
             raise SaveError(f"madness_pile[{i}]: card code {c} is not Madness ({MADNESS})")
-    _counts(data["destroyed"], "destroyed")
-    _counts(data["box"], "box")
+    _counts(data["destroyed"], "destroyed", codes)
+    _counts(data["box"], "box", codes)
 
 
 def _progress(data: dict, n: int, moves: int) -> None:

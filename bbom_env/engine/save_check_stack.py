@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from .cards import Pack
 from .constants import (
     COST_PARTS,
+    CURRENCY,
     MADNESS,
     MAX_POWER,
     MAX_SUPPORT_SLOTS,
@@ -22,7 +23,7 @@ from .constants import (
 from .frames import FRAME_TYPES, frame_schema
 from .payment import Cost
 from .records import NO_CARD, HandSource, SupportSource
-from .save_values import _bool, _code, _id, _int, _list, _name, _seat, _str
+from .save_values import BASE_CODES, _bool, _code, _id, _int, _list, _name, _seat, _str
 from .state import SaveError
 
 
@@ -33,6 +34,7 @@ class Game(NamedTuple):
     pack: Pack
     n: int
     pay_actions: tuple[str, ...]
+    codes: frozenset[int] = BASE_CODES  # its card codes (``Ruleset.card_codes``)
 
 
 def _frame(f: Any, where: str, game: Game, data: dict, top: bool) -> None:
@@ -47,7 +49,7 @@ def _frame(f: Any, where: str, game: Game, data: dict, top: bool) -> None:
     if f.get("decider") is not None:
         _decider(f, where, players, top)
     if kind == "pay":
-        _picks_held(f, where, players)
+        _picks_held(f, where, players, game.codes)
 
 
 def _frame_keys(f: Any, where: str) -> tuple[str, Any]:
@@ -138,7 +140,9 @@ def _picks_value(v: Any, where: str, game: Game) -> None:
     for i, s in enumerate(_list(v, where)):
         w = f"{where}[{i}]"
         if type(s) is dict and set(s) == set(HandSource._fields):
-            _int(s["code"], f"{w}.code", 0, NUM_ELEMENT_CODES - 1)
+            # An Element card, or the game's currency (Dark Matter, section 4.0) if it has one.
+            if not (type(s["code"]) is int and s["code"] == CURRENCY and CURRENCY in game.codes):
+                _int(s["code"], f"{w}.code", 0, NUM_ELEMENT_CODES - 1)
         elif type(s) is dict and set(s) == set(SupportSource._fields):
             _seat(s["seat"], f"{w}.seat", game.n)
             _int(s["slot"], f"{w}.slot", 0, MAX_SUPPORT_SLOTS - 1)
@@ -215,7 +219,7 @@ def _card_there(f: dict, where: str, data: dict) -> None:
         )
 
 
-def _picks_held(f: dict, where: str, players: list | tuple) -> None:
+def _picks_held(f: dict, where: str, players: list | tuple, codes: frozenset[int] = BASE_CODES) -> None:
     """Cards picked for a payment are still where they were picked (the payment is not made yet)."""
     hand = players[f["player"]]["hand"]
     used = [0] * NUM_CODES
@@ -230,6 +234,9 @@ def _picks_held(f: dict, where: str, players: list | tuple) -> None:
             support = players[q]["support"]
             # A slot with a crushed card pays with neither card (payment.usable_support).
             slot = support[k] if k < len(support) and (q, k) not in slots else None
-            if slot is None or slot["card"] >= NUM_ELEMENT_CODES or slot["crushed"] != NO_CARD:
+            card = slot["card"] if slot is not None else NO_CARD
+            # An Element card, or the game's currency (Dark Matter, section 4.0) if it has one.
+            payable = 0 <= card < NUM_ELEMENT_CODES or (card == CURRENCY and CURRENCY in codes)
+            if slot is None or not payable or slot["crushed"] != NO_CARD:
                 raise SaveError(f"{where}.picks[{i}]: slot {k} of player {q} holds no card to pay with")
             slots.add((q, k))

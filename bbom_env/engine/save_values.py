@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .constants import MADNESS, NUM_CODES
+from .constants import MADNESS, NUM_CODES, code_name
 from .state import SaveError
 
 
@@ -75,17 +75,35 @@ def _record(v: Any, where: str, cls: type) -> dict:
     return _dict(v, where, frozenset(cls._fields))  # type: ignore[attr-defined]
 
 
-def _code(v: Any, where: str) -> int:
-    # Base game: Element cards and Madness. Dark Matter and Phobias (codes 13+) come with the Vth
-    # Element modules, which GameConfig refuses for now.
-    if type(v) is not int or not 0 <= v <= MADNESS:
-        raise SaveError(f"{where}: unknown card code {_name(v)} (card codes are 0..{MADNESS})")
+# The base game's card codes: Element cards and Madness (``rules.ruleset(()).card_codes``).
+BASE_CODES: frozenset[int] = frozenset(range(MADNESS + 1))
+
+
+def _code(v: Any, where: str, codes: frozenset[int] = BASE_CODES) -> int:
+    """A card code of this game: ``codes`` are its ruleset's (``rules.Ruleset.card_codes``: the
+    base game's, plus Dark Matter with the Dark Matter module, Phobias with the Phobia module)."""
+    if type(v) is not int or v not in codes:
+        if type(v) is int and 0 <= v < NUM_CODES:
+            raise SaveError(
+                f"{where}: unknown card code {v} ({code_name(v)}): not a card of this game, whose card "
+                f"codes are {_codes_text(codes)} (a module's cards need that module in config.modules)"
+            )
+        raise SaveError(f"{where}: unknown card code {_name(v)} (card codes are {_codes_text(codes)})")
     return v
 
 
-def _counts(v: Any, where: str) -> None:
+def _codes_text(codes: frozenset[int]) -> str:
+    lo, hi = min(codes), max(codes)
+    rest = "" if len(codes) == hi - lo + 1 else " (some only)"
+    return f"{lo}..{hi}{rest}"
+
+
+def _counts(v: Any, where: str, codes: frozenset[int] = BASE_CODES) -> None:
+    """Counts by card code; a card code that is not of this game (``_code``) counts 0."""
     for i, n in enumerate(_list(v, where, NUM_CODES)):
         _int(n, f"{where}[{i}]", 0)
+        if n and i not in codes:
+            _code(i, f"{where}[{i}]", codes)
 
 
 def _id(v: Any, table: dict, where: str, what: str) -> str:

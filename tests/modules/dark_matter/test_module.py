@@ -16,6 +16,7 @@ from bbom_env.engine.config import ConfigError
 from bbom_env.engine.constants import DARK_MATTER
 from bbom_env.engine.invariants import check_invariants
 from bbom_env.engine.moves import NUM_BASE_MOVES
+from bbom_env.engine.records import NO_CARD, SupportSlot
 from bbom_env.engine.resolver import run
 from bbom_env.engine.rules import MODULES, ruleset
 from bbom_env.engine.setup import setup
@@ -205,15 +206,15 @@ def test_state_survives_clone_pickle_and_json(dm: None) -> None:
     assert len(c.curse_piles["dark_matter"]) == len(state.curse_piles["dark_matter"]) - 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine change for part B: save_values._code accepts card codes 0..12 only, not the game's "
-    "ruleset(modules).card_codes, so a Dark Matter card in a deck or support slot cannot be saved",
-)
 def test_a_save_with_dark_matter_in_a_deck_loads(dm: None) -> None:
+    """Section 1.2: Dark Matter is a card of a game with the module (``Ruleset.card_codes``), so a
+    save holding one in a deck, a discard pile, a support slot or the box loads."""
     state = new_game(dm_config(seed=1))
-    dm_state(state).supply -= 1
+    dm_state(state).supply -= 4
     state.players[0].deck.append(DARK_MATTER)
+    state.players[1].discard[DARK_MATTER] += 1
+    state.players[1].support.append(SupportSlot(DARK_MATTER, NO_CARD))
+    state.box[DARK_MATTER] += 1
     assert from_json(state.to_json()) == state
 
 
