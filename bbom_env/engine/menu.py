@@ -47,17 +47,17 @@ class MenuView:
     queries: modifiers are read fresh, STYLE.md practice 10). A player without "forbid" / "cost"
     modifiers skips those hooks (the hot path of random play)."""
 
-    __slots__ = ("frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods")
+    __slots__ = ("frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods", "_cost_actions")
 
     def __init__(self, state: GameState, f: MenuFrame) -> None:
         self.frame = f
-        self.p: int = f["player"]
-        self.player: PlayerState = state.players[self.p]
-        self.counts = available_values(state, self.p)
-        self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in self.counts]
+        p = self.p = f["player"]
+        self.player: PlayerState = state.players[p]
+        counts = self.counts = available_values(state, p)
+        self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
         forbid = False
         cost_mods = []
-        for m in hooks.player_mods(state, self.p):  # one pass (a hot path)
+        for m in hooks.player_mods(state, p):  # one pass (a hot path)
             kind = m["kind"]
             if kind == "cost":
                 cost_mods.append(m)
@@ -66,6 +66,17 @@ class MenuView:
         self._forbid = forbid
         self._cost_mods = cost_mods
         self._cost = bool(cost_mods)
+        # The Actions a "cost" modifier names ("all": every one): the others are priced as printed.
+        self._cost_actions = frozenset(m["action"] for m in cost_mods) if cost_mods else frozenset()
+
+    def plain(self, action: str) -> bool:
+        """True when no modifier can change what this Action costs or whether it is allowed (no
+        "forbid" modifier, no "cost" modifier naming it): its ``legal`` may then compare the
+        printed cost with ``tot`` directly (the hot path of random play; the same answers as
+        ``can_pay_single``/``can_pay`` give for an unmodified cost)."""
+        if self._forbid:
+            return False
+        return not self._cost or (action not in self._cost_actions and "all" not in self._cost_actions)
 
     def forbidden(self, state: GameState, action: str, element: int | None) -> bool:
         return self._forbid and hooks.forbidden(state, self.p, action, element)
