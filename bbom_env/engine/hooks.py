@@ -128,11 +128,12 @@ def forbidden(state: GameState, p: int, action: str, element: int | None) -> boo
 def banned_elements(state: GameState, p: int, action: str) -> frozenset[int]:
     """Elements whose cards player p may not pay with for this Action (section 4.10: "you can no
     longer take an Action using <Element>" also bars that Element from every payment)."""
-    out = [
-        ELEMENT_NAMES.index(m["element"])
-        for m in player_mods(state, p)
-        if m["kind"] == "forbid" and m["action"] in (action, "all") and m["element"] != "any"
-    ]
+    out = None  # a loop, not a list comprehension: asked by every payment and most have no ban
+    for m in player_mods(state, p):
+        if m["kind"] == "forbid" and m["action"] in (action, "all") and m["element"] != "any":
+            if out is None:
+                out = []
+            out.append(ELEMENT_NAMES.index(m["element"]))
     return frozenset(out) if out else NO_BAN
 
 

@@ -82,7 +82,7 @@ def run_pay(state: GameState, f: dict) -> None:
     p = f["player"]
     if state.config.payment == "auto" or is_free(f["cost"]):
         sources = auto_payment(state, p, f["cost"], f["action"])
-        codes = tuple(source_code(state, s) for s in sources)
+        codes = tuple([source_code(state, s) for s in sources])  # a list comprehension: no generator
         _discard_sources(state, p, sources)
         state.event("pay", p, f["action"], f["target"], codes)
         done(state, f)
@@ -91,7 +91,8 @@ def run_pay(state: GameState, f: dict) -> None:
 
 
 def _picked_codes(state: GameState, f: dict) -> list[int]:
-    return [source_code(state, s) for s in f["picks"]]
+    picks = f["picks"]
+    return [source_code(state, s) for s in picks] if picks else []
 
 
 _ELEMENT_CARD_CODES = tuple(range(NUM_ELEMENT_CODES))
@@ -144,27 +145,27 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     offers, pool = _offers(state, f, cost is not None and bool(cost.currency or cost.wildcards))
     irreducible_only = state.config.irreducible_payments
     verdict: dict[int, bool] = {}  # equal codes get equal answers
+    have = [0] * NUM_ELEMENTS  # Elements picked, by Element (picks are Element cards here)
+    need_any = owed = 0
     if simple:
-        have = [0] * NUM_ELEMENTS  # Elements picked, by Element (picks are Element cards here)
         for c in picked:
             have[CODE_ELEMENT[c]] += CODE_VALUE[c]
         need_any = req[COST_ANY] > 0 and not covered
-
-        def pays_part(code: int) -> bool:
-            e = CODE_ELEMENT[code]
-            return have[e] < req[e] or need_any
     else:
         assert cost is not None
         owed = sum(_numbers(left_to_pay(picked, cost)))
 
-        def pays_part(code: int) -> bool:
-            assert cost is not None
-            return sum(_numbers(left_to_pay([*picked, code], cost))) < owed
-
     def useful(code: int) -> bool:
         if code in verdict:
             return verdict[code]
-        ok = pays_part(code)
+        # Whether the card pays part of what is still owed (written here, not in a second
+        # closure: asked for every card offered).
+        if simple:
+            e = CODE_ELEMENT[code]
+            ok = have[e] < req[e] or need_any
+        else:
+            assert cost is not None
+            ok = sum(_numbers(left_to_pay([*picked, code], cost))) < owed
         if ok and irreducible_only:
             exact = completable_pick(picked, pool, req, code)
             if exact is None:  # mixed cost: at least no reducible payment is ever confirmed
