@@ -146,7 +146,7 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     irreducible_only = state.config.irreducible_payments
     verdict: dict[int, bool] = {}  # equal codes get equal answers
     have = [0] * NUM_ELEMENTS  # Elements picked, by Element (picks are Element cards here)
-    need_any = owed = 0
+    need_any, owed = False, 0
     if simple:
         for c in picked:
             have[CODE_ELEMENT[c]] += CODE_VALUE[c]
