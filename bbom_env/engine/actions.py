@@ -6,7 +6,6 @@ menu (``menu.py``) only loops over registered Actions.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from . import hooks
@@ -104,21 +103,38 @@ def destroy_cost(state: GameState, p: int, curse: CurseOnTrack) -> tuple:
 # -- what the menu offers (DP-03) and what choosing pushes ------------------------------------
 
 
-def legal_activate(state: GameState, view: MenuView) -> Iterator[int]:
+# The Actions' ``legal`` return lists (the menu extends its list with them: cheaper than resuming
+# a generator per id) and, when ``view.plain(action)`` (no modifier touches the Action), compare
+# the printed cost with ``view.tot`` inline instead of asking ``view.can_pay_single`` per id: the
+# menu is about a third of the engine's time in random play (issue 8).
+
+
+def legal_activate(state: GameState, view: MenuView) -> list[int]:
     """Section 4.1: a ready Spell (not exhausted, not neutralized), for each power X it can pay."""
     spells = state.pack.spells
+    out: list[int] = []
+    plain = view.plain("activate")
+    tot = view.tot
     for i, sp in enumerate(view.player.spells):
-        moves = _ACTIVATE_MOVES[i]
         if sp.exhausted or sp.neutralized:
             continue
+        moves = _ACTIVATE_MOVES[i]
         spell = spells[sp.spell]
         el = spell.element
+        if plain:
+            have, cost = tot[el], spell.activation_cost
+            for x in POWERS:
+                if have < cost * x:
+                    break  # a higher X costs more
+                out.append(moves[x - 1])
+            continue
         if view.forbidden(state, "activate", el):
             continue
         for x in POWERS:
             if not view.can_pay_single(state, "activate", el, spell.activation_cost * x):
                 break  # a higher X costs more
-            yield moves[x - 1]
+            out.append(moves[x - 1])
+    return out
 
 
 def choose_activate(state: GameState, f: dict, mv: M.Move) -> None:
@@ -132,14 +148,23 @@ def choose_activate(state: GameState, f: dict, mv: M.Move) -> None:
     )
 
 
-def legal_learn(state: GameState, view: MenuView) -> Iterator[int]:
+def legal_learn(state: GameState, view: MenuView) -> list[int]:
     """Section 4.2: the top Spell of a Library pile."""
     spells = state.pack.spells
+    if view.plain("learn"):
+        tot = view.tot
+        return [
+            M.LEARN + e
+            for e, pile in enumerate(state.library)
+            if pile and tot[e] >= spells[pile[-1]].learning_cost
+        ]
+    out: list[int] = []
     for e in range(NUM_ELEMENTS):
         pile = state.library[e]
         if pile and not view.forbidden(state, "learn", e):
             if view.can_pay_single(state, "learn", e, spells[pile[-1]].learning_cost):
-                yield M.LEARN + e
+                out.append(M.LEARN + e)
+    return out
 
 
 def choose_learn(state: GameState, f: dict, mv: M.Move) -> None:
@@ -151,15 +176,25 @@ def choose_learn(state: GameState, f: dict, mv: M.Move) -> None:
     )
 
 
-def legal_acquire(state: GameState, view: MenuView) -> Iterator[int]:
+def legal_acquire(state: GameState, view: MenuView) -> list[int]:
     """Section 4.3: a value-2 or value-3 card of the supply, for its value in its Element."""
+    out: list[int] = []
+    plain = view.plain("acquire")
+    tot = view.tot
     for e in range(NUM_ELEMENTS):
+        supply, moves = state.supply[e], _ACQUIRE_MOVES[e]  # both by index of ACQUIRABLE_VALUES
+        if plain:
+            have = tot[e]
+            for j, v in enumerate(ACQUIRABLE_VALUES):
+                if supply[j] > 0 and have >= v:
+                    out.append(moves[j])
+            continue
         if view.forbidden(state, "acquire", e):
             continue
-        supply, moves = state.supply[e], _ACQUIRE_MOVES[e]  # both by index of ACQUIRABLE_VALUES
         for j, v in enumerate(ACQUIRABLE_VALUES):
             if supply[j] > 0 and view.can_pay_single(state, "acquire", e, v):
-                yield moves[j]
+                out.append(moves[j])
+    return out
 
 
 def choose_acquire(state: GameState, f: dict, mv: M.Move) -> None:
@@ -172,12 +207,16 @@ def choose_acquire(state: GameState, f: dict, mv: M.Move) -> None:
     )
 
 
-def legal_destroy(state: GameState, view: MenuView) -> Iterator[int]:
+def legal_destroy(state: GameState, view: MenuView) -> list[int]:
     """Section 4.4: a face-up Curse on the track (neutralized Curses cannot be destroyed, section 7)."""
+    out: list[int] = []
     if view.forbidden(state, "destroy", None):
-        return
+        return out
     modules = state.config.modules
     solved: dict[tuple, bool] = {}  # a module cost -> whether the decider can pay it
+    plain = view.plain("destroy")
+    tot = view.tot
+    curses = state.pack.curses
     for slot, stack in enumerate(state.track):
         depth = len(stack)
         for pos in range(depth):
@@ -187,16 +226,29 @@ def legal_destroy(state: GameState, view: MenuView) -> Iterator[int]:
             if modules and (rule := curse_rule(state, curse)) is not None:
                 # A module's Curse type costs what its rule says (a Dark Curse: Dark Matter only,
                 # section 4.7), paid through the one payment solver, asked once per distinct cost.
-                cost = rule.cost(state, view.p, curse)
-                ok = solved.get(cost)
+                mcost = rule.cost(state, view.p, curse)
+                ok = solved.get(mcost)
                 if ok is None:
-                    ok = solved[cost] = affordable(state, view.p, cost, "destroy")
+                    ok = solved[mcost] = affordable(state, view.p, mcost, "destroy")
                 if ok:
-                    yield M.DESTROY_CURSE + M.curse_arg(slot, pos)
+                    out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
+                continue
+            if plain:
+                # _curse_base's cost (printed plus tokens, A-62; no "any" part) against tot, as
+                # fits does for a cost without an "any" part.
+                cost, tokens = curses[curse.curse].cost, curse.tokens
+                if (
+                    tot[0] >= cost[0] + tokens[0]
+                    and tot[1] >= cost[1] + tokens[1]
+                    and tot[2] >= cost[2] + tokens[2]
+                    and tot[3] >= cost[3] + tokens[3]
+                ):
+                    out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
                 continue
             base, el = _curse_base(state, curse)
             if view.can_pay(state, "destroy", view.cost(state, "destroy", el, base)):
-                yield M.DESTROY_CURSE + M.curse_arg(slot, pos)
+                out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
+    return out
 
 
 def choose_destroy(state: GameState, f: dict, mv: M.Move) -> None:
@@ -210,24 +262,34 @@ def choose_destroy(state: GameState, f: dict, mv: M.Move) -> None:
     )
 
 
-def legal_cure(state: GameState, view: MenuView) -> Iterator[int]:
+# Card codes of Madness cards (Madness and Phobias, section 9.2), for the Cure menu (a hot path).
+_MADNESS_CODES = tuple(c for c in range(NUM_ELEMENT_CODES, NUM_CODES) if is_madness(c))
+_IS_MADNESS = frozenset(_MADNESS_CODES)
+
+
+def legal_cure(state: GameState, view: MenuView) -> list[int]:
     """Section 4.5: a Madness card in the decider's hand or in any support (A-11)."""
-    if view.forbidden(state, "cure", None):
-        return
-    if not view.can_pay(state, "cure", view.cost(state, "cure", None, CURE_REQ)):
-        return
+    out: list[int] = []
+    if view.plain("cure"):
+        tot = view.tot
+        if tot[0] + tot[1] + tot[2] + tot[3] < CURE_COST:  # fits for an "any"-only cost (A-11)
+            return out
+    elif view.forbidden(state, "cure", None):
+        return out
+    elif not view.can_pay(state, "cure", view.cost(state, "cure", None, CURE_REQ)):
+        return out
     hand = view.player.hand
-    for c in range(NUM_ELEMENT_CODES, NUM_CODES):
-        if hand[c] and is_madness(c):
-            yield M.CURE_HAND + c
-    n = len(state.players)
+    out += [M.CURE_HAND + c for c in _MADNESS_CODES if hand[c]]
+    players = state.players
+    n = len(players)
     for off in range(n):
-        q = state.players[(view.p + off) % n]
-        if q.eliminated:
+        q = players[(view.p + off) % n]
+        if q.eliminated or not q.support:
             continue
         for s, slot in enumerate(q.support):
-            if is_madness(slot.card) and s < MAX_SUPPORT_SLOTS:
-                yield M.CURE_SUPPORT + M.support_arg(off, s)
+            if slot.card in _IS_MADNESS and s < MAX_SUPPORT_SLOTS:
+                out.append(M.CURE_SUPPORT + M.support_arg(off, s))
+    return out
 
 
 def choose_cure(state: GameState, f: dict, mv: M.Move) -> None:
@@ -250,13 +312,13 @@ def choose_cure(state: GameState, f: dict, mv: M.Move) -> None:
     push(state, pay_frame(p, req, "cure", ""), target)
 
 
-def legal_ability(state: GameState, view: MenuView) -> Iterator[int]:
+def legal_ability(state: GameState, view: MenuView) -> list[int]:
     """A Magician's activated ability: once per turn, on the owner's own turn (A-35)."""
     pl = view.player
-    mag = state.pack.magicians[pl.magician]
-    if mag.activated and view.frame["grants"] < 0 and not pl.ability_used:
+    if not pl.ability_used and view.frame["grants"] < 0 and state.pack.magicians[pl.magician].activated:
         if not hooks.ability_lost(state, view.p):  # V-10: also while a lose_ability modifier lasts
-            yield M.ABILITY
+            return [M.ABILITY]
+    return []
 
 
 def choose_ability(state: GameState, f: dict, mv: M.Move) -> None:

@@ -24,9 +24,15 @@ def player_mods(state: GameState, p: int) -> Iterable[dict]:
     """Player p's modifiers, fresh: the Magician's (unless the ability is lost), the temporary
     ones, then what the game's modules' sources yield (cards active in a zone)."""
     pl = state.players[p]
-    if not pl.mods and not state.config.modules:
-        # The hot path (most queries of a base game): only the Magician's, an immutable tuple.
-        return () if pl.ability_lost else state.pack.magicians[pl.magician].mods
+    if not state.config.modules:
+        # A base game (the hot path): no module sources, and no "lose_ability" modifier (a module
+        # kind, vocab.MODULE_MOD_SCHEMAS: pack_checks.check_module_kinds refuses it in a base
+        # game), so the ability is lost only by the flag. Mostly only the Magician's (a tuple).
+        mods = pl.mods
+        if not mods:
+            return () if pl.ability_lost else state.pack.magicians[pl.magician].mods
+        temp = [m.modifier for m in mods]
+        return temp if pl.ability_lost else [*state.pack.magicians[pl.magician].mods, *temp]
     return _all_mods(state, p)
 
 
@@ -48,6 +54,8 @@ def ability_lost(state: GameState, p: int) -> bool:
     pl = state.players[p]
     if pl.ability_lost:
         return True
+    if not state.config.modules:
+        return False  # "lose_ability" is a module kind: never in a base game (see player_mods)
     for m in pl.mods:
         if m.modifier["kind"] == "lose_ability":
             return True
@@ -72,6 +80,8 @@ RULE_POINTS: dict[str, str] = {
 def rule_point(state: GameState, p: int, point: str, default: int) -> int:
     """The value of a named rule point for player p: ``default`` unless a "replace" modifier of
     the player names the point (the last one found wins: sources in ``player_mods`` order)."""
+    if not state.config.modules:
+        return default  # "replace" is a module kind: never in a base game (see player_mods)
     value = default
     for m in player_mods(state, p):
         if m["kind"] == "replace" and m["point"] == point:
@@ -118,11 +128,12 @@ def forbidden(state: GameState, p: int, action: str, element: int | None) -> boo
 def banned_elements(state: GameState, p: int, action: str) -> frozenset[int]:
     """Elements whose cards player p may not pay with for this Action (section 4.10: "you can no
     longer take an Action using <Element>" also bars that Element from every payment)."""
-    out = [
-        ELEMENT_NAMES.index(m["element"])
-        for m in player_mods(state, p)
-        if m["kind"] == "forbid" and m["action"] in (action, "all") and m["element"] != "any"
-    ]
+    out = None  # a loop, not a list comprehension: asked by every payment and most have no ban
+    for m in player_mods(state, p):
+        if m["kind"] == "forbid" and m["action"] in (action, "all") and m["element"] != "any":
+            if out is None:
+                out = []
+            out.append(ELEMENT_NAMES.index(m["element"]))
     return frozenset(out) if out else NO_BAN
 
 

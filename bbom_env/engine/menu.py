@@ -51,17 +51,18 @@ class MenuView:
 
     __slots__ = (
         "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods", "_transform", "_currency",
+        "_cost_actions",
     )  # fmt: skip
 
     def __init__(self, state: GameState, f: MenuFrame) -> None:
         self.frame = f
-        self.p: int = f["player"]
-        self.player: PlayerState = state.players[self.p]
-        self.counts = available_values(state, self.p)
-        self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in self.counts]
+        p = self.p = f["player"]
+        self.player: PlayerState = state.players[p]
+        counts = self.counts = available_values(state, p)
+        self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
         forbid = False
         cost_mods = []
-        for m in hooks.player_mods(state, self.p):  # one pass (a hot path)
+        for m in hooks.player_mods(state, p):  # one pass (a hot path)
             kind = m["kind"]
             if kind == "cost":
                 cost_mods.append(m)
@@ -73,6 +74,18 @@ class MenuView:
         modules = state.config.modules
         self._transform = bool(modules) and bool(ruleset(modules).cost_transforms)
         self._currency = -1  # currency cards the player may pay with, counted on first need
+        # The Actions a "cost" modifier names ("all": every one): the others are priced as printed.
+        self._cost_actions = frozenset(m["action"] for m in cost_mods) if cost_mods else frozenset()
+
+    def plain(self, action: str) -> bool:
+        """True when no modifier can change what this Action costs or whether it is allowed (no
+        "forbid" modifier, no "cost" modifier naming it) and no module transforms costs (Spontaneous
+        Elements): its ``legal`` may then compare the printed cost with ``tot`` directly (the hot
+        path of random play; the same answers as ``can_pay_single``/``can_pay`` give for an
+        unmodified cost)."""
+        if self._forbid or self._transform:
+            return False
+        return not self._cost or (action not in self._cost_actions and "all" not in self._cost_actions)
 
     def forbidden(self, state: GameState, action: str, element: int | None) -> bool:
         return self._forbid and hooks.forbidden(state, self.p, action, element)

@@ -48,7 +48,8 @@ if TYPE_CHECKING:
 def _pool(state: GameState, payer: int, banned: frozenset[int]) -> list[tuple[int, int, int]]:
     """Usable support cards in preference order: the payer's own first, then by seat order."""
     pool = usable_support(state, payer, banned)
-    pool.sort(key=lambda t: (t[0] != payer, (t[0] - payer) % len(state.players), t[1]))
+    if len(pool) > 1:  # most payers have at most one support card to draw on (auto payment is hot)
+        pool.sort(key=lambda t: (t[0] != payer, (t[0] - payer) % len(state.players), t[1]))
     return pool
 
 
@@ -283,7 +284,8 @@ def completable_pick(picked: list[int], pool: list[int], req: tuple[int, ...], c
     if not elements_only(req):
         return None
     # Picks and the candidate are Element cards: an Element-only cost is offered nothing else.
-    specific = any(req[:NUM_ELEMENTS])
+    # Written out for the four Elements: manual payment asks this for every card it offers.
+    specific = req[0] or req[1] or req[2] or req[3]
     if specific and req[COST_ANY]:
         return None
     if specific:
@@ -291,11 +293,18 @@ def completable_pick(picked: list[int], pool: list[int], req: tuple[int, ...], c
         r = req[e]
         if r == 0:
             return False
-        fixed = [CODE_VALUE[c] for c in picked if CODE_ELEMENT[c] == e] + [CODE_VALUE[code]]
+        fixed = [CODE_VALUE[c] for c in picked if CODE_ELEMENT[c] == e]
         avail = [pool[c] for c in ELEMENT_CODES[e]]
     else:
         r = req[COST_ANY]
-        fixed = [CODE_VALUE[c] for c in picked] + [CODE_VALUE[code]]
-        avail = [sum(pool[codes[v]] for codes in ELEMENT_CODES) for v in range(NUM_VALUES)]
+        fixed = [CODE_VALUE[c] for c in picked]
+        avail = [pool[a] + pool[b] + pool[c] + pool[d] for a, b, c, d in _CODES_BY_VALUE]
+    fixed.append(CODE_VALUE[code])
     avail[CODE_VALUE[code] - 1] -= 1  # the candidate itself
     return _completable(fixed, avail, r)
+
+
+# The card codes of each value (1, 2, 3), one per Element (for the "any" part above).
+_CODES_BY_VALUE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(codes[v] for codes in ELEMENT_CODES) for v in range(NUM_VALUES)
+)

@@ -84,7 +84,7 @@ def run_pay(state: GameState, f: dict) -> None:
     p = f["player"]
     if state.config.payment == "auto" or is_free(f["cost"]):
         sources = auto_payment(state, p, f["cost"], f["action"])
-        codes = tuple(source_code(state, s) for s in sources)
+        codes = tuple([source_code(state, s) for s in sources])  # a list comprehension: no generator
         _discard_sources(state, p, sources)
         state.event("pay", p, f["action"], f["target"], codes)
         done(state, f)
@@ -93,7 +93,8 @@ def run_pay(state: GameState, f: dict) -> None:
 
 
 def _picked_codes(state: GameState, f: dict) -> list[int]:
-    return [source_code(state, s) for s in f["picks"]]
+    picks = f["picks"]
+    return [source_code(state, s) for s in picks] if picks else []
 
 
 _ELEMENT_CARD_CODES = tuple(range(NUM_ELEMENT_CODES))
@@ -146,18 +147,14 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     offers, pool = _offers(state, f, cost is not None and bool(cost.currency or cost.wildcards))
     irreducible_only = state.config.irreducible_payments
     verdict: dict[int, bool] = {}  # equal codes get equal answers
+    have = [0] * NUM_ELEMENTS  # Elements picked, by Element (picks are Element cards here)
+    need_any = False
+    pays_part: Callable[[int], bool] | None = None  # a module cost's judges (_module_judges)
+    trial_of: Callable[[int], list[int] | None] | None = None
     if simple:
-        have = [0] * NUM_ELEMENTS  # Elements picked, by Element (picks are Element cards here)
         for c in picked:
             have[CODE_ELEMENT[c]] += CODE_VALUE[c]
         need_any = req[COST_ANY] > 0 and not covered
-
-        def pays_part(code: int) -> bool:
-            e = CODE_ELEMENT[code]
-            return have[e] < req[e] or need_any
-
-        def trial_of(code: int) -> list[int] | None:
-            return [*picked, code]
     else:
         assert cost is not None
         pays_part, trial_of = _module_judges(picked, cost, pool)
@@ -165,11 +162,17 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     def useful(code: int) -> bool:
         if code in verdict:
             return verdict[code]
-        ok = pays_part(code)
+        # Whether the card pays part of what is still owed (an Element-only cost: written here,
+        # not in a closure, as it is asked for every card offered).
+        if pays_part is None:
+            e = CODE_ELEMENT[code]
+            ok = have[e] < req[e] or need_any
+        else:
+            ok = pays_part(code)
         if ok and irreducible_only:
             exact = completable_pick(picked, pool, req, code)
             if exact is None:  # mixed cost: at least no reducible payment is ever confirmed
-                trial = trial_of(code) or [*picked, code]
+                trial = (trial_of(code) if trial_of is not None else None) or [*picked, code]
                 ok = not covers(trial, req) or irreducible(trial, req)
             else:
                 ok = exact

@@ -58,12 +58,14 @@ class IllegalActionError(ValueError):
 
 def run(state: GameState) -> None:
     """Advance until a decision is pending or the game is over."""
-    from .flow import start_turn
-
     stack = state.stack
     skip_forced = state.config.skip_forced_decisions
     while not state.over:
         if not stack:
+            # Imported here, on the turn's first step only (flow imports this module): an import
+            # statement costs a little on every run, and run is called for every move.
+            from .flow import start_turn
+
             start_turn(state)
             continue
         f = stack[-1]

@@ -52,9 +52,10 @@ if TYPE_CHECKING:
 class MenuAction:
     """An Action of the Action menu (RULES.md section 4, DP-03).
 
-    ``legal(state, menu)`` yields the ids of this Action the decider may choose now (``menu`` is
-    the ``actions.MenuView`` of the pending menu: the decider, the Elements they can pay with,
-    their modifiers); ``choose(state, frame, move)`` pushes what choosing it starts (usually a
+    ``legal(state, menu)`` returns (a list, or any iterable) the ids of this Action the decider
+    may choose now (``menu`` is the ``menu.MenuView`` of the pending menu: the decider, the
+    Elements they can pay with, their modifiers; ``menu.plain(action)`` says when no modifier
+    touches the Action); ``choose(state, frame, move)`` pushes what choosing it starts (usually a
     payment frame, then the Action's own frames)."""
 
     name: str
