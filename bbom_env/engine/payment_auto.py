@@ -36,9 +36,11 @@ from .payment import (
     can_cover,
     covers,
     elements_only,
+    irreducible,
     source_code,
     usable_support,
 )
+from .payment_search import remaining
 from .records import HAND_SOURCES, HandSource, Source, SupportSource
 
 if TYPE_CHECKING:
@@ -299,3 +301,46 @@ def completable_pick(picked: list[int], pool: list[int], req: tuple[int, ...], c
         avail = [sum(pool[codes[v]] for codes in ELEMENT_CODES) for v in range(NUM_VALUES)]
     avail[CODE_VALUE[code] - 1] -= 1  # the candidate itself
     return _completable(fixed, avail, r)
+
+
+def completable_module(trial: list[int], pool: list[int], cost: Cost, budget: int = 256) -> bool:
+    """A-18 in manual mode for a cost with a module's parts: whether the cards of ``trial`` plus
+    some of those still available (``pool``: counts by card code, ``trial``'s new cards not yet
+    taken out) make an irreducible payment. A depth-first search over additions that each pay
+    part of what is owed (Dark Matter that pays only as Spontaneous Elements is added a pair at a
+    time: section 4.9, a pair is one unit); it stops at a covering payment (adding to one makes it
+    reducible). Past ``budget`` payments tried it answers True (no pick is refused on a guess)."""
+    left = list(pool)
+    for c in trial:
+        left[c] -= 1
+    if min(left) < 0:
+        return False
+    pairs = cost.wildcards and not cost.currency
+    tried = 0
+
+    def owed(codes: list[int]) -> int:
+        return sum(remaining(tuple(codes), cost))
+
+    def search(cur: list[int], start: int, now: int) -> bool:
+        nonlocal tried
+        tried += 1
+        if now == 0:
+            return irreducible(cur, cost)
+        if tried > budget:
+            return True
+        for c in range(start, len(left)):
+            step = 2 if c == CURRENCY and pairs and cur.count(CURRENCY) % 2 == 0 else 1
+            if left[c] < step:
+                continue
+            nxt = cur + [c] * step
+            after = owed(nxt)
+            if after >= now:
+                continue  # pays nothing more
+            left[c] -= step
+            found = search(nxt, c, after)
+            left[c] += step
+            if found:
+                return True
+        return False
+
+    return search(list(trial), 0, owed(trial))

@@ -39,7 +39,7 @@ from .payment import (
     source_code,
     usable_support,
 )
-from .payment_auto import auto_payment, completable_pick
+from .payment_auto import auto_payment, completable_module, completable_pick
 from .records import HAND_SOURCES, HandSource, Source, SupportSource
 from .resolver import done, frame
 
@@ -168,8 +168,11 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
         ok = pays_part(code)
         if ok and irreducible_only:
             exact = completable_pick(picked, pool, req, code)
-            if exact is None:  # mixed cost: at least no reducible payment is ever confirmed
+            if exact is None and cost is not None:  # a module's cost: a bounded search
                 trial = trial_of(code) or [*picked, code]
+                ok = completable_module(trial, _with_picks(pool, picked), cost)
+            elif exact is None:  # mixed cost: at least no reducible payment is ever confirmed
+                trial = [*picked, code]
                 ok = not covers(trial, req) or irreducible(trial, req)
             else:
                 ok = exact
@@ -202,6 +205,14 @@ def _module_judges(
         return trial is not None and sum(_numbers(left_to_pay(trial, cost))) < owed
 
     return pays_part, trial_of
+
+
+def _with_picks(pool: list[int], picked: list[int]) -> list[int]:
+    """Counts by code of the cards still available plus those already picked."""
+    out = list(pool)
+    for c in picked:
+        out[c] += 1
+    return out
 
 
 def _numbers(cost: Cost) -> tuple[int, ...]:
