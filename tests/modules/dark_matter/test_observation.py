@@ -128,8 +128,9 @@ def test_random_games_stay_in_range_and_in_their_sections(
         seen["dm_left"] += v["dark_matter.payment"][0] > 0
         seen["book_pay"] += v["dark_matter.payment"][2:].sum() > 0
     assert len(seen["supply"]) > 5 and len(seen["spread"]) >= 2
-    # dm_left >= 5: random play also spends Dark Matter as Spontaneous Elements (section 4.9).
-    assert seen["used"] > 10 and seen["dm_left"] >= 5 and seen["book_pay"] > 5
+    # dm_left >= 3: random play also spends Dark Matter as Spontaneous Elements (section 4.9), and
+    # the Air Magician's conversion (V-12) changes what random players pay.
+    assert seen["used"] > 10 and seen["dm_left"] >= 3 and seen["book_pay"] >= 3
 
 
 def test_dark_matter_in_every_zone(enc: ObservationEncoder) -> None:

@@ -268,3 +268,95 @@ def test_a_base_save_with_a_dark_matter_card_is_refused() -> None:
     state.players[1].hand[DM] += 1
     with pytest.raises(SaveError, match=r"players\[1\]\.hand\[13\]: unknown card code 13"):
         from_json(state.to_json())
+
+
+# -- the Air conversion (V-12) --------------------------------------------------------------------
+
+AIR_MAGICIAN = "magician_vth_air"
+
+
+def air(*hand: str, payment: str = "manual", dm: int = 0) -> Scenario:
+    """Player 0, the new Air Magician (V-12), to act with this hand."""
+    return scenario(*hand, dm=dm, payment=payment, magicians=(AIR_MAGICIAN, "test_mag_fire"))
+
+
+@pytest.mark.parametrize("payment", ["auto", "manual"])
+def test_one_air_card_counts_as_the_element_of_choice_its_whole_value(dm: None, payment: str) -> None:
+    """V-12: an Air-2 card and a Fire-1 card acquire a Fire-3 card (the Air card keeps its value,
+    counts as Fire); the ability is then used for the turn (section 4.11: once per turn)."""
+    sc = air("air-2", "fire-1", "air-1", "air-1", payment=payment)
+    assert "ACQUIRE(fire-3)" in sc.legal_names()
+    sc.do("ACQUIRE(fire-3)")
+    if payment == "manual":
+        sc.do("PAY_HAND(air-2)", "PAY_HAND(fire-1)", "PAY_CONFIRM")
+    assert paid(sc) == sorted([code("air-2"), FIRE1]) and sc.p(0).ability_used
+    assert sc.events("ability") == [(0, AIR_MAGICIAN)]
+    # Once per turn: the two Air-1 cards no longer pay a Fire cost.
+    sc.hand(0, "air-1", "fire-1")
+    assert "ACQUIRE(fire-2)" not in sc.legal_names()
+
+
+def test_the_conversion_counts_for_different_elements_of_acquire_dark_matter(dm: None) -> None:
+    """V-12: the converted Air card counts as its chosen Element for the whole Action, also for
+    "2 Element cards of different Elements" (section 4.6): two Air cards acquire Dark Matter."""
+    sc = air("air-1", "air-3")
+    sc.do("ACQUIRE_DARK_MATTER", "PAY_HAND(air-1)", "PAY_HAND(air-3)", "PAY_CONFIRM")
+    assert sc.p(0).hand[DM] == 1 and sc.p(0).ability_used
+    sc.hand(0, "air-1", "air-2")  # the ability is used: two Air cards are one Element again
+    assert "ACQUIRE_DARK_MATTER" not in sc.legal_names()
+
+
+def test_the_conversion_is_not_spent_when_not_needed(dm: None) -> None:
+    """Auto payment: Element cards first (docs/rules_decisions.md); a payment that covers its cost
+    without the conversion leaves the ability unused."""
+    sc = air("fire-1", "fire-1", "air-1", payment="auto")
+    sc.do("ACQUIRE(fire-2)")
+    assert paid(sc) == [FIRE1, FIRE1] and not sc.p(0).ability_used
+
+
+def test_the_conversion_comes_before_dark_matter_pairs(dm: None) -> None:
+    """The canonical order: Element cards, then the conversion, then Dark Matter pairs."""
+    sc = air("fire-1", "air-1", dm=2, payment="auto")
+    sc.do("ACQUIRE(fire-2)")
+    assert paid(sc) == sorted([FIRE1, code("air-1")]) and sc.p(0).hand[DM] == 2 and sc.p(0).ability_used
+
+
+def test_the_conversion_only_on_the_owners_own_turn_and_not_while_lost(dm: None) -> None:
+    """V-12: own turn only; a lost ability (V-10) converts nothing."""
+    from bbom_env.engine.records import TempModifier
+    from bbom_env.modules.dark_matter.air import air_conversion_cost
+
+    sc = air("air-2", "fire-1")
+    cost = (3, 0, 0, 0, 0)
+    assert as_cost(air_conversion_cost(sc.s, 0, "acquire", cost)).convert
+    sc.at(active=1)
+    assert air_conversion_cost(sc.s, 0, "acquire", cost) == cost  # another player's turn
+    sc.at(active=0)
+    sc.p(0).mods.append(TempModifier({"kind": "lose_ability"}, "until_next_monster", "dark_curse_01"))
+    assert air_conversion_cost(sc.s, 0, "acquire", cost) == cost
+    assert air_conversion_cost(sc.s, 0, BLACK_BOOK, dark_matter_cost(2)) == dark_matter_cost(2)
+
+
+@pytest.mark.parametrize("payment", ["auto", "manual"])
+def test_random_games_with_the_air_magician_keep_the_invariants(dm: None, payment: str) -> None:
+    """Whole random games with the Air Magician and Dark Matter in hand (both payment modes):
+    invariants after every move; the conversion is used."""
+    used = 0
+    for seed in range(3):
+        state = new_game(
+            GameConfig(
+                seed=seed, modules=(NAME,), payment=payment, magicians=(AIR_MAGICIAN, "magician_fire_f")
+            )
+        )
+        for pl in state.players:
+            dm_state(state).supply -= 2
+            pl.hand[DM] += 2
+        state.legal_cache = None
+        rng = random.Random(seed)
+        for _ in range(400):
+            if state.over:
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+            check_invariants(state)
+        used += sum(1 for e in state.log if e[1] == "ability" and e[3] == AIR_MAGICIAN)
+    assert used > 0
