@@ -127,20 +127,21 @@ class MenuView:
         return self.tot[element] >= n  # what fits says of an unmodified one-Element cost
 
     def _can_pay_module(self, state: GameState, action: str, req: tuple) -> bool:
-        """A cost with a module's parts. Spontaneous Elements (section 4.9) only add a way to
-        pay: the Element parts alone are checked by the closed form first, and the exact solver
-        runs only when they fall short and the player holds a pair of currency cards."""
+        """A cost with a module's parts. Spontaneous Elements (section 4.9) and the Air
+        conversion (V-12) only add ways to pay: the Element parts alone are checked by the closed
+        form first, and the exact solver runs only when they fall short (for Spontaneous
+        Elements alone: and the player holds a pair of currency cards)."""
         cost = as_cost(req)
-        if cost.wildcards and not (cost.one_of or cost.distinct or cost.currency):
-            plain = cost[:COST_PARTS]
-            if self.can_pay(state, action, plain):
+        if not (cost.one_of or cost.distinct or cost.currency):
+            if self.can_pay(state, action, cost[:COST_PARTS]):
                 return True
-            if self._currency < 0:
-                self._currency = self.player.hand[CURRENCY] + sum(
-                    1 for _, _, c in usable_support(state, self.p) if c == CURRENCY
-                )
-            if self._currency < 2:
-                return False
+            if not cost.convert:
+                if self._currency < 0:
+                    self._currency = self.player.hand[CURRENCY] + sum(
+                        1 for _, _, c in usable_support(state, self.p) if c == CURRENCY
+                    )
+                if self._currency < 2:
+                    return False
         return affordable(state, self.p, cost, action)
 
 

@@ -4,10 +4,11 @@ payment, the pending decision's "left to pay" and the observation.
 A ``Cost`` is Element parts (fire, water, earth, air), ``any`` Elements, and the module parts: a
 one-of-a-set surcharge (``one_of`` Elements of the Elements in ``one_of_set``), ``distinct`` cards
 of pairwise different Elements (any values), ``currency`` cards (the non-Element currency,
-``constants.CURRENCY``) and ``wildcards`` (two currency cards as one Element of value 1). A card's
-whole value goes to one part (a card is never split, [PROPOSED] 4.0). Its first five fields are
-the base game's requirement vector (``constants.COST_PARTS``), so ``cost[e]`` and
-``cost[COST_ANY]`` read as they always did.
+``constants.CURRENCY``), ``wildcards`` (two currency cards as one Element of value 1) and
+``convert`` (one Air card of the payment may count as any one Element, its whole value: the Vth
+Element's Air conversion, EXPANSION.md V-12). A card's whole value goes to one part (a card is
+never split, [PROPOSED] 4.0). Its first five fields are the base game's requirement vector
+(``constants.COST_PARTS``), so ``cost[e]`` and ``cost[COST_ANY]`` read as they always did.
 
 Payment sources are the records ``HandSource(code)`` for a card of the payer's hand and
 ``SupportSource(seat, slot)`` for a card of the support pool (``records.py``).
@@ -55,11 +56,12 @@ class Cost(NamedTuple):
     distinct: int = 0
     currency: int = 0
     wildcards: bool = False
+    convert: bool = False
 
     @property
     def elements_only(self) -> bool:
         """Only Element parts and ``any`` (the closed-form solver applies)."""
-        return not (self.one_of or self.distinct or self.currency or self.wildcards)
+        return not (self.one_of or self.distinct or self.currency or self.wildcards or self.convert)
 
     @property
     def is_free(self) -> bool:
@@ -268,7 +270,8 @@ def left_text(codes: list[int] | tuple[int, ...], req: tuple) -> str:
     if not parts:
         return "nothing"
     spontaneous = f" (or 2 {code_name(CURRENCY)} per Element: Spontaneous Elements)" if cost.wildcards else ""
-    return ", ".join(parts) + spontaneous
+    convert = " (1 air card may count as any Element: Air conversion)" if cost.convert else ""
+    return ", ".join(parts) + spontaneous + convert
 
 
 def affordable(state: GameState, payer: int, req: tuple, action: str = "") -> bool:

@@ -36,13 +36,17 @@ from .payment import (
     can_cover,
     covers,
     elements_only,
+    irreducible,
     source_code,
     usable_support,
 )
+from .payment_search import remaining
 from .records import HAND_SOURCES, HandSource, Source, SupportSource
 
 if TYPE_CHECKING:
     from .state import GameState
+
+_AIR = 3  # constants.Element.AIR: the Element of the Air conversion (V-12)
 
 
 def _pool(state: GameState, payer: int, banned: frozenset[int]) -> list[tuple[int, int, int]]:
@@ -58,7 +62,7 @@ def auto_payment(state: GameState, payer: int, req: tuple, action: str = "") -> 
     banned = banned_elements(state, payer, action) if action else frozenset()
     if not elements_only(req):
         cost = as_cost(req)
-        if cost.wildcards and not (cost.one_of or cost.distinct or cost.currency):
+        if (cost.wildcards or cost.convert) and not (cost.one_of or cost.distinct or cost.currency):
             return _auto_spontaneous(state, payer, cost, banned)
         return _auto_general(state, payer, cost, banned)
     hand = state.players[payer].hand.copy()
@@ -176,12 +180,14 @@ class _Sources:
 
 
 def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:
-    """The canonical payment of an Element cost that Spontaneous Elements may help pay (section
-    4.9, docs/rules_decisions.md): Element cards first: when they cover the cost alone, the base
-    game's canonical payment (no Dark Matter); else the fewest Dark Matter pairs with which Element
-    cards cover the rest, each pair's Element put where the Element cards then waste the least
-    (ties: the first spread in fire, water, earth, air, any order), the rest paid as the base game
-    pays; the pairs' cards from the hand, then the payer's own support, then others' support."""
+    """The canonical payment of an Element cost that Spontaneous Elements (section 4.9) or the Air
+    conversion (V-12) may help pay (docs/rules_decisions.md): Element cards first: when they cover
+    the cost alone, the base game's canonical payment; else the fewest Dark Matter pairs with
+    which Element cards (and, only if they need it, one Air card converted) cover the rest. Among
+    those, the least waste; ties: the conversion of the lowest Air value to the first Element
+    (fire, water, earth), each pair's Element in fire, water, earth, air, any order. The rest is
+    paid as the base game pays; the pairs' cards from the hand, then the payer's own support, then
+    others' support."""
     hand = state.players[payer].hand.copy()
     if banned:
         hand = [0 if CODE_ELEMENT[c] in banned else n for c, n in enumerate(hand)]
@@ -190,24 +196,79 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
     counts = available_values(state, payer, banned)
     if can_cover(counts, plain):
         return _auto_elements(hand, pool, payer, plain)
-    dark: list[Source] = [HAND_SOURCES[CURRENCY]] * hand[CURRENCY]
-    dark += [SupportSource(q, s) for q, s, c in pool if c == CURRENCY]
-    parts = [k for k in range(COST_PARTS) if plain[k] > 0]
-    for pairs in range(1, len(dark) // 2 + 1):
-        best: tuple[int, list[Source]] | None = None
-        for spread in _spreads(pairs, [plain[k] for k in parts]):
-            req = list(plain)
-            for k, n in zip(parts, spread, strict=True):
-                req[k] -= n
-            if not can_cover(counts, req):
-                continue
-            paid = _auto_elements(hand.copy(), pool, payer, tuple(req))
-            waste = sum(CODE_VALUE[source_code(state, s)] for s in paid) - sum(req)
-            if best is None or waste < best[0]:
-                best = (waste, paid)
-        if best is not None:
-            return best[1] + dark[: 2 * pairs]
+    dark: list[Source] = []
+    if cost.wildcards:
+        dark = [HAND_SOURCES[CURRENCY]] * hand[CURRENCY]
+        dark += [SupportSource(q, s) for q, s, c in pool if c == CURRENCY]
+    converts = _conversions(hand, pool, plain) if cost.convert else []
+    for pairs in range(len(dark) // 2 + 1):
+        for options in ([None], converts):  # the conversion only where it is needed (V-12)
+            best: tuple[int, list[Source]] | None = None
+            for conv in options:
+                paid = _cheapest(state, payer, hand, pool, counts, plain, pairs, conv)
+                if paid is not None and (best is None or paid[0] < best[0]):
+                    best = paid
+            if best is not None:
+                return best[1] + dark[: 2 * pairs]
     raise ValueError(f"cost {cost.compact()} is not affordable")
+
+
+# One Air card converted (V-12): (its source, the Element part it pays, its value).
+_Conversion = tuple[Source, int, int]
+
+
+def _conversions(hand: list[int], pool: list[tuple[int, int, int]], plain: tuple) -> list[_Conversion]:
+    """The Air conversions worth trying: for each Air value held (the hand's card first, then the
+    pool's in ``_pool`` order), to each other Element part the cost has."""
+    out: list[_Conversion] = []
+    for v in range(1, NUM_VALUES + 1):
+        c = ELEMENT_CODES[_AIR][v - 1]
+        src: Source | None = HAND_SOURCES[c] if hand[c] > 0 else None
+        if src is None:
+            src = next((SupportSource(q, s) for q, s, code in pool if code == c), None)
+        if src is not None:
+            out += [(src, e, v) for e in range(NUM_ELEMENTS) if e != _AIR and plain[e] > 0]
+    return out
+
+
+def _cheapest(
+    state: GameState,
+    payer: int,
+    hand: list[int],
+    pool: list[tuple[int, int, int]],
+    counts: list[list[int]],
+    plain: tuple,
+    pairs: int,
+    conv: _Conversion | None,
+) -> tuple[int, list[Source]] | None:
+    """(value paid, Element cards) of the least-waste payment of ``plain`` less ``pairs``
+    Spontaneous Elements and the conversion ``conv``; None when the Element cards fall short."""
+    head: list[Source] = []
+    base = list(plain)
+    if conv is not None:
+        src, e, v = conv
+        head = [src]
+        base[e] = max(0, base[e] - v)
+        counts = [list(c) for c in counts]
+        counts[_AIR][v - 1] -= 1
+        if type(src) is HandSource:
+            hand = hand.copy()
+            hand[src.code] -= 1
+        else:
+            pool = [t for t in pool if (t[0], t[1]) != (src.seat, src.slot)]
+    parts = [k for k in range(COST_PARTS) if base[k] > 0]
+    best: tuple[int, list[Source]] | None = None
+    for spread in _spreads(pairs, [base[k] for k in parts]):
+        req = list(base)
+        for k, n in zip(parts, spread, strict=True):
+            req[k] -= n
+        if not can_cover(counts, req):
+            continue
+        paid = head + _auto_elements(hand.copy(), pool, payer, tuple(req))
+        value = sum(CODE_VALUE[source_code(state, s)] for s in paid)
+        if best is None or value < best[0]:
+            best = (value, paid)
+    return best
 
 
 def _spreads(n: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
@@ -308,3 +369,46 @@ def completable_pick(picked: list[int], pool: list[int], req: tuple[int, ...], c
 _CODES_BY_VALUE: tuple[tuple[int, ...], ...] = tuple(
     tuple(codes[v] for codes in ELEMENT_CODES) for v in range(NUM_VALUES)
 )
+
+
+def completable_module(trial: list[int], pool: list[int], cost: Cost, budget: int = 256) -> bool:
+    """A-18 in manual mode for a cost with a module's parts: whether the cards of ``trial`` plus
+    some of those still available (``pool``: counts by card code, ``trial``'s new cards not yet
+    taken out) make an irreducible payment. A depth-first search over additions that each pay
+    part of what is owed (Dark Matter that pays only as Spontaneous Elements is added a pair at a
+    time: section 4.9, a pair is one unit); it stops at a covering payment (adding to one makes it
+    reducible). Past ``budget`` payments tried it answers True (no pick is refused on a guess)."""
+    left = list(pool)
+    for c in trial:
+        left[c] -= 1
+    if min(left) < 0:
+        return False
+    pairs = cost.wildcards and not cost.currency
+    tried = 0
+
+    def owed(codes: list[int]) -> int:
+        return sum(remaining(tuple(codes), cost))
+
+    def search(cur: list[int], start: int, now: int) -> bool:
+        nonlocal tried
+        tried += 1
+        if now == 0:
+            return irreducible(cur, cost)
+        if tried > budget:
+            return True
+        for c in range(start, len(left)):
+            step = 2 if c == CURRENCY and pairs and cur.count(CURRENCY) % 2 == 0 else 1
+            if left[c] < step:
+                continue
+            nxt = cur + [c] * step
+            after = owed(nxt)
+            if after >= now:
+                continue  # pays nothing more
+            left[c] -= step
+            found = search(nxt, c, after)
+            left[c] += step
+            if found:
+                return True
+        return False
+
+    return search(list(trial), 0, owed(trial))

@@ -39,7 +39,7 @@ from .payment import (
     source_code,
     usable_support,
 )
-from .payment_auto import auto_payment, completable_pick
+from .payment_auto import auto_payment, completable_module, completable_pick
 from .records import HAND_SOURCES, HandSource, Source, SupportSource
 from .resolver import done, frame
 
@@ -87,9 +87,21 @@ def run_pay(state: GameState, f: dict) -> None:
         codes = tuple([source_code(state, s) for s in sources])  # a list comprehension: no generator
         _discard_sources(state, p, sources)
         state.event("pay", p, f["action"], f["target"], codes)
+        _note_conversion(state, p, f["cost"], codes)
         done(state, f)
         return
     f["decider"] = p
+
+
+def _note_conversion(state: GameState, p: int, req: tuple, codes: tuple[int, ...]) -> None:
+    """A cost with the Air conversion (``Cost.convert``, a Magician's ability, V-12) that these
+    cards pay only with it spends the ability for this turn (section 4.11: once per turn)."""
+    if len(req) > COST_PARTS:  # a base game's cost never has the conversion (a hot path)
+        cost = as_cost(req)
+        if cost.convert and not covers(list(codes), cost._replace(convert=False)):
+            pl = state.players[p]
+            pl.ability_used = True
+            state.event("ability", p, pl.magician)
 
 
 def _picked_codes(state: GameState, f: dict) -> list[int]:
@@ -171,8 +183,11 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
             ok = pays_part(code)
         if ok and irreducible_only:
             exact = completable_pick(picked, pool, req, code)
-            if exact is None:  # mixed cost: at least no reducible payment is ever confirmed
+            if exact is None and cost is not None:  # a module's cost: a bounded search
                 trial = (trial_of(code) if trial_of is not None else None) or [*picked, code]
+                ok = completable_module(trial, _with_picks(pool, picked), cost)
+            elif exact is None:  # mixed cost: at least no reducible payment is ever confirmed
+                trial = [*picked, code]
                 ok = not covers(trial, req) or irreducible(trial, req)
             else:
                 ok = exact
@@ -207,6 +222,14 @@ def _module_judges(
     return pays_part, trial_of
 
 
+def _with_picks(pool: list[int], picked: list[int]) -> list[int]:
+    """Counts by code of the cards still available plus those already picked."""
+    out = list(pool)
+    for c in picked:
+        out[c] += 1
+    return out
+
+
 def _numbers(cost: Cost) -> tuple[int, ...]:
     """The amounts of a cost (what is owed), without the one-of set and the wildcard flag."""
     return (*cost[:6], cost.distinct, cost.currency)
@@ -227,6 +250,7 @@ def answer_pay(state: GameState, f: dict, move: int) -> None:
         codes = tuple(_picked_codes(state, f))
         _discard_sources(state, p, list(f["picks"]))
         state.event("pay", p, f["action"], f["target"], codes)
+        _note_conversion(state, p, f["cost"], codes)
         done(state, f)
         return
     if move < M.PAY_SUPPORT:

@@ -3,7 +3,8 @@
 A cost with only Element parts and "any" is solved by the closed forms of ``payment.py`` (the hot
 path of the base game). A cost with a one-of-a-set surcharge, "n cards of different Elements", a
 currency counted in cards or wildcards (two currency cards as one Element of value 1, the
-Vth Element's Spontaneous Element) is solved here: each card's whole value goes to one part (a
+Vth Element's Spontaneous Element) or the Air conversion (one Air card as any one Element, V-12)
+is solved here: each card's whole value goes to one part (a
 card is never split, [PROPOSED] 4.0), or is wasted, and the search finds the assignment that leaves
 the least to pay. Payments hold a handful of cards, so a memoised search is cheap.
 """
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
 
 # Needs vector: fire, water, earth, air, any, one-of surcharge, distinct cards left, currency.
 _ONE_OF, _DISTINCT, _CURRENCY = COST_PARTS, COST_PARTS + 1, COST_PARTS + 2
+_AIR = 3  # constants.Element.AIR: the Element of the Air conversion (V-12)
+_CONVERTED = 1 << 4  # ``used`` bit: the Air conversion is spent (or not allowed)
 
 
 def remaining(codes: tuple[int, ...], cost: Cost) -> tuple[int, ...]:
@@ -31,7 +34,9 @@ def remaining(codes: tuple[int, ...], cost: Cost) -> tuple[int, ...]:
     currency = sum(1 for c in codes if c == CURRENCY)
     one_of_set = frozenset(cost.one_of_set)
     needs = (*cost[:COST_PARTS], cost.one_of, cost.distinct, cost.currency)
-    best = _search(elements, 0, needs, 0, one_of_set, currency, cost.wildcards)
+    # Bit 4 of ``used`` (above the 4 Elements' bits): the one Air conversion is spent (V-12).
+    used = 0 if cost.convert else _CONVERTED
+    best = _search(elements, 0, needs, used, one_of_set, currency, cost.wildcards)
     return best[1]
 
 
@@ -59,6 +64,8 @@ def _search(
         options.append((_minus(needs, _ONE_OF, v), used))
     if needs[_DISTINCT] > 0 and not used >> e & 1:
         options.append((_minus(needs, _DISTINCT, 1), used | 1 << e))
+    if e == _AIR and not used & _CONVERTED:
+        options += _converted(needs, used, v, one_of_set)
     options.append((needs, used))  # wasted
     best: tuple[int, tuple[int, ...]] | None = None
     for nxt, u in options:
@@ -69,6 +76,24 @@ def _search(
                 break
     assert best is not None
     return best
+
+
+def _converted(
+    needs: tuple[int, ...], used: int, v: int, one_of_set: frozenset[int]
+) -> list[tuple[tuple[int, ...], int]]:
+    """V-12: an Air card of value v counting as another Element of the payer's choice, its whole
+    value, for this Action: an Element part, the one-of surcharge, or a different Element of a
+    distinct part. The conversion is then spent (``_CONVERTED``)."""
+    out = [(_minus(needs, k, v), used | _CONVERTED) for k in range(4) if k != _AIR and needs[k] > 0]
+    if needs[_ONE_OF] > 0 and _AIR not in one_of_set:
+        out.append((_minus(needs, _ONE_OF, v), used | _CONVERTED))
+    if needs[_DISTINCT] > 0:
+        out += [
+            (_minus(needs, _DISTINCT, 1), used | _CONVERTED | 1 << k)
+            for k in range(4)
+            if k != _AIR and not used >> k & 1
+        ]
+    return out
 
 
 def _minus(needs: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:

@@ -85,7 +85,9 @@ def legal_acquire(state: GameState, view: MenuView) -> Iterator[int]:
     decider holds (hand and support pool) 2 payable Element cards of different Elements."""
     if dm_state(state).supply <= 0 or view.forbidden(state, ACQUIRE, None):
         return
-    if affordable(state, view.p, ACQUIRE_COST, ACQUIRE):
+    # The cost transforms (the Air conversion, V-12: "different Elements" too), not the "cost"
+    # modifiers (V-17: counted in cards; A-51).
+    if affordable(state, view.p, hooks.transform_cost(state, view.p, ACQUIRE, ACQUIRE_COST), ACQUIRE):
         yield M.layout(state.config.modules).by_name[ACQUIRE_BLOCK].start
 
 
@@ -98,7 +100,7 @@ class AcquireDarkMatterFrame(Frame):
 def choose_acquire(state: GameState, f: dict, mv: Move) -> None:
     p = f["player"]
     target: AcquireDarkMatterFrame = {"kind": "dm_acquire", "player": p}
-    push(state, pay_frame(p, ACQUIRE_COST, ACQUIRE, ""), target)
+    push(state, pay_frame(p, hooks.transform_cost(state, p, ACQUIRE, ACQUIRE_COST), ACQUIRE, ""), target)
 
 
 def run_acquire(state: GameState, f: AcquireDarkMatterFrame) -> None:

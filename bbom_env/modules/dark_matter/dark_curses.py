@@ -188,6 +188,8 @@ def deal_owed(state: GameState) -> None:
     time round-robin over the players in choice order (turn order from the Active Player) until
     each has what they are owed or the reserve of that Element is empty."""
     st = dm_state(state)
+    if not st.owed:
+        return  # nobody had a value-2/3 card
     owed = [[p, e, n] for p, e, n in st.owed]
     st.owed = []
     seats = list(dict.fromkeys(p for p, _e, _n in owed))

@@ -23,7 +23,7 @@ from bbom_env.engine.constants import CURRENCY, DARK_MATTER
 from bbom_env.engine.rules import MODULES, Module, register, unregister
 from bbom_env.engine.state import GameState
 
-from . import actions, black_book, dark_curses, grimoire
+from . import actions, air, black_book, dark_curses, grimoire
 from .content import BLACK_PAGE, DARK_CURSE, DARK_SYMBOL, SECTIONS, BlackPage, BlackSpell
 from .state import DARK_MATTER_CARDS, DARK_MATTER_TOKENS, NAME, DarkMatterState, dm_state
 
@@ -152,10 +152,12 @@ DARK_MATTER_MODULE = Module(
     decision_kinds=black_book.DECISION_KINDS + dark_curses.DECISION_KINDS,
     # V-10: "All players lose their Ability until the next Monster" (a Dark Curse) is a
     # lose_ability modifier, a kind only a module enables (docs/engine.md, "Hooks").
-    modifier_kinds=("lose_ability",),
+    modifier_kinds=("lose_ability", air.KIND),
+    modifier_schemas=air.MODIFIER_SCHEMAS,  # the Air Magician's conversion (V-12)
     pay_actions=actions.PAY_ACTIONS + black_book.PAY_ACTIONS,
     card_codes=(DARK_MATTER,),
-    cost_transforms=(actions.spontaneous_cost,),  # Spontaneous Elements (section 4.9, V-06)
+    # Spontaneous Elements (section 4.9, V-06), the Air conversion (V-12).
+    cost_transforms=(actions.spontaneous_cost, air.air_conversion_cost),
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the
     # observation's Curse types follow from it.
     curse_types=(DARK_SYMBOL,),

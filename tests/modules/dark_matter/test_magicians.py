@@ -90,11 +90,11 @@ def test_the_earth_magician_cures_a_madness_when_destroying_a_curse(dm: None) ->
     sc.check()
 
 
-@pytest.mark.parametrize("mid", ["magician_vth_phobia", "magician_vth_air"])
+@pytest.mark.parametrize("mid", ["magician_vth_phobia"])
 def test_abilities_waiting_for_a_rule_are_never_offered(dm: None, mid: str) -> None:
     """V-19: "spend 1 Dark Matter to move 1 Phobia" needs the Phobia module (issue 12): the sheet
     keeps its ``needs`` and no ability, so nothing is offered, in any turn of a whole game; the
-    Air conversion (V-12, ``needs`` air_conversion) likewise until its rule exists. The Magician
+    Air conversion (V-12) is a payment option, tested in test_spontaneous.py. The Magician
     itself plays (its starting deck, Spells and support)."""
     state = new_game(GameConfig(seed=3, modules=(NAME,), magicians=(mid, "magician_vth_fire")))
     m = state.pack.magicians[mid]

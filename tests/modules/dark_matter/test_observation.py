@@ -128,7 +128,9 @@ def test_random_games_stay_in_range_and_in_their_sections(
         seen["dm_left"] += v["dark_matter.payment"][0] > 0
         seen["book_pay"] += v["dark_matter.payment"][2:].sum() > 0
     assert len(seen["supply"]) > 5 and len(seen["spread"]) >= 2
-    assert seen["used"] > 10 and seen["dm_left"] > 5 and seen["book_pay"] > 5
+    # dm_left >= 3: random play also spends Dark Matter as Spontaneous Elements (section 4.9), and
+    # the Air Magician's conversion (V-12) changes what random players pay.
+    assert seen["used"] > 10 and seen["dm_left"] >= 3 and seen["book_pay"] >= 3
 
 
 def test_dark_matter_in_every_zone(enc: ObservationEncoder) -> None:
@@ -261,7 +263,7 @@ def test_seat_limits_match_the_engine_hooks(enc: ObservationEncoder, states: lis
     """The encoder's precomputed support capacity and Spell limit (used while no module adds a
     modifier source) equal hooks.support_capacity / spell_limit, a lose_ability modifier (V-10)
     dropping the Magician sheet's modifiers included (RULES.md section 4.11)."""
-    from bbom_env.engine.hooks import spell_limit, support_capacity
+    from bbom_env.engine.hooks import ability_lost, spell_limit, support_capacity
 
     assert enc.groups["seat"].fast_limits is not None  # type: ignore[attr-defined]
     lose = {"kind": "lose_ability"}
@@ -276,7 +278,7 @@ def test_seat_limits_match_the_engine_hooks(enc: ObservationEncoder, states: lis
             sizes = v[f"seat{k}.sizes"]
             assert sizes[4] == pytest.approx(min(1.0, support_capacity(s, k) / MAX_SUPPORT_SLOTS))
             assert sizes[5] == pytest.approx(min(1.0, spell_limit(s, k) / MAX_SPELLS))
-            assert v[f"seat{k}.status"][5] == (i % 2 or s.players[k].ability_lost)
+            assert v[f"seat{k}.status"][5] == (i % 2 or ability_lost(s, k))  # a Dark Curse's too (V-10)
             checked += 1
     assert checked > 50
     # A Magician whose sheet changes a limit: losing the ability (V-10) changes that seat's sizes.

@@ -1,0 +1,51 @@
+"""The Air conversion (EXPANSION.md V-12, RULES.md section 4.11): the new Air Magician's ability
+"During your turn, you may consider 1 Air card as 1 Element of your choice."
+
+Design: a payment option, not an activated ability. The Magician's sheet carries a modifier of the
+module's kind ``air_conversion``; while it is active (the ability not lost, V-10), on the owner's own
+turn and before the ability is used this turn, the module's cost transform marks the cost of each
+of the owner's payments with ``payment.Cost.convert``: the one payment solver may then count one
+Air card of the payment, its whole value, as any one other Element (an Element part, the one-of
+surcharge, or a different Element of Acquire Dark Matter's "2 cards of different Elements", V-12).
+Auto payment uses it only where Element cards alone fall short, before Dark Matter pairs
+(docs/rules_decisions.md); in manual payment the Air card is an ordinary pick and the engine
+assigns it (DP-P7). A payment that covers its cost only with the conversion spends the ability for
+the turn (``payment_frame``; section 4.11: once per turn). A Phobia that bans Air for the payer
+stops it (section 4.10: the conversion "stops working").
+
+Why not an activated ability that sets a this-turn modifier: the player would have to choose the
+Element before the Action, one more decision and move for a choice the payment solver makes
+exactly; and an ability used but not needed would be wasted.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bbom_env.engine import hooks
+from bbom_env.engine.constants import Element
+from bbom_env.engine.payment import as_cost
+
+if TYPE_CHECKING:
+    from bbom_env.engine.state import GameState
+
+KIND = "air_conversion"  # the modifier kind on the Magician's sheet (``ability = [{ kind = ... }]``)
+MODIFIER_SCHEMAS: tuple[tuple[str, dict], ...] = ((KIND, {}),)
+
+
+def _has_conversion(state: GameState, p: int) -> bool:
+    return any(m["kind"] == KIND for m in state.pack.magicians[state.players[p].magician].mods)
+
+
+def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
+    """The module's cost transform for the Air conversion (V-12): ``Cost.convert`` on a cost an
+    Element card can pay, for the ability's owner on their own turn, once per turn, while the
+    ability is not lost (V-10) and Air is not banned for this payment (section 4.10)."""
+    if p != state.active or state.players[p].ability_used or not _has_conversion(state, p):
+        return req
+    cost = as_cost(req)
+    if cost.convert or not (any(cost[:5]) or cost.one_of or cost.distinct):
+        return req  # nothing an Air card pays (a Dark Matter cost: sections 4.7, 4.8)
+    if hooks.ability_lost(state, p) or Element.AIR in hooks.banned_elements(state, p, action):
+        return req
+    return cost._replace(convert=True)
