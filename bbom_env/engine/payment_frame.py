@@ -158,18 +158,22 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     offers, pool = _offers(state, f, cost is not None and bool(cost.currency or cost.wildcards))
     irreducible_only = state.config.irreducible_payments
     verdict: dict[int, bool] = {}  # equal codes get equal answers
+    pays_part: Callable[[int], bool]
+    trial_of: Callable[[int], list[int] | None]
     if simple:
         have = [0] * NUM_ELEMENTS  # Elements picked, by Element (picks are Element cards here)
         for c in picked:
             have[CODE_ELEMENT[c]] += CODE_VALUE[c]
         need_any = req[COST_ANY] > 0 and not covered
 
-        def pays_part(code: int) -> bool:
+        def pays_element(code: int) -> bool:
             e = CODE_ELEMENT[code]
             return have[e] < req[e] or need_any
 
-        def trial_of(code: int) -> list[int] | None:
+        def one_more(code: int) -> list[int] | None:
             return [*picked, code]
+
+        pays_part, trial_of = pays_element, one_more
     else:
         assert cost is not None
         pays_part, trial_of = _module_judges(picked, cost, pool)
