@@ -51,7 +51,7 @@ class MenuView:
 
     __slots__ = (
         "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods",
-        "_transform", "_transforms", "_currency",
+        "_transforms", "_currency",
     )  # fmt: skip
 
     def __init__(self, state: GameState, f: MenuFrame) -> None:
@@ -72,9 +72,11 @@ class MenuView:
         self._cost_mods = cost_mods
         self._cost = bool(cost_mods)
         modules = state.config.modules
-        self._transforms = ruleset(modules).cost_transforms if modules else ()
-        self._transform = bool(self._transforms)
-        self._currency = -1  # currency cards the player may pay with, counted on first need
+        if modules:
+            self._transforms = ruleset(modules).cost_transforms
+            self._currency = -1  # currency cards the player may pay with, counted on first need
+        else:
+            self._transforms = ()  # a base game: no transform, no currency (a hot path)
 
     def forbidden(self, state: GameState, action: str, element: int | None) -> bool:
         return self._forbid and hooks.forbidden(state, self.p, action, element)
@@ -103,14 +105,16 @@ class MenuView:
         return fits(self.tot, self.counts, req)
 
     def can_pay(self, state: GameState, action: str, req: Req) -> bool:
-        if len(req) != COST_PARTS:
-            return self._can_pay_module(state, action, req)
+        """Whether an Element cost (five numbers, after ``cost``) can be paid for this Action."""
         if self._forbid:
             tot, counts = self._funds(state, action)
-            ok = fits(tot, counts, req)
-        else:
-            ok = fits(self.tot, self.counts, req)  # the hot path, written out
-        return ok or (self._transform and self._transformed(state, action, req))
+            if fits(tot, counts, req):
+                return True
+        elif fits(self.tot, self.counts, req):  # the hot path, written out
+            return True
+        if not self._transforms:
+            return False
+        return self._transformed(state, action, req)
 
     def can_pay_single(self, state: GameState, action: str, element: int, n: int) -> bool:
         """Whether n Elements of one Element (before modifiers) can be paid for this Action."""
@@ -122,7 +126,7 @@ class MenuView:
             ok = self._funds(state, action)[0][element] >= n
         else:
             ok = self.tot[element] >= n  # what fits says of an unmodified one-Element cost
-        if ok or not self._transform:
+        if ok or not self._transforms:
             return ok
         return self._transformed(state, action, req_of(element, n))
 

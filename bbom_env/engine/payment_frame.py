@@ -87,7 +87,8 @@ def run_pay(state: GameState, f: dict) -> None:
         codes = tuple(source_code(state, s) for s in sources)
         _discard_sources(state, p, sources)
         state.event("pay", p, f["action"], f["target"], codes)
-        _note_conversion(state, p, f["cost"], codes)
+        if len(f["cost"]) > COST_PARTS:  # a base game's cost never has the conversion (a hot path)
+            _note_conversion(state, p, f["cost"], codes)
         done(state, f)
         return
     f["decider"] = p
@@ -96,12 +97,11 @@ def run_pay(state: GameState, f: dict) -> None:
 def _note_conversion(state: GameState, p: int, req: tuple, codes: tuple[int, ...]) -> None:
     """A cost with the Air conversion (``Cost.convert``, a Magician's ability, V-12) that these
     cards pay only with it spends the ability for this turn (section 4.11: once per turn)."""
-    if len(req) > COST_PARTS:  # a base game's cost never has the conversion (a hot path)
-        cost = as_cost(req)
-        if cost.convert and not covers(list(codes), cost._replace(convert=False)):
-            pl = state.players[p]
-            pl.ability_used = True
-            state.event("ability", p, pl.magician)
+    cost = as_cost(req)
+    if cost.convert and not covers(list(codes), cost._replace(convert=False)):
+        pl = state.players[p]
+        pl.ability_used = True
+        state.event("ability", p, pl.magician)
 
 
 def _picked_codes(state: GameState, f: dict) -> list[int]:
@@ -159,7 +159,7 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     irreducible_only = state.config.irreducible_payments
     verdict: dict[int, bool] = {}  # equal codes get equal answers
     pays_part: Callable[[int], bool]
-    trial_of: Callable[[int], list[int] | None]
+    trial_of: Callable[[int], list[int] | None] | None = None  # a module's cost: its pick's payment
     if simple:
         have = [0] * NUM_ELEMENTS  # Elements picked, by Element (picks are Element cards here)
         for c in picked:
@@ -170,10 +170,7 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
             e = CODE_ELEMENT[code]
             return have[e] < req[e] or need_any
 
-        def one_more(code: int) -> list[int] | None:
-            return [*picked, code]
-
-        pays_part, trial_of = pays_element, one_more
+        pays_part = pays_element
     else:
         assert cost is not None
         pays_part, trial_of = _module_judges(picked, cost, pool)
@@ -185,7 +182,7 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
         if ok and irreducible_only:
             exact = completable_pick(picked, pool, req, code)
             if exact is None and cost is not None:  # a module's cost: a bounded search
-                trial = trial_of(code) or [*picked, code]
+                trial = (trial_of(code) if trial_of is not None else None) or [*picked, code]
                 ok = completable_module(trial, _with_picks(pool, picked), cost)
             elif exact is None:  # mixed cost: at least no reducible payment is ever confirmed
                 trial = [*picked, code]
@@ -251,7 +248,8 @@ def answer_pay(state: GameState, f: dict, move: int) -> None:
         codes = tuple(_picked_codes(state, f))
         _discard_sources(state, p, list(f["picks"]))
         state.event("pay", p, f["action"], f["target"], codes)
-        _note_conversion(state, p, f["cost"], codes)
+        if len(f["cost"]) > COST_PARTS:
+            _note_conversion(state, p, f["cost"], codes)
         done(state, f)
         return
     if move < M.PAY_SUPPORT:
