@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from . import hooks
 from . import moves as M
 from .constants import COST_ANY, COST_PARTS, CURRENCY
-from .payment import affordable, as_cost, available_values, can_cover, usable_support
+from .payment import affordable, as_cost, available_values, can_cover, can_cover_pairs, usable_support
 from .resolver import done, frame
 from .rules import ruleset
 
@@ -50,8 +50,8 @@ class MenuView:
     ``cost`` and checks the costs they make with the payment solver; a base game never does."""
 
     __slots__ = (
-        "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods", "_transform", "_currency",
-        "_cost_actions",
+        "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods",
+        "_transforms", "_currency", "_cost_actions",
     )  # fmt: skip
 
     def __init__(self, state: GameState, f: MenuFrame) -> None:
@@ -72,18 +72,21 @@ class MenuView:
         self._cost_mods = cost_mods
         self._cost = bool(cost_mods)
         modules = state.config.modules
-        self._transform = bool(modules) and bool(ruleset(modules).cost_transforms)
-        self._currency = -1  # currency cards the player may pay with, counted on first need
+        if modules:
+            self._transforms = ruleset(modules).cost_transforms
+            self._currency = -1  # currency cards the player may pay with, counted on first need
+        else:
+            self._transforms = ()  # a base game: no transform, no currency (a hot path)
         # The Actions a "cost" modifier names ("all": every one): the others are priced as printed.
         self._cost_actions = frozenset(m["action"] for m in cost_mods) if cost_mods else frozenset()
 
     def plain(self, action: str) -> bool:
         """True when no modifier can change what this Action costs or whether it is allowed (no
         "forbid" modifier, no "cost" modifier naming it) and no module transforms costs (Spontaneous
-        Elements): its ``legal`` may then compare the printed cost with ``tot`` directly (the hot
-        path of random play; the same answers as ``can_pay_single``/``can_pay`` give for an
-        unmodified cost)."""
-        if self._forbid or self._transform:
+        Elements, the Air conversion): its ``legal`` may then compare the printed cost with ``tot``
+        directly (the hot path of random play; the same answers as ``can_pay_single``/``can_pay``
+        give for an unmodified cost)."""
+        if self._forbid or self._transforms:
             return False
         return not self._cost or (action not in self._cost_actions and "all" not in self._cost_actions)
 
@@ -91,10 +94,10 @@ class MenuView:
         return self._forbid and hooks.forbidden(state, self.p, action, element)
 
     def cost(self, state: GameState, action: str, element: int | None, req: Req) -> Req:
-        """The cost after the player's "cost" modifiers (section 4.10) and the modules' cost
-        transforms (``hooks.adjust_cost``'s order)."""
-        out = hooks.apply_cost_mods(self._cost_mods, action, element, req) if self._cost else req
-        return hooks.transform_cost(state, self.p, action, out) if self._transform else out
+        """The cost after the player's "cost" modifiers (section 4.10). The modules' cost
+        transforms (``hooks.adjust_cost`` applies them next) only add ways to pay
+        (``rules.Module.cost_transforms``): ``can_pay`` applies them where this cost alone fails."""
+        return hooks.apply_cost_mods(self._cost_mods, action, element, req) if self._cost else req
 
     def _funds(self, state: GameState, action: str) -> tuple[list[int], list[list[int]]]:
         """(value per Element, counts) the player can pay this Action with: an Element banned
@@ -106,34 +109,55 @@ class MenuView:
                 return [c[0] + 2 * c[1] + 3 * c[2] for c in counts], counts
         return self.tot, self.counts
 
-    def can_pay(self, state: GameState, action: str, req: Req) -> bool:
-        if len(req) != COST_PARTS:
-            return self._can_pay_module(state, action, req)
+    def _fits(self, state: GameState, action: str, req: Req) -> bool:
+        """Whether the Element cards pay an Element-only cost (five numbers)."""
         if self._forbid:
             tot, counts = self._funds(state, action)
             return fits(tot, counts, req)
         return fits(self.tot, self.counts, req)
 
+    def can_pay(self, state: GameState, action: str, req: Req) -> bool:
+        """Whether an Element cost (five numbers, after ``cost``) can be paid for this Action."""
+        if self._forbid:
+            tot, counts = self._funds(state, action)
+            if fits(tot, counts, req):
+                return True
+        elif fits(self.tot, self.counts, req):  # the hot path, written out
+            return True
+        if not self._transforms:
+            return False
+        return self._transformed(state, action, req)
+
     def can_pay_single(self, state: GameState, action: str, element: int, n: int) -> bool:
         """Whether n Elements of one Element (before modifiers) can be paid for this Action."""
-        if self._transform:
-            return self.can_pay(state, action, self.cost(state, action, element, req_of(element, n)))
         if self._cost:
             return self.can_pay(
                 state, action, hooks.apply_cost_mods(self._cost_mods, action, element, req_of(element, n))
             )
         if self._forbid:
-            return self._funds(state, action)[0][element] >= n
-        return self.tot[element] >= n  # what fits says of an unmodified one-Element cost
+            ok = self._funds(state, action)[0][element] >= n
+        else:
+            ok = self.tot[element] >= n  # what fits says of an unmodified one-Element cost
+        if ok or not self._transforms:
+            return ok
+        return self._transformed(state, action, req_of(element, n))
 
-    def _can_pay_module(self, state: GameState, action: str, req: tuple) -> bool:
+    def _transformed(self, state: GameState, action: str, req: Req) -> bool:
+        """An Element cost the Element cards alone do not pay, after the modules' cost transforms
+        (Spontaneous Elements, section 4.9; the Air conversion, V-12)."""
+        out = req
+        for transform in self._transforms:  # hooks.transform_cost, the tuple read once per query
+            out = transform(state, self.p, action, out)
+        return len(out) != COST_PARTS and self._can_pay_module(state, action, out, plain_checked=True)
+
+    def _can_pay_module(self, state: GameState, action: str, req: tuple, plain_checked: bool = False) -> bool:
         """A cost with a module's parts. Spontaneous Elements (section 4.9) and the Air
         conversion (V-12) only add ways to pay: the Element parts alone are checked by the closed
         form first, and the exact solver runs only when they fall short (for Spontaneous
         Elements alone: and the player holds a pair of currency cards)."""
         cost = as_cost(req)
         if not (cost.one_of or cost.distinct or cost.currency):
-            if self.can_pay(state, action, cost[:COST_PARTS]):
+            if not plain_checked and self._fits(state, action, tuple(cost[:COST_PARTS])):
                 return True
             if not cost.convert:
                 if self._currency < 0:
@@ -142,6 +166,8 @@ class MenuView:
                     )
                 if self._currency < 2:
                     return False
+                if cost.wildcards:  # the closed form with pairs (section 4.9)
+                    return can_cover_pairs(self._funds(state, action)[1], cost, self._currency // 2)
         return affordable(state, self.p, cost, action)
 
 

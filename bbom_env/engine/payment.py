@@ -21,6 +21,7 @@ module parts use the exact search of ``payment_search.py``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from . import hooks
@@ -222,6 +223,37 @@ def can_cover(counts: list[list[int]], req: tuple) -> bool:
     return leftover >= need_any
 
 
+def spreads(n: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to put n units on parts with these capacities, the first parts filled first."""
+    if not caps:
+        if n == 0:
+            yield ()
+        return
+    for first in range(min(n, caps[0]), -1, -1):
+        for rest in spreads(n - first, caps[1:]):
+            yield (first, *rest)
+
+
+def can_cover_pairs(counts: list[list[int]], req: tuple, pairs: int) -> bool:
+    """``can_cover`` with ``pairs`` Spontaneous Elements besides (section 4.9: each one Element
+    of value 1 of any type): exact, by trying each way to spread them over the parts still owed
+    (a spread uses as many as the parts can take: one more never hurts)."""
+    if can_cover(counts, req):
+        return True
+    parts = [k for k in range(COST_PARTS) if req[k] > 0]
+    caps = [req[k] for k in parts]
+    n = min(pairs, sum(caps))
+    if n == sum(caps):
+        return True
+    for spread in spreads(n, caps):
+        left = list(req[:COST_PARTS])
+        for k, m in zip(parts, spread, strict=True):
+            left[k] -= m
+        if can_cover(counts, tuple(left)):
+            return True
+    return False
+
+
 def covers(codes: list[int], req: tuple) -> bool:
     """Whether these cards cover the cost."""
     if not elements_only(req) or (codes and max(codes) >= NUM_ELEMENT_CODES):
@@ -279,6 +311,11 @@ def affordable(state: GameState, payer: int, req: tuple, action: str = "") -> bo
     banned = banned_elements(state, payer, action) if action else frozenset()
     if cost.elements_only:
         return can_cover(available_values(state, payer, banned), cost)
+    if cost.wildcards and not (cost.one_of or cost.distinct or cost.currency or cost.convert):
+        pairs = (state.players[payer].hand[CURRENCY] + sum(
+            1 for _, _, c in usable_support(state, payer, banned) if c == CURRENCY
+        )) // 2  # fmt: skip
+        return can_cover_pairs(available_values(state, payer, banned), cost, pairs)
     return not any(remaining(tuple(available_codes(state, payer, banned)), cost))
 
 

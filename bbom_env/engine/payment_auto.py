@@ -13,7 +13,6 @@ that spends the hand first; Dark Matter dropped first where it pays only as pair
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .constants import (
@@ -38,6 +37,7 @@ from .payment import (
     elements_only,
     irreducible,
     source_code,
+    spreads,
     usable_support,
 )
 from .payment_search import remaining
@@ -258,28 +258,17 @@ def _cheapest(
             pool = [t for t in pool if (t[0], t[1]) != (src.seat, src.slot)]
     parts = [k for k in range(COST_PARTS) if base[k] > 0]
     best: tuple[int, list[Source]] | None = None
-    for spread in _spreads(pairs, [base[k] for k in parts]):
+    for spread in spreads(pairs, [base[k] for k in parts]):
         req = list(base)
         for k, n in zip(parts, spread, strict=True):
             req[k] -= n
-        if not can_cover(counts, req):
+        if not can_cover(counts, tuple(req)):
             continue
         paid = head + _auto_elements(hand.copy(), pool, payer, tuple(req))
         value = sum(CODE_VALUE[source_code(state, s)] for s in paid)
         if best is None or value < best[0]:
             best = (value, paid)
     return best
-
-
-def _spreads(n: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
-    """Every way to put n units on parts with these capacities, the first parts filled first."""
-    if not caps:
-        if n == 0:
-            yield ()
-        return
-    for first in range(min(n, caps[0]), -1, -1):
-        for rest in _spreads(n - first, caps[1:]):
-            yield (first, *rest)
 
 
 def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:

@@ -87,7 +87,8 @@ def run_pay(state: GameState, f: dict) -> None:
         codes = tuple([source_code(state, s) for s in sources])  # a list comprehension: no generator
         _discard_sources(state, p, sources)
         state.event("pay", p, f["action"], f["target"], codes)
-        _note_conversion(state, p, f["cost"], codes)
+        if len(f["cost"]) > COST_PARTS:  # a base game's cost never has the conversion (a hot path)
+            _note_conversion(state, p, f["cost"], codes)
         done(state, f)
         return
     f["decider"] = p
@@ -96,12 +97,11 @@ def run_pay(state: GameState, f: dict) -> None:
 def _note_conversion(state: GameState, p: int, req: tuple, codes: tuple[int, ...]) -> None:
     """A cost with the Air conversion (``Cost.convert``, a Magician's ability, V-12) that these
     cards pay only with it spends the ability for this turn (section 4.11: once per turn)."""
-    if len(req) > COST_PARTS:  # a base game's cost never has the conversion (a hot path)
-        cost = as_cost(req)
-        if cost.convert and not covers(list(codes), cost._replace(convert=False)):
-            pl = state.players[p]
-            pl.ability_used = True
-            state.event("ability", p, pl.magician)
+    cost = as_cost(req)
+    if cost.convert and not covers(list(codes), cost._replace(convert=False)):
+        pl = state.players[p]
+        pl.ability_used = True
+        state.event("ability", p, pl.magician)
 
 
 def _picked_codes(state: GameState, f: dict) -> list[int]:
@@ -250,7 +250,8 @@ def answer_pay(state: GameState, f: dict, move: int) -> None:
         codes = tuple(_picked_codes(state, f))
         _discard_sources(state, p, list(f["picks"]))
         state.event("pay", p, f["action"], f["target"], codes)
-        _note_conversion(state, p, f["cost"], codes)
+        if len(f["cost"]) > COST_PARTS:
+            _note_conversion(state, p, f["cost"], codes)
         done(state, f)
         return
     if move < M.PAY_SUPPORT:

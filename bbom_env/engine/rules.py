@@ -109,8 +109,10 @@ class Module:
     ``curse_rules``: a ``CurseRule`` per Curse type of its own that the base's destroy cost,
     destroy-by-effect or token rules do not fit (the Dark Curses, section 4.7, V-07, V-08).
     ``cost_transforms``: functions ``(state, payer, action, cost)`` -> cost, applied after the
-    "cost" modifiers to every Action cost built by ``hooks.adjust_cost`` and the menu's
-    ``MenuView.cost`` (the Vth Element's Spontaneous Elements, section 4.9); a base game has none."""
+    "cost" modifiers to every Action cost built by ``hooks.adjust_cost`` and checked by the menu's
+    ``MenuView.can_pay`` (the Vth Element's Spontaneous Elements, section 4.9, and Air conversion,
+    V-12). A transform may only add ways to pay (the menu tries a cost without them first); a base
+    game has none."""
 
     name: str
     blocks: tuple[BlockSpec, ...] = ()

@@ -71,13 +71,28 @@ def spontaneous_cost(state: GameState, p: int, action: str, req: tuple) -> tuple
     either: when the cost needs that Element it stays unpayable, so it gets no wildcards."""
     if action not in SPONTANEOUS_ACTIONS:
         return req
+    # A payer who cannot make a pair (fewer than 2 Dark Matter cards in hand and support pool) pays
+    # exactly as without the option: the cost stays as it is (the menu's hot path in such games).
+    held = state.players[p].hand[DARK_MATTER]
+    if held < 2:
+        held += sum(1 for pl in state.players for slot in pl.support if slot.card == DARK_MATTER)
+        if held < 2:
+            return req
     cost = as_cost(req)
     if cost.currency or cost.distinct or cost.wildcards or cost.is_free:
         return req
     banned = hooks.banned_elements(state, p, action)
     if banned and (any(cost[e] for e in banned) or (cost.one_of and set(cost.one_of_set) <= banned)):
         return req
-    return cost._replace(wildcards=True)
+    out = _WITH_WILDCARDS.get(cost)
+    if out is None:
+        out = cost._replace(wildcards=True)
+        if len(_WITH_WILDCARDS) < 4096:
+            _WITH_WILDCARDS[cost] = out
+    return out
+
+
+_WITH_WILDCARDS: dict[Cost, Cost] = {}  # the few costs of a game, each built once (the menu asks often)
 
 
 def legal_acquire(state: GameState, view: MenuView) -> Iterator[int]:

@@ -34,7 +34,18 @@ MODIFIER_SCHEMAS: tuple[tuple[str, dict], ...] = ((KIND, {}),)
 
 
 def _has_conversion(state: GameState, p: int) -> bool:
-    return any(m["kind"] == KIND for m in state.pack.magicians[state.players[p].magician].mods)
+    """Whether player p's Magician sheet has the conversion (the menu asks often: a set per pack)."""
+    pack = state.pack
+    known = _CONVERTERS.get(id(pack))
+    if known is None or known[0] is not pack:
+        ids = frozenset(mid for mid, m in pack.magicians.items() if any(x["kind"] == KIND for x in m.mods))
+        if len(_CONVERTERS) > 64:
+            _CONVERTERS.clear()
+        known = _CONVERTERS[id(pack)] = (pack, ids)  # the pack kept: its id is not reused meanwhile
+    return state.players[p].magician in known[1]
+
+
+_CONVERTERS: dict[int, tuple[object, frozenset[str]]] = {}
 
 
 def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:

@@ -56,10 +56,12 @@ def paid(sc: Scenario) -> list[int]:
 def test_every_element_action_takes_spontaneous_elements(dm: None) -> None:
     """Section 4.9: Activate, Learn, Acquire Element, Destroy a Curse and Cure (V-06: granted
     ones too, they are the same Actions) get the wildcard part; the costs stay otherwise equal."""
-    sc = scenario()
+    sc = scenario(dm=2)
     for action in ("activate", "learn", "acquire", "destroy", "cure"):
         cost = as_cost(hooks.adjust_cost(sc.s, 0, action, 0, (2, 0, 0, 0, 0)))
         assert cost.wildcards and cost[:5] == (2, 0, 0, 0, 0), action
+    # A payer without a pair (hand and support pool) pays as without the option: cost unchanged.
+    assert hooks.adjust_cost(scenario(dm=1).s, 0, "cure", None, CURE_REQ) == CURE_REQ
     assert SPONTANEOUS_ACTIONS == {"activate", "learn", "acquire", "destroy", "cure"}
 
 
@@ -360,3 +362,20 @@ def test_random_games_with_the_air_magician_keep_the_invariants(dm: None, paymen
             check_invariants(state)
         used += sum(1 for e in state.log if e[1] == "ability" and e[3] == AIR_MAGICIAN)
     assert used > 0
+
+
+def test_the_menus_closed_form_with_pairs_agrees_with_the_exact_solver() -> None:
+    """``payment.can_cover_pairs`` (the menu's and ``affordable``'s check of section 4.9) says
+    what the exact search says (``covers``) for random hands, costs and Dark Matter counts."""
+    from bbom_env.engine.payment import can_cover_pairs
+
+    rng = random.Random(11)
+    for _ in range(400):
+        cards = [rng.randrange(12) for _ in range(rng.randint(0, 6))]
+        dark = rng.randint(0, 7)
+        parts = [rng.choice((0, 0, 1, 2, 4)) for _ in range(4)] + [rng.randint(0, 2)]
+        counts = [[0, 0, 0] for _ in range(4)]
+        for c in cards:
+            counts[c // 3][c % 3] += 1
+        want = covers(cards + [DM] * dark, Cost(*parts, wildcards=True))
+        assert can_cover_pairs(counts, tuple(parts), dark // 2) == want, (cards, dark, parts)
