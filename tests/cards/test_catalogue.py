@@ -115,4 +115,4 @@ def test_cli_docs_writes_the_catalogue(tmp_path):
     out = tmp_path / "cards.md"
     r = cli("docs", "--out", str(out))
     assert r.returncode == 0, r.stderr
-    assert out.read_text(encoding="utf-8") == render_docs(load_pack("default"))
+    assert out.read_text(encoding="utf-8") == render_docs(load_pack("default", module_files(None)))
