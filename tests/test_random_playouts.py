@@ -21,10 +21,10 @@ import pytest
 
 from bbom_env.engine import GameConfig, from_json, new_game, replay
 from bbom_env.engine.cards import resolve_pack_path
-from bbom_env.engine.constants import NUM_CODES
+from bbom_env.engine.constants import MAX_STACK, NUM_CODES
 from bbom_env.engine.decision import pending
 from bbom_env.engine.invariants import card_totals, check_invariants, expected_totals
-from bbom_env.engine.moves import NUM_BASE_MOVES
+from bbom_env.engine.moves import num_moves
 from bbom_env.engine.records import CurseOnTrack
 from bbom_env.engine.serialize import to_dict
 from bbom_env.engine.state import GameState
@@ -95,7 +95,13 @@ def _check_step(state: GameState, decisions: int) -> None:
     if state.over:
         assert legal == [] and state.returns()[0] in (-1.0, 1.0)
         return
-    assert legal and legal == sorted(set(legal)) and 0 <= legal[0] and legal[-1] < NUM_BASE_MOVES
+    assert (
+        legal
+        and legal == sorted(set(legal))
+        and 0 <= legal[0]
+        and legal[-1] < num_moves(state.config.modules)
+    )
+    assert all(len(stack) <= MAX_STACK for stack in state.track)  # V-09: at most 3 Curses deep
     assert pending(state).player == state.current_player() == state.stack[-1]["decider"]
     assert state.returns() == [0.0] * len(state.players)
     assert state.turn <= MAX_TURNS, f"turn {state.turn} past the bound {MAX_TURNS}"
@@ -155,6 +161,42 @@ def test_random_playouts_sweep(pack: str, players: int) -> None:
             seed = 10_000 + players * 1_000 + rep * len(CONFIGS) + i
             config = GameConfig(
                 num_players=players, difficulty=level, mode=mode, payment=payment, pack=pack, seed=seed
+            )
+            play_checked(config, agent_seed=seed, full_every=25)
+
+
+# -- with the Dark Matter module (issue 11) ------------------------------------------------------
+
+DM_CONFIGS = list(itertools.product(LEVELS, PAYMENTS))  # 6 per player count
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_random_playouts_with_dark_matter(players: int) -> None:
+    """Section 9.1: the same checks with the Dark Matter module (its invariants: 28 Dark Matter
+    cards conserved, the Dark Curse pile and the Black Book made of the pack's cards, the Grimoire's
+    Dark Monster pages, stacks within 3), at every player count, level and payment mode; and the
+    module's Actions actually happen across the games (not a run where nothing of it plays)."""
+    stats: dict[str, int] = {}
+    for i, (level, payment) in enumerate(DM_CONFIGS):
+        seed = 50_000 + players * 100 + i
+        config = GameConfig(
+            num_players=players, difficulty=level, payment=payment, seed=seed, modules=("dark_matter",)
+        )
+        state = play_checked(config, agent_seed=seed, full_every=1 if i % 3 == 0 else 10)
+        for k, v in state.stats.items():
+            stats[k] = stats.get(k, 0) + v
+    assert stats.get("dark_matter_acquired", 0) > 0 and stats.get("black_spells_cast", 0) > 0, stats
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", PLAYERS)
+def test_random_playouts_with_dark_matter_sweep(players: int) -> None:
+    """The long sweep with the module: 20 games per setting, 120 per player count."""
+    for rep in range(20):
+        for i, (level, payment) in enumerate(DM_CONFIGS):
+            seed = 60_000 + players * 1_000 + rep * len(DM_CONFIGS) + i
+            config = GameConfig(
+                num_players=players, difficulty=level, payment=payment, seed=seed, modules=("dark_matter",)
             )
             play_checked(config, agent_seed=seed, full_every=25)
 
