@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from bbom_env.engine import GameState
 from bbom_env.engine import moves as M
 from bbom_env.engine.constants import (
+    DARK_MATTER,
     MAX_STACK,
     NUM_CODES,
     NUM_ELEMENT_CODES,
@@ -22,6 +23,7 @@ from bbom_env.engine.ops import lookup
 from bbom_env.engine.payment import _min_sum_at_least
 from bbom_env.engine.records import HandSource
 
+from .heuristic_dark_matter import keep_dark_matter
 from .heuristic_eval import (
     CYCLE,
     can_destroy_count,
@@ -152,7 +154,10 @@ def _best_card(state: GameState, p: int, codes: list[int]) -> int:
 def answer_choice(state: GameState, f: dict, legal: list[int]) -> int:
     k = f["kind"]
     if k == "recup":  # DP-36: discard down to the hand size; keep the useful cards
-        return M.PICK_HAND + _worst_card(state, f["player"], _hand_pick(legal, M.PICK_HAND))
+        codes = _hand_pick(legal, M.PICK_HAND)
+        if keep_dark_matter(state):  # Dark Matter saved up for a Dark Curse (section 4.7)
+            codes = [c for c in codes if c != DARK_MATTER] or codes
+        return M.PICK_HAND + _worst_card(state, f["player"], codes)
     if k == "learn":  # DP-10: the least valuable Spell goes to the box
         spells = state.players[f["player"]].spells
         return M.PICK_SPELL + min(_spell_picks(legal), key=lambda i: spell_value(state, spells[i].spell))

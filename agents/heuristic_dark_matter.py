@@ -14,8 +14,15 @@ the base game's steps. The plan, in order:
    Book spell's worth; only from a hand with spare Element cards (the base plan's Curses first:
    the acquisition spends 2 Element cards).
 
-Payments are the engine's (auto) or the base heuristic's manual picks: a Dark Matter cost is
-paid with the only legal picks, Dark Matter cards.
+At Recuperation (DP-36) Dark Matter in hand is kept while a Dark Curse is on the track or
+announced (4 must be in one payment). Payments are the engine's (auto) or the base heuristic's
+manual picks: a Dark Matter cost is paid with the only legal picks, Dark Matter cards.
+
+Measured (60 seeded games, 2 players, level 1; docs/balance.md has the full table): buying Dark
+Matter whenever a Dark Curse needs it, before the base game's steps, won 5-8 games against 15 for
+this plan, and buying from any hand after the base steps 8: each acquisition spends 2 Element
+cards the base Curses need, and 4 Dark Matter rarely meet in one hand, so the plan buys only from
+a hand with cards to spare (57 Dark Matter bought, 15 Black Spells cast in those 60 games).
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ MODULE = "dark_matter"
 DARK_CURSE = "dark_matter"  # the Curse type of Dark Curses (section 9.1)
 CURSE_COST = 4  # section 4.7
 TEAM_CAP = 8  # Dark Matter the team keeps at most (two Dark Curses' worth): more is dead cards
+BOOK_STOCK = 3  # Dark Matter the team keeps for the Black Book when no Dark Curse needs it
 
 
 def dark_matter_held(state: GameState, p: int) -> int:
@@ -78,7 +86,7 @@ def dark_matter_first(state: GameState, f: dict, legal: list[int]) -> int | None
         if face_up and move in L:
             return move
     by_name = M.layout(state.config.modules).by_name
-    need = CURSE_COST * sum(face_up for _s, _p, face_up in curses)
+    need = CURSE_COST * (sum(face_up for _s, _p, face_up in curses) + _announced(state))
     held = dark_matter_held(state, f["player"])
     for block in ("BLACK_BOOK_RIGHT", "BLACK_BOOK_LEFT"):  # 2.
         spec = by_name.get(block)
@@ -95,10 +103,18 @@ def dark_matter_acquire(state: GameState, f: dict, legal: list[int]) -> int | No
     if acquire is None or acquire.start not in legal:
         return None
     need = CURSE_COST * (sum(face_up for _s, _p, face_up in _dark_curses(state)) + _announced(state))
-    want = min(TEAM_CAP, need + 3)  # 3: a Black Spell's worth, on top of the Dark Curses
+    want = min(TEAM_CAP, need + BOOK_STOCK)
     if team_dark_matter(state) < want and _spare_elements(state, f["player"]) >= 2:
         return acquire.start
     return None
+
+
+def keep_dark_matter(state: GameState) -> bool:
+    """Whether Dark Matter in hand is worth keeping at Recuperation (DP-36): a face-up Dark Curse
+    on the track, or one announced by the next Monster, needs 4 in one payment (section 4.7)."""
+    if MODULE not in state.config.modules:
+        return False
+    return any(face_up for _s, _p, face_up in _dark_curses(state)) or _announced(state) > 0
 
 
 def _book_cost(state: GameState, block: str) -> int:
@@ -109,7 +125,8 @@ def _book_cost(state: GameState, block: str) -> int:
 
 
 def _spare_elements(state: GameState, p: int) -> int:
-    """Element cards in ``p``'s hand beyond the 4 the base plan keeps for its turn: the
-    acquisition's 2 cards must not starve the Curses and Spells (a rough, cheap measure)."""
+    """Element cards left in ``p``'s hand beyond 2, asked after the base plan's Curses, Spells and
+    acquisitions: the acquisition's 2 cards must not starve them (a rough, cheap measure; keeping
+    4 bought less and won no more, keeping none lost games: the module doc's figures)."""
     hand = state.players[p].hand
-    return sum(hand[c] for c in range(NUM_ELEMENT_CODES)) - 4
+    return sum(hand[c] for c in range(NUM_ELEMENT_CODES)) - 2
