@@ -48,8 +48,8 @@ class GameConfig:
         destroyed_curse_destination: A-08. reward_optional: A-10.
         skip_forced_decisions: a decision with exactly one legal move is applied by the engine
             (it still appears in the event log); off, every decision is returned to the caller.
-        modules: rules modules played with the base game, in order (``rules.register``; none is
-            registered by the package yet: the Vth Element modules are separate work).
+        modules: rules modules played with the base game, in order (``rules.register``;
+            ``import bbom_env`` registers the Vth Element's "dark_matter", docs/vth_element.md).
         black_book_inside_pages: V-01, the Black Book's Inside pages (1 to 12; Dark Matter module).
         dark_curse_destroy_by_effect: V-07, effects that destroy "a Curse" may destroy a Dark Curse
             (Dark Matter module). vth_magicians: V-18, the 4 new Magicians join the Magician choice

@@ -287,7 +287,7 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         available = (
             ", ".join(map(repr, known))
             if known
-            else "none (no module is registered; the Vth Element modules are not implemented yet)"
+            else "none (no module is registered: import bbom_env registers the Vth Element's)"
         )
         raise ValueError(f"unknown module(s) {unknown}; available modules: {available}")
     twice = sorted({m for m in modules if modules.count(m) > 1})

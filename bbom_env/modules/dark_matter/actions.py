@@ -1,6 +1,6 @@
-"""The Dark Matter module's Actions (RULES.md sections 4.6-4.9). IN PROGRESS (issue 11).
+"""The Dark Matter module's Actions and costs (RULES.md sections 4.6-4.9).
 
-Built: **Acquire a Dark Matter card** (section 4.6, V-17): pay 2 Element cards of different
+**Acquire a Dark Matter card** (section 4.6, V-17): pay 2 Element cards of different
 Elements, whatever their values (``payment.Cost(distinct=2)``: the engine's one solver, auto and
 manual payment alike); Dark Matter never pays for it (the cost has no currency part, so the
 payment frame never offers a Dark Matter card); the paid cards go to the discard pile as for
@@ -8,11 +8,9 @@ any payment; the Dark Matter card comes from the module's supply into the player
 rulebook: "placed directly in your hand"). With an empty supply the Action is not offered. Cost
 modifiers do not apply: the cost is counted in cards (V-17; the Acquire surcharge, A-51).
 
-Payment helpers for part B (the engine's ``payment.Cost`` and its one solver): ``dark_matter_cost``
-(Dark Curses, the Black Book) and ``with_spontaneous`` (section 4.9, V-06).
-
-Part B: the Black Book (4.8), destroying Dark Curses (4.7), Spontaneous Elements in the base
-Actions' payments (4.9).
+Payment helpers (the engine's ``payment.Cost`` and its one solver): ``dark_matter_cost`` (Dark
+Curses, the Black Book: ``dark_curses.py``, ``black_book.py``) and ``with_spontaneous`` /
+``spontaneous_cost`` (section 4.9, V-06: the module's cost transform for the base Actions).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ four pack sections, each parsed into immutable cards. The cards themselves are i
 * ``[[vth_magician]]`` (4): the new Magicians (V-18), in the format of the base ``[[magician]]``.
 
 A card whose effect the effect vocabulary (``engine/vocab.py``) cannot say yet leaves ``effect``
-empty and names, in ``needs``, the rule the module's part B must add (e.g. the Dark Curse "Add 1
+empty and names, in ``needs``, the rule it waits for (e.g. the Dark Curse "Add 1
 Dark Curse to the next Curse space", V-09): the catalogue shows it, and ``needs_of`` lists them.
 Every error is a ``PackError`` naming the file, the entry and the field, as for base cards.
 """
@@ -43,7 +43,7 @@ DARK_PAGE_KINDS = ("cover", "inside")  # the Vth Grimoire has no End page (secti
 
 
 def _needs(entry: dict, where: str) -> str:
-    """The rule part B must add for an effect the vocabulary cannot say yet ("" when none)."""
+    """The rule an effect the vocabulary cannot say waits for ("" when none)."""
     return str(opt(entry, "needs", "", where, str)).strip()
 
 
@@ -63,7 +63,7 @@ def _effect(entry: dict, key: str, where: str, target: str) -> tuple[dict, ...]:
 
 
 def _said(effect: tuple[dict, ...], needs: str, text: str, where: str) -> None:
-    """A printed text is said somewhere: in the effect vocabulary, or in ``needs`` for part B."""
+    """A printed text is said somewhere: in the effect vocabulary, or in ``needs`` (what it waits for)."""
     if text and not effect and not needs:
         raise PackError(
             f"{where}: the text {show(text)} has neither an 'effect' nor 'needs' (the rule the module "
@@ -383,7 +383,7 @@ SECTIONS = (DARK_CURSE, BLACK_PAGE, DARK_GRIMOIRE, VTH_MAGICIAN)
 
 
 def needs_of(sections: dict[str, Any]) -> Iterator[tuple[str, str, str]]:
-    """(card id, part, needs) of every card text that waits for a rule of part B."""
+    """(card id, part, needs) of every card text that waits for a rule (V-19: the Phobia module)."""
     for name in (s.name for s in SECTIONS):
         for card in sections.get(name, {}).values():
             if isinstance(card, BlackPage):

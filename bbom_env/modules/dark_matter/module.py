@@ -1,14 +1,16 @@
 """The Dark Matter module (RULES.md section 9.1): its ``rules.Module``, its state, setup steps,
-invariants, statistics and render part. IN PROGRESS (issue 11, part A; docs/vth_element.md).
+invariants, statistics and render part (docs/vth_element.md).
 
-Not registered by default: ``registered()`` registers it for a ``with`` block (tests), so a
-default ``GameConfig(modules=("dark_matter",))`` keeps refusing it until it is finished.
+``bbom_env.modules`` registers it on ``import bbom_env``; ``registered()`` makes sure it is for a
+``with`` block (tests that unregister it).
 
-Built so far: the four pack sections (``content.py``), the module state ``DarkMatterState``
-(``state.ext["dark_matter"]``), the setup steps (after the base setup, so a seed deals the base
-game exactly as without the module), the invariants (Dark Matter conserved: 28 cards, section 1.2)
-the Acquire Dark Matter Action (``actions.py``, section 4.6, V-17) and the Black Book Action with
-its ops for V-03 and V-04 (``black_book.py``, section 4.8).
+Its parts: the four pack sections (``content.py``; their cards join the base tables in a game
+with the module), the module state ``DarkMatterState`` (``state.ext["dark_matter"]``), the setup
+steps (after the base setup, so a seed deals the base game exactly as without the module, the
+Grimoire aside: ``grimoire.py``), the invariants (Dark Matter conserved: 28 cards, section 1.2),
+Acquire Dark Matter and Spontaneous Elements (``actions.py``, sections 4.6, 4.9), the Black Book
+(``black_book.py``, section 4.8), Dark Curses (``dark_curses.py``, sections 4.7, 9.1) and the Air
+Magician's conversion (``air.py``, V-12).
 """
 
 from __future__ import annotations
@@ -176,7 +178,7 @@ DARK_MATTER_MODULE = Module(
     ),
     stats=STATS,
     render=(render_dark_matter, black_book.render_payment),
-    doc="The Vth Element: Dark Matter (IN PROGRESS, issue 11; docs/vth_element.md).",
+    doc="The Vth Element: Dark Matter (docs/vth_element.md).",
 )
 
 
