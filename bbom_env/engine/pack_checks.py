@@ -475,14 +475,7 @@ def check_module_ops(pack: Pack, modules: tuple[str, ...], allowed: tuple[str, .
     """Refuse a game whose cards use an effect op that comes with a module not in the game
     (``allowed``: ``rules.ruleset(modules).ops``): the op would run without its module's state.
     As for modifier kinds, a module's own cards count only in a game with that module."""
-    for op, where, module in _op_uses(pack):
-        if module and module not in modules:
-            continue
-        if op not in allowed:
-            raise PackError(
-                f"{where}: op {op!r} comes with a module, and this game's modules {modules} do not "
-                "bring it; name the module in GameConfig.modules, or leave this card out of the pack"
-            )
+    _refuse_uses(_op_uses(pack), modules, allowed, "op", "bring it; name the module in GameConfig.modules")
 
 
 def module_kind_uses(pack: Pack) -> tuple[tuple[str, str], ...]:
@@ -497,14 +490,27 @@ def check_module_kinds(pack: Pack, modules: tuple[str, ...], allowed: tuple[str,
     is ``rules.ruleset(modules).modifier_kinds``): a base game never sees a module's kind. The
     cards of a module's own section count only in a game with that module (no other game reads
     them: a pack may hold the Vth Element's cards and still serve base games)."""
-    for kind, where, module in _uses(pack):
+    _refuse_uses(
+        _uses(pack),
+        modules,
+        allowed,
+        "modifier kind",
+        f"declare it (they allow {sorted(allowed)}); name the module that declares it in GameConfig.modules",
+    )
+
+
+def _refuse_uses(
+    uses: tuple[_Use, ...], modules: tuple[str, ...], allowed: tuple[str, ...], what: str, fix: str
+) -> None:
+    """PackError for the first use (name, where, module) outside ``allowed``; the cards of a module
+    not in ``modules`` are skipped (no game without their module reads them)."""
+    for name, where, module in uses:
         if module and module not in modules:
             continue
-        if kind not in allowed:
+        if name not in allowed:
             raise PackError(
-                f"{where}: modifier kind {kind!r} comes with a module, and this game's modules "
-                f"{modules} do not declare it (they allow {sorted(allowed)}); name the module that "
-                "declares it in GameConfig.modules, or leave this card out of the pack"
+                f"{where}: {what} {name!r} comes with a module, and this game's modules {modules} do not "
+                f"{fix}, or leave this card out of the pack"
             )
 
 

@@ -138,7 +138,9 @@ class Track(ObsSection):
     def encode_curse(
         self, curse: CurseOnTrack, r: int, on: list[int], idx: list[int], val: list[float]
     ) -> None:
-        """One Curse record at ``r`` (the same features as ``encode`` writes for a top Curse)."""
+        """One Curse record at ``r``: present, id, type, neutralized, its tokens, its cost with them
+        and the Madness under it (``encode`` writes each slot's top Curse; the Dark Matter module's
+        section the Curses below)."""
         f_id, f_type, cost = self.feats[curse.curse]
         on += (r, r + f_id, r + f_type)
         if curse.neutralized_at >= 0:
@@ -155,15 +157,7 @@ class Track(ObsSection):
         crec = self.record
         for stack in state.track:
             if stack:
-                curse = stack[-1]
-                f_id, f_type, cost = self.feats[curse.curse]
-                on += (r, r + f_id, r + f_type)  # present, id, type
-                if curse.neutralized_at >= 0:
-                    on.append(r + self.o_neutralized)
-                c = r + self.o_tokens
-                t0, t1, t2, t3 = curse.tokens
-                idx += (c, c + 1, c + 2, c + 3, c + 4, c + 5, c + 6, c + 7, c + 8)
-                val += (t0, t1, t2, t3, cost[0] + t0, cost[1] + t1, cost[2] + t2, cost[3] + t3, curse.madness)
+                self.encode_curse(stack[-1], r, on, idx, val)
             r += crec
 
 

@@ -19,9 +19,12 @@ from bbom_env.rl.observation import ObservationEncoder
 SEAT_PARTS = ("status", "magician", "sizes", "discard", "support", "spells", "temp_mods")
 
 
-def random_states(players: int, payment: str, seed: int, every: int = 1) -> list[GameState]:
+def random_states(
+    players: int, payment: str, seed: int, every: int = 1, modules: tuple[str, ...] = ()
+) -> list[GameState]:
     """Decision states of one random legal game (every ``every``-th, and the terminal state)."""
-    state = new_game(GameConfig(pack="test", num_players=players, payment=payment, seed=seed))
+    config = GameConfig(pack="test", num_players=players, payment=payment, seed=seed, modules=modules)
+    state = new_game(config)
     rng = random.Random(seed)
     out = []
     while not state.is_terminal():

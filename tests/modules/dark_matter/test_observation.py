@@ -18,6 +18,7 @@ from bbom_env.modules.dark_matter.content import BLACK_PAGE, DARK_SYMBOL
 from bbom_env.modules.dark_matter.state import DARK_MATTER_CARDS, dm_state
 from bbom_env.rl.observation import ObservationEncoder
 from tests.rl.test_observation import perturb_hidden
+from tests.rl.test_observation import random_states as base_random_states
 
 DM = ("dark_matter",)
 
@@ -28,15 +29,7 @@ def dm_config(**kw: object) -> GameConfig:
 
 def random_states(players: int, payment: str, seed: int, every: int = 1) -> list[GameState]:
     """Decision states of one random legal game with the module (every ``every``-th, and the last)."""
-    state = new_game(dm_config(num_players=players, payment=payment, seed=seed))
-    rng = random.Random(seed)
-    out = []
-    while not state.is_terminal():
-        if len(state.history) % every == 0:
-            out.append(state.clone())
-        state.apply_action(rng.choice(state.legal_actions()))
-    out.append(state)
-    return out
+    return base_random_states(players, payment, seed, every, modules=DM)
 
 
 @pytest.fixture(scope="module")
