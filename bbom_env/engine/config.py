@@ -26,6 +26,9 @@ CURSE_DESTINATIONS = ("bottom", "out")  # A-08
 MAX_SEED = 2**64 - 1  # numpy-sized seeds; a save writes the seed as a JSON number
 DARK_MATTER_MODULE = "dark_matter"
 DARK_MATTER_SWITCHES = ("black_book_inside_pages", "dark_curse_destroy_by_effect", "vth_magicians")
+PHOBIA_MODULE = "phobias"
+PHOBIA_SWITCHES = ("phobia_elimination", "phobia_leaves_support")
+PHOBIA_ELIMINATIONS = ("no_slot", "literal_second_phobia")  # A-52
 _PACK = '"default", "test" or a path to a pack file (str)'
 
 
@@ -54,6 +57,10 @@ class GameConfig:
         dark_curse_destroy_by_effect: V-07, effects that destroy "a Curse" may destroy a Dark Curse
             (Dark Matter module). vth_magicians: V-18, the 4 new Magicians join the Magician choice
             (Dark Matter module).
+        phobia_elimination: A-52, when placing a Phobia eliminates: "no_slot" (no free slot and
+            nothing to crush) or "literal_second_phobia" (the support already holds a Phobia)
+            (Phobia module). phobia_leaves_support: V-26, discard and destroy effects may take a
+            Phobia out of a support (Phobia module).
     """
 
     num_players: int = 2
@@ -76,6 +83,9 @@ class GameConfig:
     black_book_inside_pages: int = 3
     dark_curse_destroy_by_effect: bool = False
     vth_magicians: bool = True
+    # The Phobia module's switches (a non-default value needs the module).
+    phobia_elimination: str = "no_slot"
+    phobia_leaves_support: bool = False
 
     def __post_init__(self) -> None:
         # Friendly spellings, normalised before validation: lists for tuples, one path for a tuple
@@ -151,20 +161,26 @@ class GameConfig:
         self._check_module_switches()
 
     def _check_module_switches(self) -> None:
-        """The Dark Matter module's switches: their types, and no switch moved off its default in
-        a game without the module (it would do nothing: surely a mistake)."""
+        """The modules' switches (Dark Matter, Phobias): their types, and no switch moved off its
+        default in a game without its module (it would do nothing: surely a mistake)."""
         if type(self.black_book_inside_pages) is not int or not 1 <= self.black_book_inside_pages <= 12:
             raise self._bad("black_book_inside_pages", "an int from 1 to 12 (V-01: the 12 Inside pages)")
         for name in ("dark_curse_destroy_by_effect", "vth_magicians"):
             if not isinstance(getattr(self, name), bool):
                 raise self._bad(name, "True or False")
-        if DARK_MATTER_MODULE not in self.modules:
+        if not isinstance(self.phobia_elimination, str) or self.phobia_elimination not in PHOBIA_ELIMINATIONS:
+            raise self._bad("phobia_elimination", ", ".join(PHOBIA_ELIMINATIONS))
+        if not isinstance(self.phobia_leaves_support, bool):
+            raise self._bad("phobia_leaves_support", "True or False")
+        for module, switches in (
+            (DARK_MATTER_MODULE, DARK_MATTER_SWITCHES),
+            (PHOBIA_MODULE, PHOBIA_SWITCHES),
+        ):
+            if module in self.modules:
+                continue
             for f in dataclasses.fields(self):
-                if f.name in DARK_MATTER_SWITCHES and getattr(self, f.name) != f.default:
-                    raise self._bad(
-                        f.name,
-                        f"its default {f.default!r} without module {DARK_MATTER_MODULE!r} in modules",
-                    )
+                if f.name in switches and getattr(self, f.name) != f.default:
+                    raise self._bad(f.name, f"its default {f.default!r} without module {module!r} in modules")
 
     def _check_magicians(self) -> None:
         """A tuple of distinct Magician ids, one per player (when not "random")."""

@@ -229,8 +229,21 @@ def run_recup(state: GameState, f: RecupFrame) -> None:
         draw(state, p, limit - n)
         if state.over:
             return
+    if state.config.modules and _recup_drawn(state, p):
+        return  # a module places Phobias first, then checks elimination itself (9.2, V-35)
     if madness_in_hand(state, p) >= limit:
         eliminate(state, p)
+
+
+def _recup_drawn(state: GameState, p: int) -> bool:
+    """The modules' ``recup_drawn`` seams after the Recuperation draw (the Phobia module places the
+    Phobias of the hand, RULES.md 9.2): True when one of them took over the end of Recuperation."""
+    from .rules import ruleset
+
+    took = False
+    for hook in ruleset(state.config.modules).recup_drawn:
+        took = hook(state, p) or took
+    return took
 
 
 def legal_recup(state: GameState, f: RecupFrame) -> list[int]:

@@ -20,6 +20,7 @@ from .constants import (
     MAX_VALUE,
     NUM_CODES,
     NUM_ELEMENT_CODES,
+    PHOBIA_BASE,
     code_element,
     code_value,
     element_code,
@@ -231,7 +232,11 @@ def _discard_options(state: GameState, f: dict, op: dict) -> list[int]:
 def _support_options(state: GameState, f: dict, op: dict) -> list[int]:
     cards = state.players[f["player"]].support_cards()
     flt = op.get("filter", "any")
-    return [M.PICK_SUPPORT + s for s, c in enumerate(cards) if s < MAX_SUPPORT_SLOTS and _filter_ok(flt, c)]
+    out = [M.PICK_SUPPORT + s for s, c in enumerate(cards) if s < MAX_SUPPORT_SLOTS and _filter_ok(flt, c)]
+    if state.config.modules and not state.config.phobia_leaves_support:
+        # V-26: a Phobia leaves a support only by a cure or a move, never by a discard or destroy.
+        out = [m for m in out if cards[m - M.PICK_SUPPORT] < PHOBIA_BASE]
+    return out
 
 
 def _zone_options(state: GameState, f: dict, op: dict) -> list[int]:

@@ -15,7 +15,7 @@ from .ops import OPS, auto_op, choice_op
 from .records import CurseOnTrack, SpellSlot
 from .resolver import done, push
 from .rules import ruleset
-from .zones import check_immediate_win, remove_curse
+from .zones import check_immediate_win, madness_under, remove_curse
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -235,8 +235,8 @@ def _madness_under_curses(state: GameState, f: dict, op: dict) -> None:
         for i, curse in enumerate(stack):
             if not state.madness_pile:
                 return
-            state.madness_pile.pop()
-            stack[i] = curse._replace(madness=curse.madness + 1)
+            if not madness_under(state, curse.curse, state.madness_pile.pop()):  # V-29
+                stack[i] = curse._replace(madness=curse.madness + 1)
 
 
 auto_op("madness_under_curses", _madness_under_curses)

@@ -14,7 +14,7 @@ from .flow import seq
 from .ops import OPS, _apply_discard, _support_options, _support_room, auto_op, choice_op
 from .records import TempModifier
 from .resolver import done, push
-from .zones import draw, receive_madness, return_madness, take_top
+from .zones import arrived, draw, receive_madness, return_madness, take_top
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -83,7 +83,8 @@ def _run_receive(state: GameState, f: dict, op: dict) -> None:
     if op["to"] == "support" and op["full_support"] == "replace" and not pl.eliminated:
         # Bagpipe Monster ruling, Madness by Madness: a free slot takes it; a full support
         # discards one of its cards, and the Madness takes its place.
-        while f["count"] > 0 and (_support_room(state, p) or not pl.support):
+        # No card the Madness could replace (none, or only Phobias, which stay: V-26): A-26.
+        while f["count"] > 0 and (_support_room(state, p) or not _legal_receive(state, f, op)):
             f["count"] -= 1
             if not receive_madness(state, p, "support"):
                 return
@@ -228,6 +229,8 @@ def _answer_exchange(state: GameState, f: dict, op: dict, move: int) -> None:
     state.players[giver].hand[code] -= 1
     state.players[taker].hand[code] += 1
     _next_exchange_stage(f)
+    if state.config.modules:  # V-22: an exchange gives the card directly into the hand
+        arrived(state, taker, code, "hand")
 
 
 OPS["exchange"] = (_run_exchange, _legal_exchange, _answer_exchange)

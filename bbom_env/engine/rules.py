@@ -139,6 +139,18 @@ class Module:
     requires: tuple[str, ...] = ()
     pack_files: tuple[str, ...] = ()
     offer_magician: Callable[[GameConfig, Magician], bool] | None = None
+    # Seams for Madness cards that keep their identity (the Phobia module, RULES.md 9.2), asked
+    # only in a game with modules (a base game never calls one). ``madness_arrived(state, seat,
+    # code, zone)``: a card arrived directly in a hand or a support by an effect ("hand",
+    # "support": V-21, V-22). ``recup_drawn(state, seat)``: after the Recuperation draw (5.1);
+    # True when the module pushed frames that end the Recuperation, the elimination check
+    # included (V-35). ``under_curse(state, curse id, code)``: a card of the Madness pile goes
+    # under a Curse (the Sorcerer, A-43); True when the module keeps it (V-29).
+    # ``from_curse(state, curse id)``: the cards it kept under a Curse that leaves the track.
+    madness_arrived: tuple[Callable[[GameState, int, int, str], None], ...] = ()
+    recup_drawn: tuple[Callable[[GameState, int], bool], ...] = ()
+    under_curse: tuple[Callable[[GameState, str, int], bool], ...] = ()
+    from_curse: tuple[Callable[[GameState, str], list[int]], ...] = ()
     doc: str = ""
 
 
@@ -274,6 +286,11 @@ class Ruleset:
     decisions: dict[str, Callable[[GameState, dict], Decision]] = field(default_factory=dict, repr=False)
     # Curse type -> its CurseRule, for the modules' Curse types that have one (none in a base game).
     curse_rules: dict[str, CurseRule] = field(default_factory=dict, repr=False)
+    # The Madness identity seams (``Module.madness_arrived`` ...), in module order.
+    madness_arrived: tuple[Callable[[GameState, int, int, str], None], ...] = ()
+    recup_drawn: tuple[Callable[[GameState, int], bool], ...] = ()
+    under_curse: tuple[Callable[[GameState, str, int], bool], ...] = ()
+    from_curse: tuple[Callable[[GameState, str], list[int]], ...] = ()
 
 
 @cache
@@ -326,6 +343,10 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         pack_sections=tuple((m.name, s.name) for m in parts for s in m.pack_sections if s.required),
         decisions={kind: describe for m in parts for kind, describe in m.decisions},
         curse_rules=_curse_rules(parts),
+        madness_arrived=tuple(h for m in parts for h in m.madness_arrived),
+        recup_drawn=tuple(h for m in parts for h in m.recup_drawn),
+        under_curse=tuple(h for m in parts for h in m.under_curse),
+        from_curse=tuple(h for m in parts for h in m.from_curse),
     )
 
 

@@ -29,6 +29,7 @@ from .constants import (
     NUM_TRACK_SLOTS,
     ROUNDS,
     Phase,
+    is_madness,
 )
 from .moves import num_moves
 from .pack_checks import check_module_kinds, check_module_ops, check_module_sections
@@ -283,8 +284,9 @@ def _zones(data: dict, codes: frozenset[int] = BASE_CODES) -> None:
         for e, c in enumerate(_list(data[key], key, NUM_ELEMENTS)):
             _int(c, f"{key}[{e}]", 0)
     for i, c in enumerate(_list(data["madness_pile"], "madness_pile")):
-        if _code(c, f"madness_pile[{i}]") != MADNESS:
-            raise SaveError(f"madness_pile[{i}]: card code {c} is not Madness ({MADNESS})")
+        # Madness, or a Phobia in a game with the Phobia module (its codes are the game's, 9.2).
+        if not is_madness(_code(c, f"madness_pile[{i}]", codes)):
+            raise SaveError(f"madness_pile[{i}]: card code {c} is not Madness ({MADNESS}) or a game's Phobia")
     _counts(data["destroyed"], "destroyed", codes)
     _counts(data["box"], "box", codes)
 

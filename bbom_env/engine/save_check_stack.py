@@ -13,12 +13,12 @@ from .cards import Pack
 from .constants import (
     COST_PARTS,
     CURRENCY,
-    MADNESS,
     MAX_POWER,
     MAX_SUPPORT_SLOTS,
     NUM_CODES,
     NUM_ELEMENT_CODES,
     NUM_ELEMENTS,
+    is_madness,
 )
 from .frames import FRAME_TYPES, frame_schema
 from .payment import Cost
@@ -108,7 +108,7 @@ def _decider_value(v: Any, where: str, game: Game) -> None:
 
 
 def _madness_value(v: Any, where: str, game: Game) -> None:
-    if _code(v, where) != MADNESS:
+    if not is_madness(_code(v, where, game.codes)):  # Madness, or a Phobia of this game (9.2)
         raise SaveError(f"{where}: card code {v} is not a Madness card")
 
 

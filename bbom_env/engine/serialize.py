@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .cards import Pack
-from .config import DARK_MATTER_SWITCHES, GameConfig
+from .config import DARK_MATTER_SWITCHES, PHOBIA_SWITCHES, GameConfig
 from .pack_hash import pack_sha256
 from .records import NO_CARD, CurseOnTrack, HandSource, SpellSlot, SupportSlot, SupportSource, TempModifier
 from .resolver import IllegalActionError
@@ -146,14 +146,21 @@ def _old_player(d: Any) -> Any:
     return out
 
 
+def _with_switch_defaults(data: dict, switches: tuple[str, ...]) -> dict:
+    """The save with the defaults of module switches its config lacks (saved before they existed:
+    a switch only ever changes a game with its module, so its default is what such a game played)."""
+    config = data.get("config")
+    if type(config) is not dict or all(k in config for k in switches):
+        return data
+    defaults = {f.name: f.default for f in dataclasses.fields(GameConfig) if f.name in switches}
+    return {**data, "config": {**config, **{k: v for k, v in defaults.items() if k not in config}}}
+
+
 def _upgrade(data: dict) -> dict:
     """An old save's data in format 4's form (the checks then read it as any save)."""
-    out = dict(data)
+    # Formats 1-3: saved before the Dark Matter module's switches (and the Phobia module's).
+    out = _with_switch_defaults(dict(data), DARK_MATTER_SWITCHES + PHOBIA_SWITCHES)
     out["format"] = FORMAT
-    if type(data.get("config")) is dict:  # formats 1-3: saved before the Dark Matter module's switches
-        fields = dataclasses.fields(GameConfig)
-        defaults = {f.name: f.default for f in fields if f.name in DARK_MATTER_SWITCHES}
-        out["config"] = {**data["config"], **{k: v for k, v in defaults.items() if k not in data["config"]}}
     if data.get("format") == "bbom-state/3":
         return out
     if type(data.get("players")) is list:

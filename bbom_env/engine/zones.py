@@ -85,7 +85,29 @@ def receive_madness(state: GameState, p: int, to: str = "discard") -> bool:
         pl.hand[code] += 1
     state.stat("madness_received")
     state.event("madness", p, to)
+    if to in ("hand", "support") and state.config.modules:  # V-21, V-22: a Phobia is placed at once
+        arrived(state, p, code, to)
     return True
+
+
+def arrived(state: GameState, p: int, code: int, zone: str) -> None:
+    """A card arrived directly in p's hand or support by an effect ("hand", "support"): the
+    modules' ``madness_arrived`` seams see it (the Phobia module places a Phobia, V-21, V-22).
+    Callers ask only in a game with modules."""
+    from .rules import ruleset
+
+    for hook in ruleset(state.config.modules).madness_arrived:
+        hook(state, p, code, zone)
+
+
+def madness_under(state: GameState, curse: str, code: int) -> bool:
+    """A card of the Madness pile goes under Curse ``curse`` (the Sorcerer, A-43): True when a
+    module keeps it by identity (V-29: a Phobia), else the Curse's ``madness`` count takes it."""
+    if code == MADNESS or not state.config.modules:
+        return False
+    from .rules import ruleset
+
+    return any(hook(state, curse, code) for hook in ruleset(state.config.modules).under_curse)
 
 
 def return_madness(state: GameState, code: int) -> None:
@@ -132,11 +154,17 @@ def remove_curse(state: GameState, slot: int, pos: int, destroyer: int) -> str:
     cid, tokens, under = curse.curse, curse.tokens, curse.madness
     for e in range(NUM_ELEMENTS):
         state.tokens[e] += tokens[e]
-    for _ in range(under):
+    kept: list[int] = []
+    if state.config.modules:  # V-29: the cards a module kept under it, each by identity
+        from .rules import ruleset
+
+        for hook in ruleset(state.config.modules).from_curse:
+            kept += hook(state, cid)
+    for code in [MADNESS] * under + kept:
         if destroyer >= 0:
-            state.players[destroyer].discard[MADNESS] += 1
+            state.players[destroyer].discard[code] += 1
         else:
-            state.madness_pile.insert(0, MADNESS)
+            state.madness_pile.insert(0, code)
     ctype = state.pack.curses[cid].type
     if destroyer < 0 or state.config.destroyed_curse_destination == "bottom":
         state.curse_piles[ctype].insert(0, cid)

@@ -39,6 +39,10 @@ BAD_VALUES = [
     ("dark_curse_destroy_by_effect", True, ["its default False without module 'dark_matter'"]),
     ("vth_magicians", "no", ["True or False"]),
     ("vth_magicians", False, ["its default True without module 'dark_matter'"]),
+    ("phobia_elimination", "second", ["no_slot, literal_second_phobia"]),
+    ("phobia_elimination", "literal_second_phobia", ["its default 'no_slot' without module 'phobias'"]),
+    ("phobia_leaves_support", 1, ["True or False"]),  # V-26
+    ("phobia_leaves_support", True, ["its default False without module 'phobias'"]),
     ("pack_overrides", None, ["override pack paths"]),
     ("pack_overrides", 5, ["override pack paths"]),
     ("pack_overrides", ("a.toml", 3), ["override pack paths (str)"]),

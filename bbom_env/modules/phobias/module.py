@@ -1,0 +1,179 @@
+"""The Phobia module, part A (RULES.md sections 1.3, 9.2; EXPANSION.md V-20 to V-29; issue 12;
+docs/vth_element.md): its ``rules.Module``, state, setup, Madness identity and invariants.
+
+Not registered by default (``bbom_env.modules`` registers Dark Matter only): ``registered()``
+makes it available for a ``with`` block, so ``GameConfig(modules=("phobias",))`` plays it there.
+Part A builds the cards (``content.py``), the face-up Madness pile of section 1.3 (``setup_pile``),
+placement in supports with crushing and elimination (``placement.py``), Madness cards that keep
+their identity (cured ones under the pile, those under Curses: V-29) and the conservation
+invariant. The Phobias' constraints (their ``constraint`` and ``needs``) do not apply yet: part B.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from bbom_env.engine.constants import (
+    MADNESS,
+    MADNESS_IN_BOX,
+    NUM_CODES,
+    NUM_PHOBIAS,
+    PHOBIA_BASE,
+    code_name,
+    madness_pile_size,
+)
+from bbom_env.engine.invariants import card_totals
+from bbom_env.engine.records import NO_CARD, SupportSlot
+from bbom_env.engine.rules import MODULES, Module, register, unregister
+from bbom_env.engine.state import GameState
+
+from . import placement
+from .content import SECTIONS, phobia_codes
+from .state import COMPOSITION, NAME, PhobiaState, ph_state
+
+__all__ = ["NAME", "COMPOSITION", "PhobiaState", "ph_state", "PHOBIA_MODULE", "registered"]
+
+PACK = str(Path(__file__).resolve().parents[2] / "data" / "vth_phobias.toml")
+PHOBIA_CODES = tuple(range(PHOBIA_BASE, PHOBIA_BASE + NUM_PHOBIAS))
+STATS = ("phobia_eliminations", "cards_crushed")
+
+
+# -- setup (section 1.3) -----------------------------------------------------------------------------
+
+
+def setup_pile(state: GameState) -> None:
+    """Section 1.3, A-77: the Madness pile rebuilt as (Phobias, Madness) by player count, the
+    Phobias a random subset of the 16 (the rest to the box), shuffled, face up (the top,
+    ``state.madness_pile[-1]``, is public). Runs after the base setup, so these draws come after
+    every base draw of the RNG.
+
+    Fear mode (section 2.4): the base setup put one Madness from the pile into each deck. With
+    Phobias those cards come from this pile, dealt one at a time from the first player (V-24);
+    a Phobia among them takes the place of that plain Madness (in the deck, or in the opening
+    hand, where it is placed at once: V-23; the support is empty, so a free slot takes it)."""
+    n = state.config.num_players
+    phobias, madness = COMPOSITION[n]
+    codes = sorted(phobia_codes(state.pack.sections).values())
+    chosen = sorted(state.rng.sample(codes, phobias))
+    pile = chosen + [MADNESS] * madness
+    state.rng.shuffle(pile)
+    dealt = madness_pile_size(n) - len(state.madness_pile)  # Fear: one per player, else none
+    for k in range(dealt):
+        _swap_fear_madness(state, (state.active + k) % n, pile.pop())
+    state.madness_pile = pile
+    state.box[MADNESS] = MADNESS_IN_BOX - madness
+    for c in codes:
+        state.box[c] = 0 if c in chosen else 1
+    ph_state(state).chosen = chosen
+
+
+def _swap_fear_madness(state: GameState, p: int, code: int) -> None:
+    if code == MADNESS:
+        return
+    pl = state.players[p]
+    if MADNESS in pl.deck:
+        pl.deck[pl.deck.index(MADNESS)] = code
+        return
+    pl.hand[MADNESS] -= 1  # drawn in the opening hand: V-23, placed right after the opening draw
+    pl.support.append(SupportSlot(code))
+
+
+# -- V-29: Phobias under Curses keep their identity -------------------------------------------------
+
+
+def under_curse(state: GameState, curse: str, code: int) -> bool:
+    if code < PHOBIA_BASE:
+        return False
+    ph_state(state).under.append((curse, code))
+    return True
+
+
+def from_curse(state: GameState, curse: str) -> list[int]:
+    st = ph_state(state)
+    kept = [c for cid, c in st.under if cid == curse]
+    if kept:
+        st.under = [(cid, c) for cid, c in st.under if cid != curse]
+    return kept
+
+
+# -- invariants -------------------------------------------------------------------------------------
+
+
+def phobia_totals(state: GameState) -> dict[int, int]:
+    """Copies of each Phobia code over every zone: the pile, hands, decks, discard piles,
+    supports (crushed cards too), under Curses, the box and the destroyed cards."""
+    totals = card_totals(state)
+    for _cid, code in ph_state(state).under:
+        totals[code] += 1
+    return {c: totals[c] for c in PHOBIA_CODES}
+
+
+def check_phobias(state: GameState) -> None:
+    """Every Phobia exists once (section 1.2: 16 cards; plain Madness: the base invariant);
+    ``chosen`` are the game's Phobias; crushed cards lie only under Phobias (section 9.2);
+    Phobias under Curses lie under Curses on the track (V-29)."""
+    for code, n in phobia_totals(state).items():
+        if n != 1:
+            raise AssertionError(f"phobias: {n} copies of {code_name(code)} in play, expected 1")
+    st = ph_state(state)
+    if st.chosen != sorted(set(st.chosen)) or not set(st.chosen) <= set(PHOBIA_CODES):
+        raise AssertionError(f"phobias: ext.phobias.chosen: {st.chosen} are not distinct Phobia codes")
+    for i, pl in enumerate(state.players):
+        for s, slot in enumerate(pl.support):
+            if slot.crushed != NO_CARD and slot.card < PHOBIA_BASE:
+                raise AssertionError(
+                    f"phobias: players[{i}].support[{s}]: {code_name(slot.crushed)} is crushed under "
+                    f"{code_name(slot.card)}, not under a Phobia"
+                )
+    on_track = {curse.curse for stack in state.track for curse in stack}
+    for k, (cid, code) in enumerate(st.under):
+        if cid not in on_track or code < PHOBIA_BASE or code >= NUM_CODES:
+            raise AssertionError(
+                f"phobias: ext.phobias.under[{k}]: ({cid!r}, {code}) is no Phobia under a Curse on the track"
+            )
+
+
+def render_phobias(state: GameState) -> list[str]:
+    pile = state.madness_pile
+    top = code_name(pile[-1]) if pile else "empty"
+    left = sum(1 for c in pile if c >= PHOBIA_BASE)
+    return [f"phobias: Madness pile top {top} (face up), {left} Phobias in the pile of {len(pile)}"]
+
+
+PHOBIA_MODULE = Module(
+    name=NAME,
+    frames=placement.FRAMES,
+    decision_kinds=placement.DECISION_KINDS,
+    decisions=((placement.PLACE, placement.describe_place),),
+    # The constraints' kinds (content.py: "replace" at rule points, "lose_ability"); part A reads
+    # no constraint, but the pack holds them, and a game needs its module to declare them.
+    modifier_kinds=("replace", "lose_ability"),
+    card_codes=PHOBIA_CODES,
+    pack_sections=SECTIONS,
+    pack_files=(PACK,),
+    state_type=PhobiaState,
+    setup=(setup_pile,),
+    invariants=(check_phobias,),
+    stats=STATS,
+    render=(render_phobias,),
+    madness_arrived=(placement.madness_arrived,),
+    recup_drawn=(placement.recup_drawn,),
+    under_curse=(under_curse,),
+    from_curse=(from_curse,),
+    doc="The Vth Element: Phobias, part A (docs/vth_element.md).",
+)
+
+
+@contextmanager
+def registered() -> Iterator[Module]:
+    """The module registered for a ``with`` block, and unregistered after if it was not before
+    (part A: ``bbom_env.modules`` does not register it)."""
+    was = MODULES.get(NAME) is PHOBIA_MODULE
+    register(PHOBIA_MODULE)
+    try:
+        yield PHOBIA_MODULE
+    finally:
+        if not was:
+            unregister(NAME)
