@@ -26,7 +26,6 @@ from .constants import (
 from .flow import fire, seq
 from .menu import MenuView, req_of
 from .move_args import ACQUIRABLE_VALUES
-from .payment import affordable
 from .payment_frame import pay_frame
 from .records import CurseOnTrack, SpellSlot, with_exhausted
 from .resolver import done, frame, push
@@ -229,7 +228,7 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
                 mcost = rule.cost(state, view.p, curse)
                 ok = solved.get(mcost)
                 if ok is None:
-                    ok = solved[mcost] = affordable(state, view.p, mcost, "destroy")
+                    ok = solved[mcost] = view.affordable(state, "destroy", mcost)
                 if ok:
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
                 continue

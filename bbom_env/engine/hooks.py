@@ -10,7 +10,7 @@ fresh. A base game (no module) never reaches the third.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from .constants import COST_ANY, ELEMENT_NAMES, HAND_SIZE
@@ -159,6 +159,44 @@ def transform_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
     for transform in ruleset(state.config.modules).cost_transforms:
         req = transform(state, p, action, req)
     return req
+
+
+CostTransform = Callable[["GameState", int, str, tuple], tuple]
+
+
+class GatedTransform:
+    """A cost transform (``rules.Module.cost_transforms``) with a cheap gate: ``active(state,
+    payer)`` is False only when the transform returns every cost of that payer unchanged in this
+    state, whatever the Action (a Spontaneous Elements payer without a pair of Dark Matter
+    cards, section 4.9; a player without the Air conversion this turn, V-12). The menu asks the
+    gate once per query and leaves the transform out while it is closed: with no transform
+    left, the Actions compare printed costs with the Element cards directly (its hot path).
+    Called, it is the transform itself (``transform_cost``)."""
+
+    __slots__ = ("transform", "active")
+
+    def __init__(self, transform: CostTransform, active: Callable[[GameState, int], bool]) -> None:
+        self.transform = transform
+        self.active = active
+
+    def __call__(self, state: GameState, p: int, action: str, req: tuple) -> tuple:
+        return self.transform(state, p, action, req)
+
+    def __repr__(self) -> str:
+        return f"GatedTransform({self.transform.__name__}, {self.active.__name__})"
+
+
+def active_transforms(state: GameState, p: int, transforms: tuple[CostTransform, ...]) -> tuple:
+    """The transforms that may change a cost of payer p now: a ``GatedTransform`` whose gate is
+    closed is left out, the others kept as they are (unwrapped: one call less per use)."""
+    out = []
+    for t in transforms:
+        if type(t) is GatedTransform:
+            if t.active(state, p):
+                out.append(t.transform)
+        else:
+            out.append(t)
+    return tuple(out)
 
 
 def apply_cost_mods(

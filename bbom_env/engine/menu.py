@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from . import hooks
 from . import moves as M
-from .constants import COST_ANY, COST_PARTS, CURRENCY
-from .payment import affordable, as_cost, available_values, can_cover, can_cover_pairs, usable_support
+from .constants import COST_ANY, COST_PARTS
+from .payment import NO_BAN, affordable, as_cost, available_values, can_cover, can_cover_pairs, currency_cards
 from .resolver import done, frame
 from .rules import ruleset
 
@@ -73,7 +73,11 @@ class MenuView:
         self._cost = bool(cost_mods)
         modules = state.config.modules
         if modules:
-            self._transforms = ruleset(modules).cost_transforms
+            # Only the transforms that may change this player's costs now (hooks.GatedTransform:
+            # no pair of Dark Matter cards, no Air conversion this turn): with none left the
+            # Actions take the plain path, with the same answers (the transforms would return
+            # every cost unchanged, and a five-number cost the Element cards fail stays failed).
+            self._transforms = hooks.active_transforms(state, p, ruleset(modules).cost_transforms)
             self._currency = -1  # currency cards the player may pay with, counted on first need
         else:
             self._transforms = ()  # a base game: no transform, no currency (a hot path)
@@ -82,10 +86,10 @@ class MenuView:
 
     def plain(self, action: str) -> bool:
         """True when no modifier can change what this Action costs or whether it is allowed (no
-        "forbid" modifier, no "cost" modifier naming it) and no module transforms costs (Spontaneous
-        Elements, the Air conversion): its ``legal`` may then compare the printed cost with ``tot``
-        directly (the hot path of random play; the same answers as ``can_pay_single``/``can_pay``
-        give for an unmodified cost)."""
+        "forbid" modifier, no "cost" modifier naming it) and no module transforms this player's
+        costs now (Spontaneous Elements, the Air conversion: ``hooks.GatedTransform``): its
+        ``legal`` may then compare the printed cost with ``tot`` directly (the hot path of random
+        play; the same answers as ``can_pay_single``/``can_pay`` give for an unmodified cost)."""
         if self._forbid or self._transforms:
             return False
         return not self._cost or (action not in self._cost_actions and "all" not in self._cost_actions)
@@ -161,14 +165,24 @@ class MenuView:
                 return True
             if not cost.convert:
                 if self._currency < 0:
-                    self._currency = self.player.hand[CURRENCY] + sum(
-                        1 for _, _, c in usable_support(state, self.p) if c == CURRENCY
-                    )
+                    self._currency = currency_cards(state, self.p)
                 if self._currency < 2:
                     return False
                 if cost.wildcards:  # the closed form with pairs (section 4.9)
                     return can_cover_pairs(self._funds(state, action)[1], cost, self._currency // 2)
-        return affordable(state, self.p, cost, action)
+        return self.affordable(state, action, cost)
+
+    def affordable(self, state: GameState, action: str, req: tuple) -> bool:
+        """``payment.affordable`` for this player and Action: without a "forbid" modifier (read
+        once per query) no Element is banned, so the payment's ban look-up is skipped."""
+        return affordable(state, self.p, req, action, None if self._forbid else NO_BAN)
+
+    def transform(self, state: GameState, action: str, req: tuple) -> tuple:
+        """``hooks.transform_cost`` with only the transforms that may change this player's
+        costs now (the others would return the cost unchanged: ``hooks.GatedTransform``)."""
+        for t in self._transforms:
+            req = t(state, self.p, action, req)
+        return req
 
 
 def menu_legal(state: GameState, f: MenuFrame) -> list[int]:

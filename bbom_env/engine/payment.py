@@ -150,6 +150,7 @@ def usable_support(
 # Elements whose cards the payer may not pay with for an Action (section 4.10): the hook itself,
 # not a wrapper around it (one call less on every payment).
 banned_elements = hooks.banned_elements
+NO_BAN = hooks.NO_BAN
 
 
 _ELEMENT_FIRST_CODES = tuple(element_code(e, 1) for e in ELEMENTS)
@@ -306,17 +307,46 @@ def left_text(codes: list[int] | tuple[int, ...], req: tuple) -> str:
     return ", ".join(parts) + spontaneous + convert
 
 
-def affordable(state: GameState, payer: int, req: tuple, action: str = "") -> bool:
+def affordable(
+    state: GameState, payer: int, req: tuple, action: str = "", banned: frozenset[int] | None = None
+) -> bool:
+    """Whether the payer's cards (hand and usable support) cover the cost for this Action
+    (``banned``: the Elements barred for it, section 4.10, when the caller knows them already).
+    Closed forms where the cost's shape has one; the exact search of ``payment_search`` else."""
     cost = as_cost(req)
-    banned = banned_elements(state, payer, action) if action else frozenset()
+    if banned is None:
+        banned = banned_elements(state, payer, action) if action else NO_BAN
     if cost.elements_only:
         return can_cover(available_values(state, payer, banned), cost)
-    if cost.wildcards and not (cost.one_of or cost.distinct or cost.currency or cost.convert):
-        pairs = (state.players[payer].hand[CURRENCY] + sum(
-            1 for _, _, c in usable_support(state, payer, banned) if c == CURRENCY
-        )) // 2  # fmt: skip
-        return can_cover_pairs(available_values(state, payer, banned), cost, pairs)
-    return not any(remaining(tuple(available_codes(state, payer, banned)), cost))
+    if cost.one_of or cost.convert:
+        return not any(remaining(tuple(available_codes(state, payer, banned)), cost))
+    if cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY]:
+        if cost.distinct or cost.currency:
+            return not any(remaining(tuple(available_codes(state, payer, banned)), cost))
+        # Element parts, any and wildcards (section 4.9): the closed form with pairs.
+        return can_cover_pairs(
+            available_values(state, payer, banned), cost, currency_cards(state, payer) // 2
+        )
+    # A cost in cards only: currency cards (a Dark Curse, section 4.7; a Black Spell, 4.8) and
+    # cards of pairwise different Elements (Acquire Dark Matter, 4.6). Each part takes its own
+    # cards (a currency card is no Element; an Element card pays 1 of the distinct part, whatever
+    # its value), and wildcards pay only Element parts, any and the one-of surcharge (none here).
+    if cost.currency and currency_cards(state, payer) < cost.currency:
+        return False
+    if cost.distinct:
+        counts = available_values(state, payer, banned)
+        return sum(1 for c in counts if c[0] or c[1] or c[2]) >= cost.distinct
+    return True
+
+
+def currency_cards(state: GameState, payer: int) -> int:
+    """Currency cards the payer can pay with: the hand's and the usable support pool's (no
+    Element ban reaches them: a currency card has no Element)."""
+    n = state.players[payer].hand[CURRENCY]
+    for _, _, c in usable_support(state, payer):
+        if c == CURRENCY:
+            n += 1
+    return n
 
 
 def irreducible(codes: list[int], req: tuple) -> bool:

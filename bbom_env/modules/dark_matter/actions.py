@@ -24,7 +24,7 @@ from bbom_env.engine.constants import DARK_MATTER
 from bbom_env.engine.frames import Frame, Seat
 from bbom_env.engine.move_args import NO_ARG
 from bbom_env.engine.moves import BlockSpec, Move
-from bbom_env.engine.payment import Cost, affordable, as_cost
+from bbom_env.engine.payment import Cost, as_cost
 from bbom_env.engine.payment_frame import pay_frame
 from bbom_env.engine.resolver import done, frame, push
 from bbom_env.engine.rules import MenuAction
@@ -67,15 +67,8 @@ def spontaneous_cost(state: GameState, p: int, action: str, req: tuple) -> tuple
     cost of an Action paid in Elements (section 4.9, A-64, V-06). An Element the payer may not pay
     with for this Action (the Phobia module's ban, section 4.10) may not be a Spontaneous Element
     either: when the cost needs that Element it stays unpayable, so it gets no wildcards."""
-    if action not in SPONTANEOUS_ACTIONS:
+    if action not in SPONTANEOUS_ACTIONS or not may_pair(state, p):
         return req
-    # A payer who cannot make a pair (fewer than 2 Dark Matter cards in hand and support pool) pays
-    # exactly as without the option: the cost stays as it is (the menu's hot path in such games).
-    held = state.players[p].hand[DARK_MATTER]
-    if held < 2:
-        held += sum(1 for pl in state.players for slot in pl.support if slot.card == DARK_MATTER)
-        if held < 2:
-            return req
     cost = as_cost(req)
     if cost.currency or cost.distinct or cost.wildcards or cost.is_free:
         return req
@@ -90,6 +83,16 @@ def spontaneous_cost(state: GameState, p: int, action: str, req: tuple) -> tuple
     return out
 
 
+def may_pair(state: GameState, p: int) -> bool:
+    """The gate of ``spontaneous_cost`` (``hooks.GatedTransform``): a payer who cannot make a pair
+    (fewer than 2 Dark Matter cards in hand and support pools) pays exactly as without the option
+    (section 4.9): the transform leaves every cost as it is (the menu's hot path in such games)."""
+    held = state.players[p].hand[DARK_MATTER]
+    if held < 2:
+        held += sum(1 for pl in state.players for slot in pl.support if slot.card == DARK_MATTER)
+    return held >= 2
+
+
 _WITH_WILDCARDS: dict[Cost, Cost] = {}  # the few costs of a game, each built once (the menu asks often)
 
 
@@ -100,7 +103,7 @@ def legal_acquire(state: GameState, view: MenuView) -> Iterator[int]:
         return
     # The cost transforms (the Air conversion, V-12: "different Elements" too), not the "cost"
     # modifiers (V-17: counted in cards; A-51).
-    if affordable(state, view.p, hooks.transform_cost(state, view.p, ACQUIRE, ACQUIRE_COST), ACQUIRE):
+    if view.affordable(state, ACQUIRE, view.transform(state, ACQUIRE, ACQUIRE_COST)):
         yield M.layout(state.config.modules).by_name[ACQUIRE_BLOCK].start
 
 

@@ -52,11 +52,20 @@ def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tu
     """The module's cost transform for the Air conversion (V-12): ``Cost.convert`` on a cost an
     Element card can pay, for the ability's owner on their own turn, once per turn, while the
     ability is not lost (V-10) and Air is not banned for this payment (section 4.10)."""
-    if p != state.active or state.players[p].ability_used or not _has_conversion(state, p):
+    if not conversion_on(state, p):
         return req
     cost = as_cost(req)
     if cost.convert or not (any(cost[:5]) or cost.one_of or cost.distinct):
         return req  # nothing an Air card pays (a Dark Matter cost: sections 4.7, 4.8)
-    if hooks.ability_lost(state, p) or Element.AIR in hooks.banned_elements(state, p, action):
+    if Element.AIR in hooks.banned_elements(state, p, action):
         return req
     return cost._replace(convert=True)
+
+
+def conversion_on(state: GameState, p: int) -> bool:
+    """The gate of ``air_conversion_cost`` (``hooks.GatedTransform``): player p may use the
+    conversion now (their own turn, not used this turn, the ability not lost: V-10, V-12); when
+    False the transform leaves every cost of p as it is."""
+    if p != state.active or state.players[p].ability_used or not _has_conversion(state, p):
+        return False
+    return not hooks.ability_lost(state, p)

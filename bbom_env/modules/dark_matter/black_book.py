@@ -39,7 +39,7 @@ from bbom_env.engine.frames import Frame, Seat, Stage, Text
 from bbom_env.engine.move_args import NO_ARG
 from bbom_env.engine.moves import BlockSpec, Move
 from bbom_env.engine.ops import auto_op, choice_op
-from bbom_env.engine.payment import affordable, as_cost
+from bbom_env.engine.payment import as_cost
 from bbom_env.engine.payment_frame import pay_frame
 from bbom_env.engine.resolver import done, frame, push
 from bbom_env.engine.rules import MenuAction
@@ -100,7 +100,7 @@ def legal_black_book(state: GameState, view: MenuView) -> Iterator[int]:
         if shown is None or (shown[0], PARTS[side]) not in state.pack.effects:
             continue  # a face whose text has no effect yet (``needs``) cannot be cast
         cost = shown[1].cost
-        if held >= cost and affordable(state, p, dark_matter_cost(cost), BLACK_BOOK):
+        if held >= cost and view.affordable(state, BLACK_BOOK, dark_matter_cost(cost)):
             yield blocks[BLOCK_NAMES[side]].start
 
 

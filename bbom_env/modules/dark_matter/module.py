@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from bbom_env.engine import hooks
 from bbom_env.engine.cards import Magician
 from bbom_env.engine.config import GameConfig
 from bbom_env.engine.constants import CURRENCY, DARK_MATTER
@@ -158,8 +159,12 @@ DARK_MATTER_MODULE = Module(
     modifier_schemas=air.MODIFIER_SCHEMAS,  # the Air Magician's conversion (V-12)
     pay_actions=actions.PAY_ACTIONS + black_book.PAY_ACTIONS,
     card_codes=(DARK_MATTER,),
-    # Spontaneous Elements (section 4.9, V-06), the Air conversion (V-12).
-    cost_transforms=(actions.spontaneous_cost, air.air_conversion_cost),
+    # Spontaneous Elements (section 4.9, V-06), the Air conversion (V-12); each with its gate (the
+    # menu leaves a transform out for a player it cannot change a cost of: hooks.GatedTransform).
+    cost_transforms=(
+        hooks.GatedTransform(actions.spontaneous_cost, actions.may_pair),
+        hooks.GatedTransform(air.air_conversion_cost, air.conversion_on),
+    ),
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the
     # observation's Curse types follow from it.
     curse_types=(DARK_SYMBOL,),
