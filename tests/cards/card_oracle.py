@@ -8,11 +8,16 @@ move). A hook on the ``seq`` frame snapshots the state before each op, so every 
 its own span: the expected deltas come from the op's parameters and targets (``op_checks.py``,
 ``board_checks.py``), never from re-running the engine. Every op span also keeps the global
 invariants: each card, Spell, Curse and Element token stays in exactly one place.
+
+A rules module's cards run through the same oracle with ``modules=(name,)``: the module's tests
+register a ``ModuleOracle`` in ``MODULE_ORACLES`` (its part of the rich state, the postconditions of
+its ops, its modifier kinds and invariants; e.g. tests/modules/dark_matter/board_checks_dm.py).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,13 +26,46 @@ from bbom_env.engine.cards import Pack, load_pack
 from bbom_env.engine.constants import MADNESS, NUM_CODES, Phase
 from bbom_env.engine.flow import seq
 from bbom_env.engine.records import CurseOnTrack, SpellSlot, SupportSlot
+from bbom_env.engine.rules import game_pack
 from bbom_env.engine.setup import setup
 from bbom_env.engine.state import GameState
 
 from .board_checks import CHECKS, check_mod_effect
-from .op_checks import OpCtx
+from .op_checks import Errors, OpCtx
 
 POLICIES = ("first", "last")
+
+
+@dataclass(frozen=True)
+class ModuleOracle:
+    """A rules module's part of the oracle. ``dress(state, rng)``: the module's zones in the rich
+    state (after the base layout, so a base rich state is unchanged); ``prepare(state, card, part)``:
+    the state a card part of the module runs in (e.g. a Curse on the track); ``checks``: postconditions
+    of its ops, and of base ops whose meaning it changes, over ``CHECKS``; ``mod_checks``: what its
+    modifier kinds change (``check_mod_effect``'s signature); ``invariants``: replaces
+    ``OpCtx.invariants`` (e.g. the module's own supply in the card census; with several modules,
+    the last one's, which must cover the others)."""
+
+    dress: Callable[[GameState, random.Random], None]
+    prepare: Callable[[GameState, str, str], None]
+    checks: dict[str, Callable[[OpCtx], Errors]]
+    mod_checks: dict[str, Callable[[GameState, GameState, int, dict], Errors]]
+    invariants: Callable[[OpCtx], Errors]
+
+
+MODULE_ORACLES: dict[str, ModuleOracle] = {}  # filled by the modules' tests
+
+
+def oracles(modules: tuple[str, ...]) -> list[ModuleOracle]:
+    missing = [m for m in modules if m not in MODULE_ORACLES]
+    if missing:
+        raise KeyError(f"no ModuleOracle registered for module(s) {missing} (MODULE_ORACLES)")
+    return [MODULE_ORACLES[m] for m in modules]
+
+
+def oracle_pack(pack: str, modules: tuple[str, ...] = ()) -> Pack:
+    """The pack a game with ``modules`` plays with (their pack files and base-table cards)."""
+    return game_pack(GameConfig(pack=pack, modules=modules)) if modules else load_pack(pack)
 
 
 # -- the rich state ----------------------------------------------------------------------------
@@ -53,21 +91,32 @@ def _pick_curse(s: GameState, ctype: str, avoid_marker: bool) -> str | None:
 
 
 def rich_state(
-    pack: str, num_players: int = 3, seed: int = 0, controller: int = 0, magician: str | None = None
+    pack: str,
+    num_players: int = 3,
+    seed: int = 0,
+    controller: int = 0,
+    magician: str | None = None,
+    modules: tuple[str, ...] = (),
 ) -> GameState:
     """A mid-game state (round 2, marker on space 2, Action phase of ``controller``) with varied
     hands, decks, discard piles (Madness in some), supports (with room / full / empty, Madness in
     some), ready, exhausted and neutralized Spells, five Curses on the track (with and without
     tokens, one neutralized, one with Madness under it) and non-empty supply and Madness pile.
-    Every card is taken from the zones setup made, so the card census is exact."""
-    p = load_pack(pack)
+    Every card is taken from the zones setup made, so the card census is exact. With ``modules``,
+    each module's ``ModuleOracle.dress`` then adds its own zones."""
+    p = oracle_pack(pack, modules)
     names = sorted(p.magicians)
     seats = [m for m in names if m != magician][:num_players]
     if magician is not None:
         seats = seats[: num_players - 1]
         seats.insert(controller, magician)
     cfg = GameConfig(
-        pack=pack, num_players=num_players, seed=seed, magicians=tuple(seats), skip_forced_decisions=False
+        pack=pack,
+        num_players=num_players,
+        seed=seed,
+        magicians=tuple(seats),
+        skip_forced_decisions=False,
+        modules=modules,
     )
     s = setup(cfg)
     rng = random.Random(seed)  # a local instance: layout only
@@ -132,6 +181,8 @@ def rich_state(
         s.track[4][-1] = s.track[4][-1]._replace(madness=1)
         s.madness_pile.pop()
     s.stack = []
+    for o in oracles(modules):
+        o.dress(s, rng)
     return s
 
 
@@ -235,6 +286,11 @@ def check_trace(tr: Trace, policy: Any, label: str) -> int:
     for rec in tr.records:
         if not any(rec[0] is f for f in frames):
             frames.append(rec[0])
+    mods = oracles(st.config.modules)
+    checks = dict(CHECKS)
+    for o in mods:
+        checks.update(o.checks)
+    invariants: Callable[[OpCtx], Errors] = mods[-1].invariants if mods else OpCtx.invariants
     checked = 0
     for f in frames:
         recs = [r for r in tr.records if r[0] is f]
@@ -248,7 +304,7 @@ def check_trace(tr: Trace, policy: Any, label: str) -> int:
             n = base + per_x * f["x"]
             ctx = OpCtx(op, n, f["controller"], f["path"] + (i,), before, after, decs, tr.src, tr.part)
             where = f"{label} op {f['path'] + (i,)} {op['op']}"
-            errors = ctx.invariants() + CHECKS[op["op"]](ctx)
+            errors = invariants(ctx) + checks[op["op"]](ctx)
             if errors:
                 raise AssertionError(f"{where}: " + "; ".join(errors))
             checked += 1
@@ -258,12 +314,12 @@ def check_trace(tr: Trace, policy: Any, label: str) -> int:
 # -- per card ----------------------------------------------------------------------------------
 
 
-def _spell_runs(pack: str, cid: str) -> int:
+def _spell_runs(pack: str, cid: str, modules: tuple[str, ...] = ()) -> int:
     n = 0
     for x in (1, 2, 3):
         for k, policy in enumerate(POLICIES):
             for players, ctrl in ((3, k), (2, 1 - k)):
-                st = rich_state(pack, players, seed=x + 3 * k, controller=ctrl)
+                st = rich_state(pack, players, seed=x + 3 * k, controller=ctrl, modules=modules)
                 if players == 2:
                     st.active = 1 - ctrl  # cast out of turn (a granted Action, section 4.12)
                 tr = run_effect(st, cid, "effect", ctrl, x, policy)
@@ -271,12 +327,23 @@ def _spell_runs(pack: str, cid: str) -> int:
     return n
 
 
-def _plain_runs(pack: str, cid: str, part: str, magician: str | None = None, event: str = "") -> int:
+def _plain_runs(
+    pack: str,
+    cid: str,
+    part: str,
+    magician: str | None = None,
+    event: str = "",
+    modules: tuple[str, ...] = (),
+) -> int:
     n = 0
     for k, policy in enumerate(POLICIES):
         for players, ctrl in ((3, k), (4, 2), (5, 4 - k)):
             for variant in range(PROVOCATIONS.get(event, 1)):
-                st = rich_state(pack, players, seed=11 + k + players, controller=ctrl, magician=magician)
+                st = rich_state(
+                    pack, players, seed=11 + k + players, controller=ctrl, magician=magician, modules=modules
+                )
+                for o in oracles(modules):
+                    o.prepare(st, cid, part)
                 frames = provoke(st, event, ctrl, variant) if event else None
                 if event and frames is None:
                     continue
@@ -321,29 +388,30 @@ def provoke(state: GameState, event: str, c: int, variant: int) -> list[dict] | 
     raise AssertionError(f"no engine site fires the event {event!r}")
 
 
-def _magician_checks(pack: str, cid: str) -> int:
-    p = load_pack(pack)
+def _magician_checks(pack: str, cid: str, modules: tuple[str, ...] = ()) -> int:
+    p = oracle_pack(pack, modules)
     mag = p.magicians[cid]
     n = 0
     if mag.activated:
-        n += _plain_runs(pack, cid, "activated", magician=cid)
-    st = rich_state(pack, 3, seed=5, controller=0, magician=cid)
+        n += _plain_runs(pack, cid, "activated", magician=cid, modules=modules)
+    st = rich_state(pack, 3, seed=5, controller=0, magician=cid, modules=modules)
+    mod_checks = {k: fn for o in oracles(modules) for k, fn in o.mod_checks.items()}
     for i, mod in enumerate(mag.mods):
         if mod["kind"] == "trigger":
-            n += _plain_runs(pack, cid, f"trigger{i}", magician=cid, event=mod["event"])
+            n += _plain_runs(pack, cid, f"trigger{i}", magician=cid, event=mod["event"], modules=modules)
             continue
         lost = st.clone()
         lost.players[0].ability_lost = True  # the same state without the ability
-        errors = check_mod_effect(lost, st, 0, mod)
+        errors = mod_checks.get(mod["kind"], check_mod_effect)(lost, st, 0, mod)
         if errors:
             raise AssertionError(f"{cid} ability {mod}: " + "; ".join(errors))
         n += 1
     return n
 
 
-def _placement_check(pack: str, pid: str) -> int:
+def _placement_check(pack: str, pid: str, modules: tuple[str, ...] = ()) -> int:
     """The Monster places Multi-Element Curses then its symbols left to right (A-01, A-02)."""
-    st = rich_state(pack, 3, seed=2)
+    st = rich_state(pack, 3, seed=2, modules=modules)
     monster = st.pack.pages[pid].monster
     for level in (1, 2, 3):
         s = st.clone()
@@ -391,21 +459,25 @@ def card_ids(pack: str) -> list[str]:
     return sorted(set(p.magicians) | set(p.spells) | set(p.curses) | set(p.pages))
 
 
-def check_card(pack: str, cid: str) -> int:
+def check_card(pack: str, cid: str, modules: tuple[str, ...] = ()) -> int:
     """Run every effect of card ``cid`` through the oracle; returns the number of checks made
-    (the caller asserts it is positive: a card with nothing checked has no scenario test)."""
-    p = load_pack(pack)
+    (the caller asserts it is positive: a card with nothing checked has no scenario test).
+    ``modules``: in a game with these rules modules (their cards included)."""
+    p = oracle_pack(pack, modules)
     if cid in p.spells:
-        return _spell_runs(pack, cid)
+        return _spell_runs(pack, cid, modules)
     if cid in p.curses:
-        return _plain_runs(pack, cid, "effect")
+        return _plain_runs(pack, cid, "effect", modules=modules)
     if cid in p.magicians:
-        return _magician_checks(pack, cid)
+        return _magician_checks(pack, cid, modules)
+    if cid not in p.pages:  # a module card outside the base tables (a Black Book page): its effects
+        parts = sorted(part for src, part in p.effects if src == cid)
+        return sum(_plain_runs(pack, cid, part, modules=modules) for part in parts)
     page = p.pages[cid]
     if page.kind == "end":
         return _end_page_check(pack, cid)
-    n = _placement_check(pack, cid)
+    n = _placement_check(pack, cid, modules)
     for part in ("arrival", "bonus", "failure"):
         if p.effects.get((cid, part)):
-            n += _plain_runs(pack, cid, part)
+            n += _plain_runs(pack, cid, part, modules=modules)
     return n
