@@ -7,6 +7,7 @@ ability (V-12's Air conversion, V-18); plus hand-written scenarios on concrete n
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -18,10 +19,17 @@ from bbom_env.engine import ops_board
 from bbom_env.engine.constants import DARK_MATTER, MADNESS, NUM_CODES, element_code
 from bbom_env.engine.records import CurseOnTrack
 from bbom_env.engine.state import GameState
-from bbom_env.modules.dark_matter.content import BLACK_PAGE, BOOK_FACES, DARK_CURSE, DARK_SYMBOL, SECTIONS
+from bbom_env.modules.dark_matter.content import (
+    BLACK_PAGE,
+    BOOK_FACES,
+    DARK_CURSE,
+    DARK_SYMBOL,
+    SECTIONS,
+    needs_of,
+)
 from bbom_env.modules.dark_matter.module import DARK_MATTER_MODULE, registered
 
-from .board_checks_dm import CHECKS_DM, DARK_SLOT, MOD_CHECKS
+from .board_checks_dm import CHECKS_DM, DARK_SLOT, MOD_CHECKS, prepare
 
 PACK = "default"
 MODS = ("dark_matter",)
@@ -43,19 +51,44 @@ IDS = _module_ids()
 PHOBIA = "magician_vth_phobia"  # V-19: its move needs the Phobia module (not built): never offered
 
 
-@pytest.mark.parametrize("cid", [c for c in IDS if c != PHOBIA])
+ORACLE_IDS = [c for c in IDS if c != PHOBIA]  # the Phobia Magician: its own test below
+
+
+@pytest.mark.parametrize("cid", ORACLE_IDS)
 def test_card_effect(cid: str) -> None:
     p = oracle_pack(PACK, MODS)
     assert check_card(PACK, cid, MODS) > 0
-    parts = {part for src, part in p.effects if src == cid}
+    parts = {part for (src, part), eff in p.effects.items() if src == cid and eff}
     if cid in p.sections[BLACK_PAGE.name]:  # every printed face has its effect, and was run
         assert parts == {f"{face}_spell" for face in BOOK_FACES[p.sections[BLACK_PAGE.name][cid].kind]}
     elif cid in p.pages:
         monster = p.pages[cid].monster
         assert monster is not None and DARK_SYMBOL in monster.curse_symbols  # V-16: any position
-        assert parts == {"arrival", "bonus", "failure"}
+        # A Cover shows a Monster only; an Inside page's effect side has its Bonus and Failure.
+        want = {"arrival"} | ({"bonus", "failure"} if p.pages[cid].kind == "inside" else set())
+        assert parts == want
     elif cid in p.curses:
         assert parts == {"effect"}
+
+
+def test_module_effects_under_random_choices() -> None:
+    """Every effect part of the module's cards under seeded random choices (the parametrized runs
+    take the first or last legal move only), at 2 to 5 players, each op span checked by the oracle:
+    e.g. a chosen Curse for tokens is never the Dark Curse (V-08)."""
+    p = oracle_pack(PACK, MODS)
+    parts = sorted((src, part) for (src, part), eff in p.effects.items() if src in set(IDS) and eff)
+    assert len(parts) == 12 + 32 + (3 + 3 * 10) + 2  # Curses, faces, Monsters, 2 Magicians' abilities
+    checked = 0
+    for k, (src, part) in enumerate(parts):
+        for seed in range(3):
+            n = 2 + (k + seed) % 4
+            ctrl = seed % n
+            mag = src if src in p.magicians else None
+            s = rich_state(PACK, n, seed=100 + seed, controller=ctrl, magician=mag, modules=MODS)
+            prepare(s, src, part)
+            tr = run_effect(s, src, part, ctrl, 1, random.Random(seed))
+            checked += check_trace(tr, "random", f"{src}/{part} seed {seed} {n}p")
+    assert checked >= 3 * len(parts)
 
 
 def test_phobia_magician_move_is_never_offered() -> None:
@@ -77,16 +110,23 @@ def test_phobia_magician_move_is_never_offered() -> None:
 
 
 def test_every_module_card_id_has_a_scenario_test() -> None:
+    """The oracle's parameters and the Phobia test cover the four sections' cards (12 Dark Curses,
+    20 Black Book cards, 13 Vth Grimoire cards, 4 Magicians: KNOWN_CARDS.md section 7) and every
+    card of the module in the base tables; every module op and modifier kind has its check."""
     p = oracle_pack(PACK, MODS)
-    assert len(IDS) == 49 and {len(p.sections[sec.name]) for sec in SECTIONS} == {12, 20, 13, 4}
-    assert set(IDS) == {c for c in IDS if c != PHOBIA} | {PHOBIA}
-    # Every op of the module has a postcondition, every modifier kind a check.
+    sizes = {
+        name: len(p.sections[name]) for name in ("dark_curse", "black_page", "dark_grimoire", "vth_magician")
+    }
+    assert sizes == {"dark_curse": 12, "black_page": 20, "dark_grimoire": 13, "vth_magician": 4}
+    everything = {cid for name in sizes for cid in p.sections[name]}
+    in_base_tables = {c.id for table in (p.curses, p.pages, p.magicians) for c in table.values() if c.module}
+    assert set(ORACLE_IDS) | {PHOBIA} == everything and in_base_tables <= everything and len(everything) == 49
+    faces = sum(len(BOOK_FACES[pg.kind]) for pg in p.sections[BLACK_PAGE.name].values())
+    assert faces == 32 and faces == sum(1 for src, _part in p.effects if src in p.sections[BLACK_PAGE.name])
     assert set(DARK_MATTER_MODULE.ops) <= set(CHECKS_DM)
     assert set(DARK_MATTER_MODULE.modifier_kinds) <= set(MOD_CHECKS)
-    # The cards say everything in the vocabulary but V-19 (KNOWN_CARDS.md section 7).
-    for sec in SECTIONS:
-        for cid, card in p.sections[sec.name].items():
-            assert not getattr(card, "needs", "") or cid == PHOBIA, cid
+    # Every text says its effect in the vocabulary but V-19's (the Phobia module is not built).
+    assert [(cid, part) for cid, part, _needs in needs_of(p.sections)] == [(PHOBIA, "card")]
 
 
 # -- the oracle fails when the module's engine does not do what the data says --------------------
