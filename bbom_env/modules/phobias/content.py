@@ -15,6 +15,7 @@ Every error is a ``PackError`` naming the file, the entry and the field, as for 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,7 +67,7 @@ PHOBIA = PackSection(SECTION, parse_phobia, None, doc=f"Phobias ({NUM_PHOBIAS})"
 SECTIONS = (PHOBIA,)
 
 
-def phobia_codes(sections: dict[str, Any]) -> dict[str, int]:
+def phobia_codes(sections: Mapping[str, Any]) -> dict[str, int]:
     """Phobia id -> card code: sorted by id, ``PHOBIA_BASE + rank``. ValueError unless the pack
     holds exactly the 16 Phobias (section 1.2; V-20), naming the count."""
     ids = sorted(sections.get(SECTION, {}))
@@ -78,7 +79,7 @@ def phobia_codes(sections: dict[str, Any]) -> dict[str, int]:
     return {pid: PHOBIA_BASE + k for k, pid in enumerate(ids)}
 
 
-def phobia_of(sections: dict[str, Any], code: int) -> Phobia:
+def phobia_of(sections: Mapping[str, Any], code: int) -> Phobia:
     """The Phobia card of a card code (KeyError naming it for a code that is not a Phobia's)."""
     for pid, c in phobia_codes(sections).items():
         if c == code:
@@ -86,6 +87,6 @@ def phobia_of(sections: dict[str, Any], code: int) -> Phobia:
     raise KeyError(f"card code {code} is not a Phobia ({PHOBIA_BASE}..{PHOBIA_BASE + NUM_PHOBIAS - 1})")
 
 
-def needs_of(sections: dict[str, Any]) -> list[tuple[str, str]]:
+def needs_of(sections: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(Phobia id, needs) of every Phobia whose constraint waits for a rule (part B)."""
     return [(pid, card.needs) for pid, card in sorted(sections.get(SECTION, {}).items()) if card.needs]

@@ -120,7 +120,7 @@ def answer_place(state: GameState, f: PlaceFrame, move: int) -> None:
     done(state, f)
 
 
-def describe_place(state: GameState, f: PlaceFrame) -> Decision:
+def describe_place(state: GameState, f: dict) -> Decision:
     return Decision(CRUSH, f["player"], "", 1, (0,) * 5, ())
 
 

@@ -1,0 +1,72 @@
+"""Helpers for the Phobia module's tests: move a card into a zone from where it lies, so that every
+card stays in exactly one zone (the invariants hold after each helper)."""
+
+from __future__ import annotations
+
+from bbom_env.engine import GameConfig, new_game
+from bbom_env.engine.constants import MADNESS, NUM_CODES, PHOBIA_BASE
+from bbom_env.engine.records import SupportSlot
+from bbom_env.engine.state import GameState
+
+MODULES = ("phobias",)
+
+
+def game(players: int = 2, seed: int = 1, **kw: object) -> GameState:
+    return new_game(GameConfig(num_players=players, seed=seed, modules=MODULES, **kw))  # type: ignore[arg-type]
+
+
+def phobias_in_pile(state: GameState) -> list[int]:
+    return [c for c in state.madness_pile if c >= PHOBIA_BASE]
+
+
+def take(state: GameState, code: int) -> None:
+    """Remove one card ``code`` from the Madness pile, the box or a player's deck (in that order)."""
+    if code in state.madness_pile:
+        state.madness_pile.remove(code)
+        return
+    if state.box[code]:
+        state.box[code] -= 1
+        return
+    for pl in state.players:
+        if code in pl.deck:
+            pl.deck.remove(code)
+            return
+    raise AssertionError(f"card {code} is nowhere to take it from")
+
+
+def to_hand(state: GameState, seat: int, code: int) -> None:
+    take(state, code)
+    state.players[seat].hand[code] += 1
+
+
+def to_pile_top(state: GameState, code: int) -> None:
+    take(state, code)
+    state.madness_pile.append(code)
+
+
+def hand_to_support(state: GameState, seat: int, code: int) -> None:
+    """Move a card of the seat's hand to a new support slot."""
+    pl = state.players[seat]
+    assert pl.hand[code], f"no card {code} in hand"
+    pl.hand[code] -= 1
+    pl.support.append(SupportSlot(code))
+
+
+def fill_support(state: GameState, seat: int, n: int) -> list[int]:
+    """Put n non-Madness cards of the seat's hand in its support; their codes."""
+    pl = state.players[seat]
+    codes = [c for c in range(NUM_CODES) if c != MADNESS and c < PHOBIA_BASE for _ in range(pl.hand[c])][:n]
+    assert len(codes) == n, "not enough cards in hand"
+    for c in codes:
+        hand_to_support(state, seat, c)
+    return codes
+
+
+def clear_support(state: GameState, seat: int) -> None:
+    """Empty the seat's support into its discard pile (crushed cards too)."""
+    pl = state.players[seat]
+    for slot in pl.support:
+        pl.discard[slot.card] += 1
+        if slot.crushed >= 0:
+            pl.discard[slot.crushed] += 1
+    pl.support = []

@@ -1,0 +1,99 @@
+"""The 16 Phobias (EXPANSION.md V-20; KNOWN_CARDS.md 7a) and their pack section: the known texts
+word for word, the Element ban once per Element, one reconstructed card, every constraint said
+as modifiers or a ``needs``, one card code each; the module is not registered by default."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import bbom_env  # noqa: F401  (registers the default modules)
+from bbom_env.engine import GameConfig
+from bbom_env.engine.cards import load_pack
+from bbom_env.engine.config import ConfigError
+from bbom_env.engine.constants import NUM_PHOBIAS, PHOBIA_BASE
+from bbom_env.engine.rules import MODULES
+from bbom_env.engine.vocab import PackError
+from bbom_env.modules.phobias.content import SECTION, needs_of, phobia_codes, phobia_of
+from bbom_env.modules.phobias.module import PACK, registered
+
+RULEBOOK = (
+    Path(__file__).resolve().parents[4] / "shared" / "rules" / "sources" / "vth_element_rulebook_en.txt"
+)
+
+
+def _pack():
+    with registered():
+        return load_pack("default", (PACK,), modules=("phobias",))
+
+
+def test_sixteen_phobias_one_code_each_by_sorted_id() -> None:
+    """V-20: 16 cards; the Phobias sorted by id take the codes PHOBIA_BASE .. PHOBIA_BASE + 15."""
+    sections = _pack().sections
+    codes = phobia_codes(sections)
+    assert len(codes) == NUM_PHOBIAS
+    assert [codes[pid] for pid in sorted(codes)] == list(range(PHOBIA_BASE, PHOBIA_BASE + NUM_PHOBIAS))
+    assert phobia_of(sections, PHOBIA_BASE).id == min(codes)
+    with pytest.raises(KeyError, match="not a Phobia"):
+        phobia_of(sections, 12)
+
+
+@pytest.mark.skipif(not RULEBOOK.exists(), reason="the shared rulebook source is not here")
+def test_the_rulebooks_texts_word_for_word() -> None:
+    """V-20, KNOWN_CARDS 7a: every Phobia text the rulebook quotes is a card's text exactly."""
+    quoted = re.findall(r'Phobia with the text "([^"]+)"', RULEBOOK.read_text())
+    texts = {card.text for card in _pack().sections[SECTION].values()}
+    assert len(set(quoted)) == 12
+    assert set(quoted) <= texts
+
+
+def test_element_ban_once_per_element_and_one_reconstructed() -> None:
+    """V-20: 11 texts + the Element ban x 4 = 15 known; the 16th reconstructed and labelled."""
+    cards = _pack().sections[SECTION].values()
+    bans = sorted(m["element"] for c in cards for m in c.constraint if m["kind"] == "forbid")
+    assert bans == ["air", "earth", "fire", "water"]
+    assert [c.provenance for c in cards].count("reconstructed") == 1
+    assert all(
+        c.provenance == "partial" and c.known and c.source for c in cards if c.provenance != "reconstructed"
+    )
+    assert len({c.text for c in cards}) == NUM_PHOBIAS
+
+
+def test_constraints_are_modifiers_or_needs() -> None:
+    """Each constraint is data part B reads: modifiers of the vocabulary, or the rule it needs."""
+    sections = _pack().sections
+    cards = sections[SECTION]
+    assert all(c.constraint or c.needs for c in cards.values())
+    by_text = {c.text: c for c in cards.values()}
+    hand5 = by_text["At the end of your turn, refill your hand to 5 cards instead of 6."]
+    assert hand5.constraint == ({"kind": "replace", "point": "hand_size", "value": 5},)  # V-35
+    assert by_text["You can no longer use your Ability."].constraint == ({"kind": "lose_ability"},)  # V-27
+    cure = by_text["You can no longer take the Cure Action (except for this card)."]
+    assert not cure.constraint and "V-31" in cure.needs
+    assert {pid for pid, _ in needs_of(sections)} >= {cure.id}
+
+
+def test_a_phobia_saying_nothing_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        '[pack]\nid = "bad"\nname = "bad"\nversion = 1\n\n[[phobia]]\nid = "phobia_x"\nname = "X"\n'
+        'text = "Fear."\nprovenance = "reconstructed"\n'
+    )
+    with (
+        registered(),
+        pytest.raises(PackError, match=r"bad\.toml.*phobia_x.*neither a 'constraint' nor 'needs'"),
+    ):
+        load_pack("default", (str(bad),), modules=("phobias",))
+
+
+def test_not_registered_by_default() -> None:
+    """Part A: bbom_env.modules registers Dark Matter only; a game naming "phobias" is refused."""
+    if "phobias" in MODULES:
+        pytest.skip("another test left the module registered")
+    with pytest.raises(ConfigError, match="phobias"):
+        GameConfig(modules=("phobias",))
+    with registered():
+        assert GameConfig(modules=("phobias",)).modules == ("phobias",)
+    assert "phobias" not in MODULES
