@@ -42,6 +42,9 @@ GOOD = {  # values each field accepts, mixed into the random ones
     "black_book_inside_pages": [3],
     "dark_curse_destroy_by_effect": [False],
     "vth_magicians": [True],
+    # The Phobia module's switches (A-52, V-26): the same.
+    "phobia_elimination": ["no_slot"],
+    "phobia_leaves_support": [False],
 }
 ANY = st.one_of(
     st.none(),
