@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING
 from . import hooks
 from . import moves as M
 from .constants import COST_ANY, COST_PARTS
-from .payment import NO_BAN, affordable, as_cost, available_values, can_cover, can_cover_pairs, currency_cards
+from .payment import (
+    NO_BAN,
+    affordable,
+    as_cost,
+    available_values,
+    can_cover,
+    can_cover_module,
+    currency_cards,
+)
 from .resolver import done, frame
 from .rules import ruleset
 
@@ -163,13 +171,15 @@ class MenuView:
         if not (cost.one_of or cost.distinct or cost.currency):
             if not plain_checked and self._fits(state, action, tuple(cost[:COST_PARTS])):
                 return True
-            if not cost.convert:
+            pairs = 0
+            if cost.wildcards:
                 if self._currency < 0:
                     self._currency = currency_cards(state, self.p)
-                if self._currency < 2:
-                    return False
-                if cost.wildcards:  # the closed form with pairs (section 4.9)
-                    return can_cover_pairs(self._funds(state, action)[1], cost, self._currency // 2)
+                pairs = self._currency // 2
+            if not (pairs or cost.convert):
+                return False  # the Element cards alone fall short (checked above)
+            # The closed forms with pairs (section 4.9) and the Air conversion (V-12).
+            return can_cover_module(self._funds(state, action)[1], cost, pairs)
         return self.affordable(state, action, cost)
 
     def affordable(self, state: GameState, action: str, req: tuple) -> bool:

@@ -241,7 +241,19 @@ def can_cover_pairs(counts: list[list[int]], req: tuple, pairs: int) -> bool:
     (a spread uses as many as the parts can take: one more never hurts)."""
     if can_cover(counts, req):
         return True
+    if pairs <= 0:
+        return False
     parts = [k for k in range(COST_PARTS) if req[k] > 0]
+    if len(parts) == 1:
+        # One part: every card that may pay it counts, whole (overpaying is allowed), plus a
+        # Spontaneous Element per pair: the sum decides.
+        k = parts[0]
+        if k == COST_ANY:
+            have = sum(c[0] + 2 * c[1] + 3 * c[2] for c in counts)
+        else:
+            c = counts[k]
+            have = c[0] + 2 * c[1] + 3 * c[2]
+        return have + pairs >= req[k]
     caps = [req[k] for k in parts]
     n = min(pairs, sum(caps))
     if n == sum(caps):
@@ -253,6 +265,36 @@ def can_cover_pairs(counts: list[list[int]], req: tuple, pairs: int) -> bool:
         if can_cover(counts, tuple(left)):
             return True
     return False
+
+
+def can_cover_module(counts: list[list[int]], cost: Cost, pairs: int) -> bool:
+    """Whether Element cards with counts[element][value-1] cover a cost of Element parts and
+    ``any`` with its wildcards (``pairs`` Spontaneous Elements, section 4.9; ignored without
+    ``cost.wildcards``) and its Air conversion (``cost.convert``: one Air card counts as any one
+    other Element, its whole value, V-12). Exact (``payment_search.remaining`` agrees): without
+    the conversion, ``can_cover_pairs``; with it, also each Air card value converted to pay each
+    other Element part still owed (an Air card pays ``any`` without converting)."""
+    if not cost.wildcards:
+        pairs = 0
+    if can_cover_pairs(counts, cost, pairs):
+        return True
+    if not cost.convert:
+        return False
+    air = counts[_AIR]
+    for i in range(NUM_VALUES):
+        if not air[i]:
+            continue
+        rest = [c if e != _AIR else [*c[:i], c[i] - 1, *c[i + 1 :]] for e, c in enumerate(counts)]
+        for k in range(NUM_ELEMENTS):
+            if k != _AIR and cost[k] > 0:
+                left = list(cost[:COST_PARTS])
+                left[k] = max(0, left[k] - (i + 1))
+                if can_cover_pairs(rest, tuple(left), pairs):
+                    return True
+    return False
+
+
+_AIR = 3  # constants.Element.AIR: the Element of the Air conversion (V-12)
 
 
 def covers(codes: list[int], req: tuple) -> bool:
@@ -318,15 +360,14 @@ def affordable(
         banned = banned_elements(state, payer, action) if action else NO_BAN
     if cost.elements_only:
         return can_cover(available_values(state, payer, banned), cost)
-    if cost.one_of or cost.convert:
+    if cost.one_of or (cost.convert and (cost.distinct or cost.currency)):
         return not any(remaining(tuple(available_codes(state, payer, banned)), cost))
     if cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY]:
         if cost.distinct or cost.currency:
             return not any(remaining(tuple(available_codes(state, payer, banned)), cost))
-        # Element parts, any and wildcards (section 4.9): the closed form with pairs.
-        return can_cover_pairs(
-            available_values(state, payer, banned), cost, currency_cards(state, payer) // 2
-        )
+        # Element parts, any, wildcards (section 4.9) and the Air conversion (V-12): closed forms.
+        pairs = currency_cards(state, payer) // 2 if cost.wildcards else 0
+        return can_cover_module(available_values(state, payer, banned), cost, pairs)
     # A cost in cards only: currency cards (a Dark Curse, section 4.7; a Black Spell, 4.8) and
     # cards of pairwise different Elements (Acquire Dark Matter, 4.6). Each part takes its own
     # cards (a currency card is no Element; an Element card pays 1 of the distinct part, whatever
