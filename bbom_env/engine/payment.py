@@ -285,9 +285,10 @@ def can_cover_module(counts: list[list[int]], cost: Cost, pairs: int) -> bool:
         if not air[i]:
             continue
         rest = [c if e != _AIR else [*c[:i], c[i] - 1, *c[i + 1 :]] for e, c in enumerate(counts)]
+        owed: list[int] = list(cost[:COST_PARTS])
         for k in range(NUM_ELEMENTS):
-            if k != _AIR and cost[k] > 0:
-                left = list(cost[:COST_PARTS])
+            if k != _AIR and owed[k] > 0:
+                left = owed.copy()
                 left[k] = max(0, left[k] - (i + 1))
                 if can_cover_pairs(rest, tuple(left), pairs):
                     return True
