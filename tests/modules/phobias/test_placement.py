@@ -246,3 +246,19 @@ def test_v29_a_phobia_under_a_curse_keeps_its_identity(ph: None) -> None:
     assert s.madness_pile[0] == P2
     _settle(s)
     check_invariants(s)
+
+
+def test_v22_a_phobia_given_by_an_exchange_is_placed_at_once(ph: None) -> None:
+    """V-22: an exchange puts the card directly into the taker's hand: a Phobia given is placed in
+    the taker's support at once (a free slot here); the giver's hand loses it."""
+    from bbom_env.engine.ops_cards import _answer_exchange
+
+    s = game(2, 12)
+    clear_support(s, 1)
+    to_hand(s, 0, P1)
+    f = {"kind": "op", "controller": 0, "player": 1, "stage": 0, "count": 1}
+    _answer_exchange(s, f, {}, M.PICK_HAND + P1)
+    assert s.players[0].hand[P1] == 0 and s.players[1].hand[P1] == 0
+    assert s.players[1].support == [SupportSlot(P1)]
+    _settle(s)
+    check_invariants(s)
