@@ -211,7 +211,8 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
     out: list[int] = []
     if view.forbidden(state, "destroy", None):
         return out
-    modules = state.config.modules
+    # The modules' Curse rules by Curse type (curse_rule's look-up, read once per query).
+    rules = ruleset(state.config.modules).curse_rules if state.config.modules else None
     solved: dict[tuple, bool] = {}  # a module cost -> whether the decider can pay it
     plain = view.plain("destroy")
     tot = view.tot
@@ -222,7 +223,11 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
             curse = stack[depth - 1 - pos]
             if curse.neutralized_at >= 0:
                 continue
-            if modules and (rule := curse_rule(state, curse)) is not None:
+            if (
+                rules  # a base game: none (no look-up on its hot path)
+                and (rule := rules.get(ctype := curses[curse.curse].type)) is not None
+                and ctype not in _CURSE_ELEMENT
+            ):
                 # A module's Curse type costs what its rule says (a Dark Curse: Dark Matter only,
                 # section 4.7), paid through the one payment solver, asked once per distinct cost.
                 mcost = rule.cost(state, view.p, curse)

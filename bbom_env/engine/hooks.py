@@ -33,6 +33,16 @@ def player_mods(state: GameState, p: int) -> Iterable[dict]:
             return () if pl.ability_lost else state.pack.magicians[pl.magician].mods
         temp = [m.modifier for m in mods]
         return temp if pl.ability_lost else [*state.pack.magicians[pl.magician].mods, *temp]
+    if not ruleset(state.config.modules).modifier_sources:
+        # Modules without modifier sources (the Dark Matter module alone): what _all_mods yields,
+        # as one list; a temporary "lose_ability" modifier (V-10) takes the Magician's away.
+        mods = pl.mods
+        if not mods:
+            return () if pl.ability_lost else state.pack.magicians[pl.magician].mods
+        temp = [m.modifier for m in mods]
+        if pl.ability_lost or any(m["kind"] == "lose_ability" for m in temp):
+            return temp
+        return [*state.pack.magicians[pl.magician].mods, *temp]
     return _all_mods(state, p)
 
 

@@ -173,9 +173,7 @@ class MenuView:
                 return True
             pairs = 0
             if cost.wildcards:
-                if self._currency < 0:
-                    self._currency = currency_cards(state, self.p)
-                pairs = self._currency // 2
+                pairs = self.currency(state) // 2
             if not (pairs or cost.convert):
                 return False  # the Element cards alone fall short (checked above)
             # The closed forms with pairs (section 4.9) and the Air conversion (V-12).
@@ -184,8 +182,24 @@ class MenuView:
 
     def affordable(self, state: GameState, action: str, req: tuple) -> bool:
         """``payment.affordable`` for this player and Action: without a "forbid" modifier (read
-        once per query) no Element is banned, so the payment's ban look-up is skipped."""
-        return affordable(state, self.p, req, action, None if self._forbid else NO_BAN)
+        once per query) no Element is banned, so the payment's ban look-up is skipped, and a
+        cost counted in cards (currency cards: a Dark Curse, a Black Spell, sections 4.7, 4.8;
+        cards of different Elements: Acquire Dark Matter, 4.6) is checked with this query's
+        counts (``payment.affordable``'s closed form)."""
+        if self._forbid:
+            return affordable(state, self.p, req, action)
+        cost = as_cost(req)
+        if cost.one_of or cost.convert or cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY]:
+            return affordable(state, self.p, cost, action, NO_BAN)
+        if cost.currency and self.currency(state) < cost.currency:
+            return False
+        return not cost.distinct or sum(1 for c in self.counts if c[0] or c[1] or c[2]) >= cost.distinct
+
+    def currency(self, state: GameState) -> int:
+        """Currency cards the player may pay with (hand and usable support), counted once."""
+        if self._currency < 0:
+            self._currency = currency_cards(state, self.p)
+        return self._currency
 
     def transform(self, state: GameState, action: str, req: tuple) -> tuple:
         """``hooks.transform_cost`` with only the transforms that may change this player's

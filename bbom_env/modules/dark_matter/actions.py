@@ -15,7 +15,6 @@ Curses, the Black Book: ``dark_curses.py``, ``black_book.py``) and ``with_sponta
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from bbom_env.engine import hooks
@@ -96,15 +95,17 @@ def may_pair(state: GameState, p: int) -> bool:
 _WITH_WILDCARDS: dict[Cost, Cost] = {}  # the few costs of a game, each built once (the menu asks often)
 
 
-def legal_acquire(state: GameState, view: MenuView) -> Iterator[int]:
+def legal_acquire(state: GameState, view: MenuView) -> list[int]:
     """The Action's one id while the supply has a card, the Action is not forbidden and the
-    decider holds (hand and support pool) 2 payable Element cards of different Elements."""
+    decider holds (hand and support pool) 2 payable Element cards of different Elements (a
+    list, not a generator: the menu asks on every query)."""
     if dm_state(state).supply <= 0 or view.forbidden(state, ACQUIRE, None):
-        return
+        return []
     # The cost transforms (the Air conversion, V-12: "different Elements" too), not the "cost"
     # modifiers (V-17: counted in cards; A-51).
     if view.affordable(state, ACQUIRE, view.transform(state, ACQUIRE, ACQUIRE_COST)):
-        yield M.layout(state.config.modules).by_name[ACQUIRE_BLOCK].start
+        return [M.layout(state.config.modules).by_name[ACQUIRE_BLOCK].start]
+    return []
 
 
 class AcquireDarkMatterFrame(Frame):

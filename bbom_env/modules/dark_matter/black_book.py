@@ -75,15 +75,6 @@ def shown_spell(state: GameState, side: int) -> tuple[str, BlackSpell] | None:
     return None if face is None else (pid, face)
 
 
-def _dark_matter_held(state: GameState, p: int) -> int:
-    """Dark Matter cards in the hand and every support (an upper bound on what p can pay: a quick
-    test before the payment solver's exact one)."""
-    n = state.players[p].hand[DARK_MATTER]
-    for pl in state.players:
-        n += sum(1 for s in pl.support if s.card == DARK_MATTER)
-    return n
-
-
 def legal_black_book(state: GameState, view: MenuView) -> Iterator[int]:
     """The ids of the pages the decider may cast now (section 4.8, A-60; see the module doc)."""
     p = view.p
@@ -93,14 +84,13 @@ def legal_black_book(state: GameState, view: MenuView) -> Iterator[int]:
     st = dm_state(state)
     if st.closed or st.used_turn == state.turn or view.forbidden(state, BLACK_BOOK, None):
         return
-    held = _dark_matter_held(state, p)
     blocks = M.layout(state.config.modules).by_name
     for side in (LEFT, RIGHT):
         shown = shown_spell(state, side)
         if shown is None or (shown[0], PARTS[side]) not in state.pack.effects:
             continue  # a face whose text has no effect yet (``needs``) cannot be cast
-        cost = shown[1].cost
-        if held >= cost and view.affordable(state, BLACK_BOOK, dark_matter_cost(cost)):
+        # Dark Matter only (section 4.8): the menu's count of the payable Dark Matter cards.
+        if view.affordable(state, BLACK_BOOK, dark_matter_cost(shown[1].cost)):
             yield blocks[BLOCK_NAMES[side]].start
 
 
