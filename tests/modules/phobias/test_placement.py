@@ -5,9 +5,11 @@ or a support; cured Phobias free what they crushed and go face up under the pile
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
-from bbom_env.engine import hooks, pending
+from bbom_env.engine import from_json, hooks, pending
 from bbom_env.engine import moves as M
 from bbom_env.engine.constants import MADNESS, PHOBIA_BASE
 from bbom_env.engine.invariants import check_invariants
@@ -73,7 +75,11 @@ def test_no_free_slot_the_owner_crushes_a_card_of_their_choice(ph: None) -> None
     slots = list(range(_cap(s, 0) - 1))
     assert s.legal_actions() == [M.PICK_SUPPORT + k for k in slots]
     under = s.players[0].support[1].card
+    loaded = from_json(s.to_json())  # a save at the crush decision loads and answers the same
+    assert loaded == s and loaded.legal_actions() == s.legal_actions()
     s.apply_action(M.PICK_SUPPORT + 1)
+    loaded.apply_action(M.PICK_SUPPORT + 1)
+    assert loaded == s
     assert s.players[0].support[1] == SupportSlot(P1, crushed=under)
     assert s.players[0].hand[P1] == 0 and under not in s.players[0].support_cards()[1:2]
     check_invariants(s)
@@ -236,6 +242,9 @@ def test_v29_a_phobia_under_a_curse_keeps_its_identity(ph: None) -> None:
     assert s.track[1][0].madness == 1
     _settle(s)
     check_invariants(s)
+    loaded = from_json(s.to_json())  # the module state's (Curse id, code) pairs round-trip
+    assert loaded == s and ph_state(loaded).under == [(ids[0], P1)]
+    assert pickle.loads(pickle.dumps(s)) == s and s.clone() == s
     remove_curse(s, 0, 0, 1)
     assert s.players[1].discard[P1] == 1 and ph_state(s).under == []
     to_pile_top(s, P2)
