@@ -63,6 +63,10 @@ def test_no_free_slot_the_owner_crushes_a_card_of_their_choice(ph: None) -> None
     """9.2 step 2, A-55, DP-34: a decision of the owner over the non-Phobia support cards (PICK_SUPPORT
     moves of their own support); the crushed card stays under the Phobia, unavailable."""
     s = game(2, 2)
+    # Only the crush decision waits: the other player's Action menu comes after it (as when an
+    # effect of their turn gave the Phobia).
+    s.active, s.stack = 1, []
+    push(s, {"kind": "menu", "player": 1, "grants": -1, "decider": None})
     clear_support(s, 0)
     fill_support(s, 0, _cap(s, 0) - 1)
     to_hand(s, 0, P2)
