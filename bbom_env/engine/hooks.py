@@ -181,13 +181,22 @@ class GatedTransform:
     cards, section 4.9; a player without the Air conversion this turn, V-12). The menu asks the
     gate once per query and leaves the transform out while it is closed: with no transform
     left, the Actions compare printed costs with the Element cards directly (its hot path).
-    Called, it is the transform itself (``transform_cost``)."""
+    Called, it is the transform itself (``transform_cost``).
 
-    __slots__ = ("transform", "active")
+    ``uniform``: for a payer with no banned Element (section 4.10), the transform maps every
+    non-free Element-only cost (five numbers) of an Action to the same cost with the same module
+    fields set, whatever its Element parts (Spontaneous Elements: ``wildcards``; the Air
+    conversion: ``convert``). The menu then transforms one probe cost per Action and query and
+    checks the others with closed forms."""
 
-    def __init__(self, transform: CostTransform, active: Callable[[GameState, int], bool]) -> None:
+    __slots__ = ("transform", "active", "uniform")
+
+    def __init__(
+        self, transform: CostTransform, active: Callable[[GameState, int], bool], uniform: bool = False
+    ) -> None:
         self.transform = transform
         self.active = active
+        self.uniform = uniform
 
     def __call__(self, state: GameState, p: int, action: str, req: tuple) -> tuple:
         return self.transform(state, p, action, req)
@@ -196,17 +205,23 @@ class GatedTransform:
         return f"GatedTransform({self.transform.__name__}, {self.active.__name__})"
 
 
-def active_transforms(state: GameState, p: int, transforms: tuple[CostTransform, ...]) -> tuple:
+def active_transforms(
+    state: GameState, p: int, transforms: tuple[CostTransform, ...]
+) -> tuple[tuple[CostTransform, ...], bool]:
     """The transforms that may change a cost of payer p now: a ``GatedTransform`` whose gate is
-    closed is left out, the others kept as they are (unwrapped: one call less per use)."""
+    closed is left out, the others kept as they are (unwrapped: one call less per use); and
+    whether all those kept are ``uniform``."""
     out = []
+    uniform = True
     for t in transforms:
         if type(t) is GatedTransform:
             if t.active(state, p):
                 out.append(t.transform)
+                uniform = uniform and t.uniform
         else:
             out.append(t)
-    return tuple(out)
+            uniform = False
+    return tuple(out), uniform
 
 
 def apply_cost_mods(

@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING
 
 from . import hooks
 from . import moves as M
-from .constants import COST_ANY, COST_PARTS
+from .constants import COST_ANY, COST_PARTS, Element
 from .payment import (
     NO_BAN,
+    Cost,
     affordable,
     as_cost,
     available_values,
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from .state import GameState, PlayerState
 
 Req = tuple[int, ...]
+AIR = Element.AIR  # the Element of the Air conversion (V-12)
 
 
 def req_of(e: int, n: int) -> Req:
@@ -59,7 +61,7 @@ class MenuView:
 
     __slots__ = (
         "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods",
-        "_transforms", "_currency", "_cost_actions",
+        "_transforms", "_currency", "_cost_actions", "_flags",
     )  # fmt: skip
 
     def __init__(self, state: GameState, f: MenuFrame) -> None:
@@ -85,8 +87,14 @@ class MenuView:
             # no pair of Dark Matter cards, no Air conversion this turn): with none left the
             # Actions take the plain path, with the same answers (the transforms would return
             # every cost unchanged, and a five-number cost the Element cards fail stays failed).
-            self._transforms = hooks.active_transforms(state, p, ruleset(modules).cost_transforms)
+            transforms, uniform = hooks.active_transforms(state, p, ruleset(modules).cost_transforms)
+            self._transforms = transforms
             self._currency = -1  # currency cards the player may pay with, counted on first need
+            # Uniform transforms and no banned Element: the module flags each Action's costs
+            # get, found once per Action from a probe cost (hooks.GatedTransform.uniform).
+            self._flags: dict[str, tuple[bool, bool] | None] | None = (
+                {} if transforms and uniform and not forbid else None
+            )
         else:
             self._transforms = ()  # a base game: no transform, no currency (a hot path)
         # The Actions a "cost" modifier names ("all": every one): the others are priced as printed.
@@ -152,15 +160,51 @@ class MenuView:
             ok = self.tot[element] >= n  # what fits says of an unmodified one-Element cost
         if ok or not self._transforms:
             return ok
-        return self._transformed(state, action, req_of(element, n))
+        return self._transformed(state, action, req_of(element, n), element)
 
-    def _transformed(self, state: GameState, action: str, req: Req) -> bool:
+    def _transformed(self, state: GameState, action: str, req: Req, element: int = -1) -> bool:
         """An Element cost the Element cards alone do not pay, after the modules' cost transforms
-        (Spontaneous Elements, section 4.9; the Air conversion, V-12)."""
+        (Spontaneous Elements, section 4.9; the Air conversion, V-12). ``element``: the cost's one
+        Element part, when it has only that one (``can_pay_single``)."""
+        flags = self._flags
+        if flags is not None:
+            known = flags.get(action, _UNKNOWN)
+            if known is _UNKNOWN:
+                known = flags[action] = self._probe(state, action)
+            if known is not None:
+                return self._pays_flagged(state, req, element, known[0], known[1])
         out = req
         for transform in self._transforms:  # hooks.transform_cost, the tuple read once per query
             out = transform(state, self.p, action, out)
         return len(out) != COST_PARTS and self._can_pay_module(state, action, out, plain_checked=True)
+
+    def _probe(self, state: GameState, action: str) -> tuple[bool, bool] | None:
+        """(wildcards, convert) the uniform transforms give this Action's Element costs, read
+        from a probe cost; None when they give something else (then each cost is transformed)."""
+        out = _PROBE
+        for transform in self._transforms:
+            out = transform(state, self.p, action, out)
+        if len(out) == COST_PARTS:
+            return (False, False)
+        cost = as_cost(out)
+        flags = (cost.wildcards, cost.convert)
+        return flags if cost == _flagged(_PROBE, *flags) else None
+
+    def _pays_flagged(self, state: GameState, req: Req, element: int, wildcards: bool, convert: bool) -> bool:
+        """``_can_pay_module`` of an Element cost (no banned Element) the Element cards alone do
+        not pay, with Spontaneous Elements (``wildcards``, section 4.9) and the Air conversion
+        (``convert``, V-12): for one Element part, the closed form of ``can_cover_module`` (the
+        Element's cards, a pair per Element, the best Air card counted as that Element)."""
+        if not (wildcards or convert):
+            return False
+        pairs = self.currency(state) // 2 if wildcards else 0
+        if element < 0:
+            return can_cover_module(self.counts, _flagged(req, wildcards, convert), pairs)
+        have = self.tot[element] + pairs
+        if convert and element != AIR:
+            air = self.counts[AIR]
+            have += 3 if air[2] else 2 if air[1] else 1 if air[0] else 0
+        return have >= req[element]
 
     def _can_pay_module(self, state: GameState, action: str, req: tuple, plain_checked: bool = False) -> bool:
         """A cost with a module's parts. Spontaneous Elements (section 4.9) and the Air
@@ -207,6 +251,22 @@ class MenuView:
         for t in self._transforms:
             req = t(state, self.p, action, req)
         return req
+
+
+_UNKNOWN = (False, False, False)  # not probed yet (no probe answer has three fields)
+_PROBE: Req = (1, 0, 0, 0, 0)  # a non-free Element cost (hooks.GatedTransform.uniform)
+_FLAGGED: dict[tuple, Cost] = {}
+
+
+def _flagged(req: tuple, wildcards: bool, convert: bool) -> Cost:
+    """The Element cost ``req`` with these module flags (each built once: the menu asks often)."""
+    key = (req, wildcards, convert)
+    cost = _FLAGGED.get(key)
+    if cost is None:
+        cost = Cost(req[0], req[1], req[2], req[3], req[4], wildcards=wildcards, convert=convert)
+        if len(_FLAGGED) < 4096:
+            _FLAGGED[key] = cost
+    return cost
 
 
 def menu_legal(state: GameState, f: MenuFrame) -> list[int]:

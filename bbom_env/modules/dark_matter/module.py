@@ -161,9 +161,10 @@ DARK_MATTER_MODULE = Module(
     card_codes=(DARK_MATTER,),
     # Spontaneous Elements (section 4.9, V-06), the Air conversion (V-12); each with its gate (the
     # menu leaves a transform out for a player it cannot change a cost of: hooks.GatedTransform).
+    # Both uniform: without a banned Element, each sets one flag on every Element cost.
     cost_transforms=(
-        hooks.GatedTransform(actions.spontaneous_cost, actions.may_pair),
-        hooks.GatedTransform(air.air_conversion_cost, air.conversion_on),
+        hooks.GatedTransform(actions.spontaneous_cost, actions.may_pair, uniform=True),
+        hooks.GatedTransform(air.air_conversion_cost, air.conversion_on, uniform=True),
     ),
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the
     # observation's Curse types follow from it.
