@@ -1,0 +1,50 @@
+"""The menu's fast paths for the module's cost transforms give the moves the plain transforms
+give (RULES.md sections 4.6-4.9, EXPANSION.md V-12): the gates (``hooks.GatedTransform``: no
+Spontaneous Elements without a pair of Dark Matter cards, no Air conversion off the owner's turn
+or once used) and the uniform flags (one probe cost per Action) only skip work. Compared on every
+menu of random games, against a menu that applies every transform to every cost."""
+
+from __future__ import annotations
+
+import random
+from typing import cast
+
+import pytest
+
+from bbom_env.engine import GameConfig, GameState, hooks, new_game
+from bbom_env.engine.frames import MenuFrame
+from bbom_env.engine.menu import MenuView, menu_legal
+from bbom_env.engine.rules import ruleset
+from bbom_env.modules.dark_matter.module import NAME
+
+
+def _all_transforms(state: GameState, p: int, transforms: tuple) -> tuple[tuple, bool]:
+    """hooks.active_transforms without gates nor uniform flags: every transform, every cost."""
+    return tuple(getattr(t, "transform", t) for t in transforms), False
+
+
+@pytest.mark.parametrize(("players", "payment"), [(2, "manual"), (3, "auto"), (4, "manual")])
+def test_gated_and_uniform_menus_match_the_plain_transforms(
+    dm: None, monkeypatch: pytest.MonkeyPatch, players: int, payment: str
+) -> None:
+    transforms = ruleset((NAME,)).cost_transforms
+    assert transforms and all(type(t) is hooks.GatedTransform and t.uniform for t in transforms)
+    fast_paths = menus = 0
+    for seed in range(6):
+        state = new_game(GameConfig(num_players=players, payment=payment, seed=seed, modules=(NAME,)))
+        rng = random.Random(seed)
+        while not state.over:
+            top = state.stack[-1] if state.stack else None
+            if top is not None and top["kind"] == "menu":
+                f = cast(MenuFrame, top)
+                menus += 1
+                fast = menu_legal(state, f)
+                view = MenuView(state, f)
+                fast_paths += bool(view._transforms) and view._flags is not None
+                with monkeypatch.context() as m:
+                    m.setattr(hooks, "active_transforms", _all_transforms)
+                    assert menu_legal(state, f) == fast, (seed, state.turn)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    # The comparison covers menus where a transform is open (a pair held, or the conversion).
+    assert menus > 100 and fast_paths > 10, (menus, fast_paths)
