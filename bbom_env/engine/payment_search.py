@@ -25,6 +25,7 @@ _AIR = 3  # constants.Element.AIR: the Element of the Air conversion (V-12)
 _CONVERTED = 1 << 4  # ``used`` bit: the Air conversion is spent (or not allowed)
 
 
+@lru_cache(maxsize=1 << 14)  # manual payment asks the same few (picks, cost) for every card offered
 def remaining(codes: tuple[int, ...], cost: Cost) -> tuple[int, ...]:
     """What is left to pay after the best assignment of ``codes`` to ``cost``:
     (fire, water, earth, air, any, one-of, distinct cards, currency cards); all zero iff the

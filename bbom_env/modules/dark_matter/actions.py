@@ -43,7 +43,13 @@ ACQUIRE_COST = Cost(distinct=2)
 def dark_matter_cost(n: int) -> Cost:
     """A cost only Dark Matter cards pay (V-06): a Dark Curse's 4 (section 4.7), a Black Spell's
     (4.8). Element cards never pay it, nor Spontaneous Elements (no wildcards)."""
-    return Cost(currency=n)
+    cost = _DARK_MATTER_COSTS.get(n)
+    if cost is None:
+        cost = _DARK_MATTER_COSTS[n] = Cost(currency=n)  # a few sizes: each built once (the menu asks)
+    return cost
+
+
+_DARK_MATTER_COSTS: dict[int, Cost] = {}
 
 
 def with_spontaneous(cost: Cost) -> Cost:

@@ -29,7 +29,6 @@ supply: nothing, A-65).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from bbom_env.engine import moves as M
@@ -75,23 +74,26 @@ def shown_spell(state: GameState, side: int) -> tuple[str, BlackSpell] | None:
     return None if face is None else (pid, face)
 
 
-def legal_black_book(state: GameState, view: MenuView) -> Iterator[int]:
-    """The ids of the pages the decider may cast now (section 4.8, A-60; see the module doc)."""
+def legal_black_book(state: GameState, view: MenuView) -> list[int]:
+    """The ids of the pages the decider may cast now (section 4.8, A-60; see the module doc): a
+    list, not a generator (the menu asks on every query)."""
     p = view.p
     # A-60: the Active Player's own Action phase only; a granted Action menu has grants >= 0.
     if view.frame["grants"] >= 0 or p != state.active:
-        return
+        return []
     st = dm_state(state)
     if st.closed or st.used_turn == state.turn or view.forbidden(state, BLACK_BOOK, None):
-        return
-    blocks = M.layout(state.config.modules).by_name
+        return []
+    # A Black Spell costs Dark Matter only (section 4.8, ``dark_matter_cost``): the menu's count of
+    # the Dark Matter cards the player may pay with decides (no Element ban reaches them).
+    have = view.currency(state)
+    out = []
     for side in (LEFT, RIGHT):
         shown = shown_spell(state, side)
-        if shown is None or (shown[0], PARTS[side]) not in state.pack.effects:
-            continue  # a face whose text has no effect yet (``needs``) cannot be cast
-        # Dark Matter only (section 4.8): the menu's count of the payable Dark Matter cards.
-        if view.affordable(state, BLACK_BOOK, dark_matter_cost(shown[1].cost)):
-            yield blocks[BLOCK_NAMES[side]].start
+        if shown is None or shown[1].cost > have or (shown[0], PARTS[side]) not in state.pack.effects:
+            continue  # unpaid, or a face whose text has no effect yet (``needs``): cannot be cast
+        out.append(M.layout(state.config.modules).by_name[BLOCK_NAMES[side]].start)
+    return out
 
 
 class BlackBookFrame(Frame):
