@@ -105,22 +105,23 @@ def destroy_cost(state: GameState, p: int, curse: CurseOnTrack) -> tuple:
 # The Actions' ``legal`` return lists (the menu extends its list with them: cheaper than resuming
 # a generator per id) and, when ``view.plain(action)`` (no modifier touches the Action), compare
 # the printed cost with ``view.tot`` inline instead of asking ``view.can_pay_single`` per id: the
-# menu is about a third of the engine's time in random play (issue 8).
+# menu is about a third of the engine's time in random play (issue 8). One-Element costs compare
+# with ``view.single_tot`` (``tot`` itself when plain; with the Dark Matter module's Spontaneous
+# Elements and Air conversion, ``tot`` plus what they add: section 4.9, V-12).
 
 
 def legal_activate(state: GameState, view: MenuView) -> list[int]:
     """Section 4.1: a ready Spell (not exhausted, not neutralized), for each power X it can pay."""
     spells = state.pack.spells
     out: list[int] = []
-    plain = view.plain("activate")
-    tot = view.tot
+    tot = view.single_tot(state, "activate")  # None: ask can_pay_single
     for i, sp in enumerate(view.player.spells):
         if sp.exhausted or sp.neutralized:
             continue
         moves = _ACTIVATE_MOVES[i]
         spell = spells[sp.spell]
         el = spell.element
-        if plain:
+        if tot is not None:
             have, cost = tot[el], spell.activation_cost
             for x in POWERS:
                 if have < cost * x:
@@ -150,8 +151,8 @@ def choose_activate(state: GameState, f: dict, mv: M.Move) -> None:
 def legal_learn(state: GameState, view: MenuView) -> list[int]:
     """Section 4.2: the top Spell of a Library pile."""
     spells = state.pack.spells
-    if view.plain("learn"):
-        tot = view.tot
+    tot = view.single_tot(state, "learn")  # None: ask can_pay_single
+    if tot is not None:
         return [
             M.LEARN + e
             for e, pile in enumerate(state.library)
@@ -178,11 +179,10 @@ def choose_learn(state: GameState, f: dict, mv: M.Move) -> None:
 def legal_acquire(state: GameState, view: MenuView) -> list[int]:
     """Section 4.3: a value-2 or value-3 card of the supply, for its value in its Element."""
     out: list[int] = []
-    plain = view.plain("acquire")
-    tot = view.tot
+    tot = view.single_tot(state, "acquire")  # None: ask can_pay_single
     for e in range(NUM_ELEMENTS):
         supply, moves = state.supply[e], _ACQUIRE_MOVES[e]  # both by index of ACQUIRABLE_VALUES
-        if plain:
+        if tot is not None:
             have = tot[e]
             for j, v in enumerate(ACQUIRABLE_VALUES):
                 if supply[j] > 0 and have >= v:

@@ -110,6 +110,35 @@ class MenuView:
             return False
         return not self._cost or (action not in self._cost_actions and "all" not in self._cost_actions)
 
+    def single_tot(self, state: GameState, action: str) -> list[int] | None:
+        """The value per Element that decides this Action's one-Element costs as printed (n of
+        Element e payable exactly when ``tot[e] >= n``), or None when its ``legal`` must ask
+        ``can_pay_single``: ``tot`` when ``plain``; with uniform module transforms (no banned
+        Element, no "cost" modifier on the Action: ``hooks.GatedTransform.uniform``), ``tot`` plus
+        a Spontaneous Element per pair of currency cards (section 4.9) and, with the Air
+        conversion (V-12), the best Air card for each other Element (``_pays_flagged``)."""
+        if self._forbid:
+            return None
+        if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
+            return None
+        if not self._transforms:
+            return self.tot
+        if self._flags is None:
+            return None
+        known = self._action_flags(state, action)
+        if known is None:
+            return None
+        wildcards, convert = known
+        bonus = self.currency(state) // 2 if wildcards else 0
+        air = 0
+        if convert:
+            a = self.counts[AIR]
+            air = 3 if a[2] else 2 if a[1] else 1 if a[0] else 0
+        tot = self.tot
+        if not (bonus or air):
+            return tot
+        return [tot[0] + bonus + air, tot[1] + bonus + air, tot[2] + bonus + air, tot[3] + bonus]
+
     def forbidden(self, state: GameState, action: str, element: int | None) -> bool:
         return self._forbid and hooks.forbidden(state, self.p, action, element)
 
@@ -166,17 +195,23 @@ class MenuView:
         """An Element cost the Element cards alone do not pay, after the modules' cost transforms
         (Spontaneous Elements, section 4.9; the Air conversion, V-12). ``element``: the cost's one
         Element part, when it has only that one (``can_pay_single``)."""
-        flags = self._flags
-        if flags is not None:
-            known = flags.get(action, _UNKNOWN)
-            if known is _UNKNOWN:
-                known = flags[action] = self._probe(state, action)
+        if self._flags is not None:
+            known = self._action_flags(state, action)
             if known is not None:
                 return self._pays_flagged(state, req, element, known[0], known[1])
         out = req
         for transform in self._transforms:  # hooks.transform_cost, the tuple read once per query
             out = transform(state, self.p, action, out)
         return len(out) != COST_PARTS and self._can_pay_module(state, action, out, plain_checked=True)
+
+    def _action_flags(self, state: GameState, action: str) -> tuple[bool, bool] | None:
+        """``_probe`` once per Action and query (``_flags`` is a dict here)."""
+        flags = self._flags
+        assert flags is not None
+        if action in flags:
+            return flags[action]
+        known = flags[action] = self._probe(state, action)
+        return known
 
     def _probe(self, state: GameState, action: str) -> tuple[bool, bool] | None:
         """(wildcards, convert) the uniform transforms give this Action's Element costs, read
@@ -199,6 +234,15 @@ class MenuView:
             return False
         pairs = self.currency(state) // 2 if wildcards else 0
         if element < 0:
+            if not convert and not req[COST_ANY]:
+                # Element parts only: each part's cards pay only it, a pair pays 1 of any part, so
+                # the shortfalls decide (can_cover_pairs' spread, summed).
+                tot = self.tot
+                short = 0
+                for e in range(4):
+                    if req[e] > tot[e]:
+                        short += req[e] - tot[e]
+                return short <= pairs
             return can_cover_module(self.counts, _flagged(req, wildcards, convert), pairs)
         have = self.tot[element] + pairs
         if convert and element != AIR:
@@ -253,7 +297,6 @@ class MenuView:
         return req
 
 
-_UNKNOWN = (False, False, False)  # not probed yet (no probe answer has three fields)
 _PROBE: Req = (1, 0, 0, 0, 0)  # a non-free Element cost (hooks.GatedTransform.uniform)
 _FLAGGED: dict[tuple, Cost] = {}
 
