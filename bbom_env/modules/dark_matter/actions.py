@@ -93,9 +93,15 @@ def may_pair(state: GameState, p: int) -> bool:
     (fewer than 2 Dark Matter cards in hand and support pools) pays exactly as without the option
     (section 4.9): the transform leaves every cost as it is (the menu's hot path in such games)."""
     held = state.players[p].hand[DARK_MATTER]
-    if held < 2:
-        held += sum(1 for pl in state.players for slot in pl.support if slot.card == DARK_MATTER)
-    return held >= 2
+    if held >= 2:
+        return True
+    for pl in state.players:  # loops, not a generator: the menu asks on every query
+        for slot in pl.support:
+            if slot.card == DARK_MATTER:
+                held += 1
+                if held >= 2:
+                    return True
+    return False
 
 
 _WITH_WILDCARDS: dict[Cost, Cost] = {}  # the few costs of a game, each built once (the menu asks often)

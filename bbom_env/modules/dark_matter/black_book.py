@@ -88,10 +88,13 @@ def legal_black_book(state: GameState, view: MenuView) -> list[int]:
     # the Dark Matter cards the player may pay with decides (no Element ban reaches them).
     have = view.currency(state)
     out = []
+    pages = state.pack.sections[BLACK_PAGE.name]
     for side in (LEFT, RIGHT):
-        shown = shown_spell(state, side)
-        if shown is None or shown[1].cost > have or (shown[0], PARTS[side]) not in state.pack.effects:
-            continue  # unpaid, or a face whose text has no effect yet (``needs``): cannot be cast
+        pid = st.book[st.spread + side]  # shown_spell, written out (the menu asks on every query)
+        page: BlackPage = pages[pid]
+        face = page.back if side == LEFT else page.front
+        if face is None or face.cost > have or (pid, PARTS[side]) not in state.pack.effects:
+            continue  # no face, unpaid, or a text with no effect yet (``needs``): cannot be cast
         out.append(M.layout(state.config.modules).by_name[BLOCK_NAMES[side]].start)
     return out
 
