@@ -214,7 +214,7 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
     # The modules' Curse rules by Curse type (curse_rule's look-up, read once per query).
     rules = ruleset(state.config.modules).curse_rules if state.config.modules else None
     solved: dict[tuple, bool] = {}  # a module cost -> whether the decider can pay it
-    plain = view.plain("destroy")
+    budget = view.part_budget(state, "destroy")  # None: ask can_pay
     tot = view.tot
     curses = state.pack.curses
     for slot, stack in enumerate(state.track):
@@ -228,16 +228,10 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
                 and (rule := rules.get(ctype := curses[curse.curse].type)) is not None
                 and ctype not in _CURSE_ELEMENT
             ):
-                # A module's Curse type costs what its rule says (a Dark Curse: Dark Matter only,
-                # section 4.7), paid through the one payment solver, asked once per distinct cost.
-                mcost = rule.cost(state, view.p, curse)
-                ok = solved.get(mcost)
-                if ok is None:
-                    ok = solved[mcost] = view.affordable(state, "destroy", mcost)
-                if ok:
+                if _module_curse_payable(state, view, rule, curse, solved):
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
                 continue
-            if plain:
+            if budget == 0:
                 # _curse_base's cost (printed plus tokens, A-62; no "any" part) against tot, as
                 # fits does for a cost without an "any" part.
                 cost, tokens = curses[curse.curse].cost, curse.tokens
@@ -249,10 +243,38 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
                 ):
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
                 continue
+            if budget is not None:
+                # Spontaneous Elements (section 4.9): the shortfalls, summed, against the pairs.
+                if _shortfall(tot, curses[curse.curse].cost, curse.tokens) <= budget:
+                    out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
+                continue
             base, el = _curse_base(state, curse)
             if view.can_pay(state, "destroy", view.cost(state, "destroy", el, base)):
                 out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
     return out
+
+
+def _module_curse_payable(
+    state: GameState, view: MenuView, rule: CurseRule, curse: CurseOnTrack, solved: dict[tuple, bool]
+) -> bool:
+    """A module's Curse type costs what its rule says (a Dark Curse: Dark Matter only, section
+    4.7), paid through the one payment solver, asked once per distinct cost (``solved``)."""
+    mcost = rule.cost(state, view.p, curse)
+    ok = solved.get(mcost)
+    if ok is None:
+        ok = solved[mcost] = view.affordable(state, "destroy", mcost)
+    return ok
+
+
+def _shortfall(tot: list[int], cost: tuple[int, ...], tokens: tuple[int, ...]) -> int:
+    """What the Element cards (value per Element ``tot``) lack of a Curse's printed cost plus its
+    tokens (A-62), summed over the Elements."""
+    short = 0
+    for e in range(NUM_ELEMENTS):
+        need = cost[e] + tokens[e] - tot[e]
+        if need > 0:
+            short += need
+    return short
 
 
 def choose_destroy(state: GameState, f: dict, mv: M.Move) -> None:

@@ -90,11 +90,9 @@ class MenuView:
             transforms, uniform = hooks.active_transforms(state, p, ruleset(modules).cost_transforms)
             self._transforms = transforms
             self._currency = -1  # currency cards the player may pay with, counted on first need
-            # Uniform transforms and no banned Element: the module flags each Action's costs
-            # get, found once per Action from a probe cost (hooks.GatedTransform.uniform).
-            self._flags: dict[str, tuple[bool, bool] | None] | None = (
-                {} if transforms and uniform and not forbid else None
-            )
+            # Uniform transforms: the module flags each Action's costs get, found once per Action
+            # (without a banned Element) from a probe cost (hooks.GatedTransform.uniform).
+            self._flags: dict[str, tuple[bool, bool] | None] | None = {} if transforms and uniform else None
         else:
             self._transforms = ()  # a base game: no transform, no currency (a hot path)
         # The Actions a "cost" modifier names ("all": every one): the others are priced as printed.
@@ -138,6 +136,26 @@ class MenuView:
         if not (bonus or air):
             return tot
         return [tot[0] + bonus + air, tot[1] + bonus + air, tot[2] + bonus + air, tot[3] + bonus]
+
+    def part_budget(self, state: GameState, action: str) -> int | None:
+        """For this Action's costs of Element parts without "any" (a Curse's, A-62), as printed:
+        the Spontaneous Elements that may pay them (section 4.9), so that a cost is payable
+        exactly when its parts' shortfalls against ``tot`` sum to at most this (each Element's
+        cards pay only its part, a pair pays 1 of any part: ``can_cover_pairs``); 0 when
+        ``plain``; None when its ``legal`` must ask ``can_pay`` (a modifier, a banned Element,
+        a transform that is not uniform, or the Air conversion)."""
+        if self._forbid:
+            return None
+        if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
+            return None
+        if not self._transforms:
+            return 0
+        if self._flags is None:
+            return None
+        known = self._action_flags(state, action)
+        if known is None or known[1]:
+            return None
+        return self.currency(state) // 2 if known[0] else 0
 
     def forbidden(self, state: GameState, action: str, element: int | None) -> bool:
         return self._forbid and hooks.forbidden(state, self.p, action, element)
@@ -210,7 +228,11 @@ class MenuView:
         assert flags is not None
         if action in flags:
             return flags[action]
-        known = flags[action] = self._probe(state, action)
+        if self._forbid and hooks.banned_elements(state, self.p, action):
+            known = None  # a banned Element: the transforms may treat its costs apart (section 4.10)
+        else:
+            known = self._probe(state, action)
+        flags[action] = known
         return known
 
     def _probe(self, state: GameState, action: str) -> tuple[bool, bool] | None:
