@@ -13,6 +13,7 @@ that spends the hand first; Dark Matter dropped first where it pays only as pair
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .constants import (
@@ -366,7 +367,14 @@ def completable_module(trial: list[int], pool: list[int], cost: Cost, budget: in
     taken out) make an irreducible payment. A depth-first search over additions that each pay
     part of what is owed (Dark Matter that pays only as Spontaneous Elements is added a pair at a
     time: section 4.9, a pair is one unit); it stops at a covering payment (adding to one makes it
-    reducible). Past ``budget`` payments tried it answers True (no pick is refused on a guess)."""
+    reducible). Past ``budget`` payments tried it answers True (no pick is refused on a guess).
+    The answer depends on the trial's cards, not their order: memoised on the sorted trial (manual
+    payment asks the same trials again and again, about half of them in random play)."""
+    return _completable_module(tuple(sorted(trial)), tuple(pool), cost, budget)
+
+
+@lru_cache(maxsize=1 << 14)
+def _completable_module(trial: tuple[int, ...], pool: tuple[int, ...], cost: Cost, budget: int) -> bool:
     left = list(pool)
     for c in trial:
         left[c] -= 1
@@ -400,4 +408,4 @@ def completable_module(trial: list[int], pool: list[int], cost: Cost, budget: in
                 return True
         return False
 
-    return search(list(trial), 0, owed(trial))
+    return search(list(trial), 0, owed(list(trial)))
