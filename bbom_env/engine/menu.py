@@ -303,7 +303,17 @@ class MenuView:
             return affordable(state, self.p, cost, action, NO_BAN)
         if cost.currency and self.currency(state) < cost.currency:
             return False
-        return not cost.distinct or sum(1 for c in self.counts if c[0] or c[1] or c[2]) >= cost.distinct
+        return not cost.distinct or self.elements_held(state, action) >= cost.distinct
+
+    def elements_held(self, state: GameState, action: str) -> int:
+        """How many Elements the player holds a card of that may pay for this Action (hand and
+        usable support; an Element banned for it left out): what a cost of "n cards of different
+        Elements" asks (section 4.6, ``payment.affordable``'s closed form)."""
+        n = 0
+        for c in self._funds(state, action)[1]:
+            if c[0] or c[1] or c[2]:
+                n += 1
+        return n
 
     def currency(self, state: GameState) -> int:
         """Currency cards the player may pay with (hand and usable support), counted once."""

@@ -384,11 +384,18 @@ def affordable(
 def currency_cards(state: GameState, payer: int) -> int:
     """Currency cards the payer can pay with: the hand's and the usable support pool's (no
     Element ban reaches them: a currency card has no Element)."""
-    n = state.players[payer].hand[CURRENCY]
-    for _, _, c in usable_support(state, payer):
-        if c == CURRENCY:
-            n += 1
-    return n
+    # usable_support's filters for a currency card (not crushed, owner not eliminated, no
+    # "no_support_payment" modifier), written out: the menu counts this on many queries.
+    pooled = 0
+    for pl in state.players:
+        if pl.eliminated or not pl.support:
+            continue
+        for slot in pl.support:
+            if slot.card == CURRENCY and slot.crushed == NO_CARD:
+                pooled += 1
+    if pooled and state.has_mod(payer, "no_support_payment"):
+        pooled = 0
+    return state.players[payer].hand[CURRENCY] + pooled
 
 
 def irreducible(codes: list[int], req: tuple) -> bool:

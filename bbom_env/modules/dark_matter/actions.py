@@ -115,9 +115,12 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
         return []
     # The cost transforms (the Air conversion, V-12: "different Elements" too), not the "cost"
     # modifiers (V-17: counted in cards; A-51).
-    if view.affordable(state, ACQUIRE, view.transform(state, ACQUIRE, ACQUIRE_COST)):
-        return [M.layout(state.config.modules).by_name[ACQUIRE_BLOCK].start]
-    return []
+    cost = view.transform(state, ACQUIRE, ACQUIRE_COST)
+    if cost is ACQUIRE_COST:  # untransformed: the Elements the player holds a payable card of
+        ok = view.elements_held(state, ACQUIRE) >= ACQUIRE_COST.distinct
+    else:
+        ok = view.affordable(state, ACQUIRE, cost)
+    return [M.layout(state.config.modules).by_name[ACQUIRE_BLOCK].start] if ok else []
 
 
 class AcquireDarkMatterFrame(Frame):
