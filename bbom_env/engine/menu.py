@@ -256,15 +256,8 @@ class MenuView:
             return False
         pairs = self.currency(state) // 2 if wildcards else 0
         if element < 0:
-            if not convert and not req[COST_ANY]:
-                # Element parts only: each part's cards pay only it, a pair pays 1 of any part, so
-                # the shortfalls decide (can_cover_pairs' spread, summed).
-                tot = self.tot
-                short = 0
-                for e in range(4):
-                    if req[e] > tot[e]:
-                        short += req[e] - tot[e]
-                return short <= pairs
+            if not req[COST_ANY]:
+                return _parts_payable(self.tot, self.counts[AIR], req, pairs, convert)
             return can_cover_module(self.counts, _flagged(req, wildcards, convert), pairs)
         have = self.tot[element] + pairs
         if convert and element != AIR:
@@ -331,6 +324,38 @@ class MenuView:
 
 _PROBE: Req = (1, 0, 0, 0, 0)  # a non-free Element cost (hooks.GatedTransform.uniform)
 _FLAGGED: dict[tuple, Cost] = {}
+
+
+def _shortfall(tot: list[int], req: Req, k: int = -1, v: int = 0) -> int:
+    """What Element cards worth ``tot`` per Element lack of the Element parts of ``req``, summed;
+    with an Air card of value ``v`` converted to pay part ``k`` (V-12): Air worth v less, part k
+    owing v less."""
+    short = 0
+    for e in range(4):
+        need = req[e] - tot[e]
+        if e == k:
+            need -= v
+        elif e == AIR:
+            need += v
+        if need > 0:
+            short += need
+    return short
+
+
+def _parts_payable(tot: list[int], air: list[int], req: Req, pairs: int, convert: bool) -> bool:
+    """``can_cover_module`` for a cost of Element parts without "any": each part's cards pay
+    only it and a pair pays 1 of any part (section 4.9), so the shortfalls, summed, against the
+    pairs decide (``can_cover_pairs``' spread); with the conversion (V-12), also with each Air
+    card value (``air``: counts of values 1-3) converted to pay each other part owed."""
+    if _shortfall(tot, req) <= pairs:
+        return True
+    if convert:
+        for i in range(3):
+            if air[i]:
+                for k in range(4):
+                    if k != AIR and req[k] > 0 and _shortfall(tot, req, k, i + 1) <= pairs:
+                        return True
+    return False
 
 
 def _flagged(req: tuple, wildcards: bool, convert: bool) -> Cost:

@@ -60,7 +60,8 @@ def test_element_costs_with_pairs_and_conversion_match_the_exact_search(seed: in
         parts = [0] * 5
         for k in rng.sample(range(5), rng.randint(1, 3)):
             parts[k] = rng.randint(1, 5)
-        cost = Cost(*parts, wildcards=rng.random() < 0.7, convert=rng.random() < 0.5)
+        cost = Cost(parts[0], parts[1], parts[2], parts[3], parts[4])
+        cost = cost._replace(wildcards=rng.random() < 0.7, convert=rng.random() < 0.5)
         want = _exact(cards + [CURRENCY] * currency, cost)
         assert can_cover_module(_counts(cards), cost, currency // 2) == want, (cards, currency, cost)
         if cost.wildcards and not cost.convert:
@@ -110,3 +111,20 @@ def test_costs_in_cards_match_the_exact_search(seed: int) -> None:
             Cost(rng.randint(0, 3), 0, rng.randint(0, 2), 0, rng.randint(0, 2), wildcards=True),
         ):
             assert affordable(state, 0, cost) == _exact(codes, cost), (codes, cost)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_menus_element_part_form_matches_can_cover_module(seed: int) -> None:
+    """The menu's form for costs of Element parts without "any" (a Curse's, A-62): shortfalls
+    summed against the pairs (section 4.9), each Air card value tried as another Element (V-12)."""
+    from bbom_env.engine.menu import _parts_payable
+
+    rng = random.Random(seed)
+    for _ in range(300):
+        counts = _counts(_random_cards(rng))
+        tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
+        req = tuple(rng.randint(0, 4) if rng.random() < 0.5 else 0 for _ in range(4)) + (0,)
+        pairs, convert = rng.randint(0, 3), rng.random() < 0.5
+        cost = Cost(req[0], req[1], req[2], req[3], wildcards=True, convert=convert)
+        want = can_cover_module(counts, cost, pairs)
+        assert _parts_payable(tot, counts[3], req, pairs, convert) == want, (counts, req, pairs, convert)
