@@ -90,11 +90,8 @@ RULE_POINTS: dict[str, str] = {
 def rule_point(state: GameState, p: int, point: str, default: int) -> int:
     """The value of a named rule point for player p: ``default`` unless a "replace" modifier of
     the player names the point (the last one found wins: sources in ``player_mods`` order)."""
-    modules = state.config.modules
-    if not modules or "replace" not in ruleset(modules).modifier_kinds:
-        # "replace" is a module kind: never in a game whose modules do not declare it (see
-        # player_mods; pack_checks.check_module_kinds), e.g. the Dark Matter module alone.
-        return default
+    if not state.config.modules:
+        return default  # "replace" is a module kind: never in a base game (see player_mods)
     value = default
     for m in player_mods(state, p):
         if m["kind"] == "replace" and m["point"] == point:
