@@ -22,7 +22,7 @@ module parts use the exact search of ``payment_search.py``.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from . import hooks
 from .constants import (
@@ -411,3 +411,17 @@ def source_code(state: GameState, src: Source) -> int:
     if type(src) is HandSource:  # records are final: no subclass (a hot path)
         return src.code
     return state.players[src.seat].support[src.slot].card
+
+
+_FLAGGED: dict[tuple[Cost, str], Cost] = {}  # the few costs of a game, each built once per flag
+
+
+def with_flag(cost: Cost, flag: Literal["wildcards", "convert"]) -> Cost:
+    """``cost`` with one of its flags (``wildcards``, ``convert``) set, built once per cost and
+    flag: module cost transforms ask for the same few costs on every menu query."""
+    out = _FLAGGED.get((cost, flag))
+    if out is None:
+        out = cost._replace(wildcards=True) if flag == "wildcards" else cost._replace(convert=True)
+        if len(_FLAGGED) < 8192:
+            _FLAGGED[(cost, flag)] = out
+    return out

@@ -32,7 +32,8 @@ is assembled in ``base_module.py``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -215,6 +216,19 @@ def _check_parts(module: Module) -> None:
                 f"module {module.name!r}: decisions names frame kind {kind!r}; it must be one of the "
                 f"module's frames {list(module.frames)}, with a function (state, frame) -> Decision"
             )
+
+
+@contextmanager
+def registered(module: Module) -> Iterator[Module]:
+    """``module`` registered for a ``with`` block, and unregistered after only if it was not
+    registered before (tests; ``bbom_env.modules`` registers the built modules on import)."""
+    was = MODULES.get(module.name) is module
+    register(module)
+    try:
+        yield module
+    finally:
+        if not was:
+            unregister(module.name)
 
 
 def unregister(name: str) -> None:

@@ -23,7 +23,7 @@ from bbom_env.engine.constants import DARK_MATTER
 from bbom_env.engine.frames import Frame, Seat
 from bbom_env.engine.move_args import NO_ARG
 from bbom_env.engine.moves import BlockSpec, Move
-from bbom_env.engine.payment import Cost, as_cost
+from bbom_env.engine.payment import Cost, as_cost, with_flag
 from bbom_env.engine.payment_frame import pay_frame
 from bbom_env.engine.resolver import done, frame, push
 from bbom_env.engine.rules import MenuAction
@@ -80,12 +80,7 @@ def spontaneous_cost(state: GameState, p: int, action: str, req: tuple) -> tuple
     banned = hooks.banned_elements(state, p, action)
     if banned and (any(cost[e] for e in banned) or (cost.one_of and set(cost.one_of_set) <= banned)):
         return req
-    out = _WITH_WILDCARDS.get(cost)
-    if out is None:
-        out = cost._replace(wildcards=True)
-        if len(_WITH_WILDCARDS) < 4096:
-            _WITH_WILDCARDS[cost] = out
-    return out
+    return with_flag(cost, "wildcards")
 
 
 def may_pair(state: GameState, p: int) -> bool:
@@ -102,9 +97,6 @@ def may_pair(state: GameState, p: int) -> bool:
                 if held >= 2:
                     return True
     return False
-
-
-_WITH_WILDCARDS: dict[Cost, Cost] = {}  # the few costs of a game, each built once (the menu asks often)
 
 
 def legal_acquire(state: GameState, view: MenuView) -> list[int]:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from bbom_env.engine import hooks
 from bbom_env.engine.constants import Element
-from bbom_env.engine.payment import as_cost
+from bbom_env.engine.payment import as_cost, with_flag
 
 if TYPE_CHECKING:
     from bbom_env.engine.state import GameState
@@ -59,15 +59,7 @@ def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tu
         return req  # nothing an Air card pays (a Dark Matter cost: sections 4.7, 4.8)
     if Element.AIR in hooks.banned_elements(state, p, action):
         return req
-    out = _WITH_CONVERT.get(cost)
-    if out is None:
-        out = cost._replace(convert=True)
-        if len(_WITH_CONVERT) < 4096:
-            _WITH_CONVERT[cost] = out
-    return out
-
-
-_WITH_CONVERT: dict[tuple, tuple] = {}  # the few costs of a game, each built once (the menu asks often)
+    return with_flag(cost, "convert")
 
 
 def conversion_on(state: GameState, p: int) -> bool:

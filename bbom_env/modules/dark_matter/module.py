@@ -15,15 +15,15 @@ Magician's conversion (``air.py``, V-12).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from bbom_env.engine import hooks
 from bbom_env.engine.cards import Magician
 from bbom_env.engine.config import GameConfig
 from bbom_env.engine.constants import CURRENCY, DARK_MATTER
-from bbom_env.engine.rules import MODULES, Module, register, unregister
+from bbom_env.engine.rules import Module
+from bbom_env.engine.rules import registered as rules_registered
 from bbom_env.engine.state import GameState
 
 from . import actions, air, black_book, dark_curses, grimoire
@@ -188,15 +188,7 @@ DARK_MATTER_MODULE = Module(
 )
 
 
-@contextmanager
-def registered() -> Iterator[Module]:
-    """The module registered for a ``with`` block: ``import bbom_env`` registers it already
-    (``bbom_env.modules``), so this only matters after a test unregistered it; it is left as it
-    was found (unregistered again only if the block registered it)."""
-    was = MODULES.get(NAME) is DARK_MATTER_MODULE
-    register(DARK_MATTER_MODULE)
-    try:
-        yield DARK_MATTER_MODULE
-    finally:
-        if not was:
-            unregister(NAME)
+def registered() -> AbstractContextManager[Module]:
+    """The module registered for a ``with`` block (``rules.registered``): ``import bbom_env``
+    registers it already, so this matters only after a test unregistered it."""
+    return rules_registered(DARK_MATTER_MODULE)

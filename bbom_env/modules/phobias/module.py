@@ -11,8 +11,7 @@ invariant. The Phobias' constraints (their ``constraint`` and ``needs``) do not 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from bbom_env.engine.constants import (
@@ -26,7 +25,8 @@ from bbom_env.engine.constants import (
 )
 from bbom_env.engine.invariants import card_totals
 from bbom_env.engine.records import NO_CARD, SupportSlot
-from bbom_env.engine.rules import MODULES, Module, register, unregister
+from bbom_env.engine.rules import Module
+from bbom_env.engine.rules import registered as rules_registered
 from bbom_env.engine.state import GameState
 
 from . import placement
@@ -166,14 +166,7 @@ PHOBIA_MODULE = Module(
 )
 
 
-@contextmanager
-def registered() -> Iterator[Module]:
-    """The module registered for a ``with`` block, and unregistered after if it was not before
-    (part A: ``bbom_env.modules`` does not register it)."""
-    was = MODULES.get(NAME) is PHOBIA_MODULE
-    register(PHOBIA_MODULE)
-    try:
-        yield PHOBIA_MODULE
-    finally:
-        if not was:
-            unregister(NAME)
+def registered() -> AbstractContextManager[Module]:
+    """The module registered for a ``with`` block (``rules.registered``; part A:
+    ``bbom_env.modules`` does not register it)."""
+    return rules_registered(PHOBIA_MODULE)
