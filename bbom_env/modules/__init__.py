@@ -2,13 +2,17 @@
 (docs/engine.md, "Writing a module").
 
 Importing this package registers them (``rules.register``), so that
-``GameConfig(modules=("dark_matter",))`` plays with the Dark Matter module; ``import bbom_env``
-imports it. The engine itself never imports a module: it knows them only through the registry.
+``GameConfig(modules=("dark_matter",))`` plays with the Dark Matter module and
+``GameConfig(modules=("phobias",))`` with the Phobia module (both: ``("dark_matter", "phobias")``);
+``import bbom_env`` imports it. The engine itself never imports a module: it knows them only
+through the registry.
 """
 
 from bbom_env.engine.rules import register, ruleset
 
 from .dark_matter.module import DARK_MATTER_MODULE
+from .phobias.module import PHOBIA_MODULE
 
 ruleset()  # the base game's module registers itself first (rules.register requires it)
 register(DARK_MATTER_MODULE)
+register(PHOBIA_MODULE)

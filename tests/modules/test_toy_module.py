@@ -257,11 +257,11 @@ def test_config_naming_an_unregistered_module_fails_clearly() -> None:
         GameConfig(modules=TOY_SET)
     text = str(err.value)
     assert "GameConfig.modules=('toy',)" in text and "unknown module(s) ['toy']" in text
-    assert "available modules: 'dark_matter'" in text  # registered by import bbom_env
+    assert "available modules: 'dark_matter', 'phobias'" in text  # registered by import bbom_env
     with registered(obs=False):
         assert GameConfig(modules=TOY_SET).modules == TOY_SET
-        with pytest.raises(ConfigError, match="available modules: 'dark_matter', 'toy'"):
-            GameConfig(modules=("phobias",))
+        with pytest.raises(ConfigError, match="available modules: 'dark_matter', 'phobias', 'toy'"):
+            GameConfig(modules=("fear_itself",))
         with pytest.raises(ConfigError, match="named more than once"):
             GameConfig(modules=(NAME, NAME))
 

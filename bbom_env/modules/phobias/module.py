@@ -1,8 +1,8 @@
 """The Phobia module, part A (RULES.md sections 1.3, 9.2; EXPANSION.md V-20 to V-29; issue 12;
 docs/vth_element.md): its ``rules.Module``, state, setup, Madness identity and invariants.
 
-Not registered by default (``bbom_env.modules`` registers Dark Matter only): ``registered()``
-makes it available for a ``with`` block, so ``GameConfig(modules=("phobias",))`` plays it there.
+``bbom_env.modules`` registers it on ``import bbom_env``, so ``GameConfig(modules=("phobias",))``
+plays it; ``registered()`` makes sure it is for a ``with`` block (after a test unregistered it).
 Part A builds the cards (``content.py``), the face-up Madness pile of section 1.3 (``setup_pile``),
 placement in supports with crushing and elimination (``placement.py``), Madness cards that keep
 their identity (cured ones under the pile, those under Curses: V-29) and the conservation
@@ -145,7 +145,8 @@ def render_phobias(state: GameState) -> list[str]:
 PHOBIA_MODULE = Module(
     name=NAME,
     frames=placement.FRAMES,
-    decision_kinds=placement.DECISION_KINDS,
+    # V-28: the engine's cure op waits for the owner's pick when Madness cards differ (a Phobia).
+    decision_kinds=placement.DECISION_KINDS + ("cure",),
     decisions=((placement.PLACE, placement.describe_place),),
     # The constraints' kinds (content.py: "replace" at rule points, "lose_ability"); part A reads
     # no constraint, but the pack holds them, and a game needs its module to declare them.
@@ -167,6 +168,6 @@ PHOBIA_MODULE = Module(
 
 
 def registered() -> AbstractContextManager[Module]:
-    """The module registered for a ``with`` block (``rules.registered``; part A:
-    ``bbom_env.modules`` does not register it)."""
+    """The module registered for a ``with`` block (``rules.registered``): ``import bbom_env``
+    registers it already, so this matters only after a test unregistered it."""
     return rules_registered(PHOBIA_MODULE)

@@ -1,5 +1,5 @@
-"""The Phobia module is not registered by default (part A, issue 12): the ``ph`` fixture registers
-it for one test and unregisters it after; ``game`` helpers build states with it."""
+"""``import bbom_env`` registers the Phobia module; the ``ph`` fixture makes sure it is registered
+for one test (after a test unregistered it); ``game`` helpers build states with it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The 16 Phobias (EXPANSION.md V-20; KNOWN_CARDS.md 7a) and their pack section: the known texts
 word for word, the Element ban once per Element, one reconstructed card, every constraint said
-as modifiers or a ``needs``, one card code each; the module is not registered by default."""
+as modifiers or a ``needs``, one card code each; ``import bbom_env`` registers the module."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import pytest
 import bbom_env  # noqa: F401  (registers the default modules)
 from bbom_env.engine import GameConfig
 from bbom_env.engine.cards import load_pack
-from bbom_env.engine.config import ConfigError
 from bbom_env.engine.constants import NUM_PHOBIAS, PHOBIA_BASE
 from bbom_env.engine.rules import MODULES
 from bbom_env.engine.vocab import PackError
@@ -88,12 +87,9 @@ def test_a_phobia_saying_nothing_is_refused(tmp_path: Path) -> None:
         load_pack("default", (str(bad),), modules=("phobias",))
 
 
-def test_not_registered_by_default() -> None:
-    """Part A: bbom_env.modules registers Dark Matter only; a game naming "phobias" is refused."""
-    if "phobias" in MODULES:
-        pytest.skip("another test left the module registered")
-    with pytest.raises(ConfigError, match="phobias"):
-        GameConfig(modules=("phobias",))
-    with registered():
-        assert GameConfig(modules=("phobias",)).modules == ("phobias",)
-    assert "phobias" not in MODULES
+def test_registered_by_import() -> None:
+    """``import bbom_env`` registers the Phobia module (issue 12): a game naming it is accepted, alone
+    or with Dark Matter."""
+    assert "phobias" in MODULES
+    assert GameConfig(modules=("phobias",)).modules == ("phobias",)
+    assert GameConfig(modules=("dark_matter", "phobias")).modules == ("dark_matter", "phobias")
