@@ -7,7 +7,7 @@ raw values (1 for one-hots and flags, counts for counts), the layout multiplies 
 clips to 1. The base game's section objects (obs_player.py, obs_board.py, obs_decision.py) are
 registered here, first; a module (Dark Matter, Black Book, Phobias) registers its own with
 ``obs_core.register_sections`` and they come after, in ``config.modules`` order: Dark Matter's
-(obs_dark_matter.py) are registered here too.
+(obs_dark_matter.py) and the Phobias' (obs_phobias.py) are registered here too.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .obs_board import Board, CursePiles, Grimoire, Library, Supply, Track
 from .obs_core import ObsContext, ObsModule, ObsSection, register_sections, section_factories
 from .obs_dark_matter import DARK_MATTER_SECTIONS
 from .obs_decision import Decision, History
+from .obs_phobias import PHOBIA_SECTIONS
 from .obs_player import OwnZones, Seats
 
 register_sections(
@@ -36,6 +37,7 @@ register_sections(
 )
 # The Vth Element's modules sit below the views (they never import them): their sections are here.
 register_sections(DARK_MATTER_SECTIONS)
+register_sections(PHOBIA_SECTIONS)
 
 
 @dataclass
