@@ -26,7 +26,7 @@ def player_mods(state: GameState, p: int) -> Iterable[dict]:
     pl = state.players[p]
     if not state.config.modules:
         # A base game (the hot path): no module sources, and no "lose_ability" modifier (a module
-        # kind, vocab.MODULE_MOD_SCHEMAS: pack_checks.check_module_kinds refuses it in a base
+        # kind, vocab.MODULE_MOD_SCHEMAS: pack_module_checks.check_module_kinds refuses it in a base
         # game), so the ability is lost only by the flag. Mostly only the Magician's (a tuple).
         mods = pl.mods
         if not mods:

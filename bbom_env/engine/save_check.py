@@ -32,8 +32,8 @@ from .constants import (
     is_madness,
 )
 from .moves import num_moves
-from .pack_checks import check_module_kinds, check_module_ops, check_module_sections
 from .pack_hash import pack_mismatch
+from .pack_module_checks import check_module_kinds, check_module_ops, check_module_sections
 from .records import NO_CARD, CurseOnTrack, SpellSlot, SupportSlot, TempModifier
 from .rules import Ruleset, game_pack, pack_spec, ruleset
 from .save_check_stack import Game, _frame

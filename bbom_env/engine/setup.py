@@ -21,7 +21,7 @@ from .constants import (
     element_code,
     madness_pile_size,
 )
-from .pack_checks import check_module_kinds, check_module_ops, check_module_sections
+from .pack_module_checks import check_module_kinds, check_module_ops, check_module_sections
 from .records import SpellSlot
 from .rules import game_pack, offered_magicians, ruleset
 from .state import GameState, PlayerState

@@ -172,7 +172,7 @@ BASE_MODIFIER_KINDS: tuple[str, ...] = (
 # Modifier kinds that only a module enables (RULES.md section 9.2: the Phobias). The engine reads
 # these two ("replace" at the rule points of hooks.RULE_POINTS, "lose_ability" in
 # hooks.ability_lost), but a card may use one only in a game whose module set declares it
-# (``Module.modifier_kinds``; ``pack_checks.check_module_kinds`` refuses the game otherwise), so a
+# (``Module.modifier_kinds``; ``pack_module_checks.check_module_kinds`` refuses the game otherwise), so a
 # base game never sees them. A module adds kinds of its own with ``Module.modifier_schemas``
 # (``register_mod_kind``).
 MODULE_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {

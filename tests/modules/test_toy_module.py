@@ -21,7 +21,7 @@ from bbom_env.engine.config import ConfigError
 from bbom_env.engine.constants import HAND_SIZE
 from bbom_env.engine.hooks import hand_size, rule_point
 from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.pack_checks import module_kind_uses
+from bbom_env.engine.pack_module_checks import module_kind_uses
 from bbom_env.engine.rules import MODULES, Module, register, ruleset, unregister
 from bbom_env.engine.setup import setup
 from bbom_env.engine.state import SaveError

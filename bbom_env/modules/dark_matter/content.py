@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bbom_env.engine import cards as base_cards
+from bbom_env.engine.card_types import parse_magician
 from bbom_env.engine.cards import COMMON_FIELDS, Curse, GrimoirePage, Magician, Monster, PackSection
 from bbom_env.engine.constants import ELEMENT_NAMES
 from bbom_env.engine.pack_checks import MAX_COST, check_fields, choice, int_in, labels, opt, req
@@ -326,7 +326,7 @@ class VthMagician:
 def parse_vth_magician(e: dict, where: str) -> VthMagician:
     needs = _needs(e, where)
     # The base game's parser reads every other field (same format, same errors: docs/card_pack_format.md).
-    sheet = base_cards._magician({k: v for k, v in e.items() if k != "needs"}, where)
+    sheet = parse_magician({k: v for k, v in e.items() if k != "needs"}, where)
     if sheet.ability_text and not (sheet.mods or sheet.activated or needs):
         raise PackError(
             f"{where}: the ability {show(sheet.ability_text)} has neither 'ability'/'activated' nor 'needs'"
