@@ -27,8 +27,9 @@ MAX_SEED = 2**64 - 1  # numpy-sized seeds; a save writes the seed as a JSON numb
 DARK_MATTER_MODULE = "dark_matter"
 DARK_MATTER_SWITCHES = ("black_book_inside_pages", "dark_curse_destroy_by_effect", "vth_magicians")
 PHOBIA_MODULE = "phobias"
-PHOBIA_SWITCHES = ("phobia_elimination", "phobia_leaves_support")
+PHOBIA_SWITCHES = ("phobia_elimination", "phobia_leaves_support", "phobia_dealing")
 PHOBIA_ELIMINATIONS = ("no_slot", "literal_second_phobia")  # A-52
+PHOBIA_DEALINGS = ("round_robin", "by_player")  # V-24
 _PACK = '"default", "test" or a path to a pack file (str)'
 
 
@@ -60,7 +61,10 @@ class GameConfig:
         phobia_elimination: A-52, when placing a Phobia eliminates: "no_slot" (no free slot and
             nothing to crush) or "literal_second_phobia" (the support already holds a Phobia)
             (Phobia module). phobia_leaves_support: V-26, discard and destroy effects may take a
-            Phobia out of a support (Phobia module).
+            Phobia out of a support (Phobia module). phobia_dealing: V-24, how an effect that
+            gives several players Madness at once deals the face-up pile: "round_robin" (one card
+            at a time in turn order from the Active Player) or "by_player" (each player all of
+            theirs at their turn-order position) (Phobia module).
     """
 
     num_players: int = 2
@@ -86,6 +90,7 @@ class GameConfig:
     # The Phobia module's switches (a non-default value needs the module).
     phobia_elimination: str = "no_slot"
     phobia_leaves_support: bool = False
+    phobia_dealing: str = "round_robin"
 
     def __post_init__(self) -> None:
         # Friendly spellings, normalised before validation: lists for tuples, one path for a tuple
@@ -172,6 +177,8 @@ class GameConfig:
             raise self._bad("phobia_elimination", ", ".join(PHOBIA_ELIMINATIONS))
         if not isinstance(self.phobia_leaves_support, bool):
             raise self._bad("phobia_leaves_support", "True or False")
+        if not isinstance(self.phobia_dealing, str) or self.phobia_dealing not in PHOBIA_DEALINGS:
+            raise self._bad("phobia_dealing", ", ".join(PHOBIA_DEALINGS))
         for module, switches in (
             (DARK_MATTER_MODULE, DARK_MATTER_SWITCHES),
             (PHOBIA_MODULE, PHOBIA_SWITCHES),
@@ -192,6 +199,12 @@ class GameConfig:
             raise bad("magicians", f"exactly num_players={self.num_players} Magician ids")
         if len(set(self.magicians)) != len(self.magicians):
             raise bad("magicians", "distinct Magician ids (each sheet exists once)")
+
+    @property
+    def deals_round_robin(self) -> bool:
+        """V-24: Madness for several players at once is dealt one card at a time, round-robin (the
+        Phobia module's face-up pile makes the order matter; a base game keeps its order)."""
+        return self.phobia_dealing == "round_robin" and PHOBIA_MODULE in self.modules
 
     @property
     def fear(self) -> bool:

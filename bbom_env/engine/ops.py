@@ -97,6 +97,8 @@ def run_tgt(state: GameState, f: dict) -> None:
     op = lookup(state, f)
     target = op.get("target", "you")
     c = f["controller"]
+    if state.config.modules and state.players[c].eliminated and c == state.active:
+        c = f["controller"] = _stand_in(state, f)
     if target in ("a_player", "another_player"):
         if _target_candidates(state, f, op):
             f["decider"] = c  # DP-E01 / DP-29
@@ -117,7 +119,40 @@ def run_tgt(state: GameState, f: dict) -> None:
         # A rule point may make a Curse part that targets every player apply more than once to
         # one player (RULES.md section 9.2); each application is its own frame, in turn order.
         players = [q for q in players for _ in range(hooks.rule_point(state, q, "curse_part_times", 1))]
-    push(state, *[_op_frame(f, q, op) for q in players])
+    frames = [_op_frame(f, q, op) for q in players]
+    if (
+        state.config.modules
+        and len(frames) > 1
+        and op["op"] == "receive_madness"
+        and state.config.deals_round_robin
+    ):
+        frames = deal_round_robin(frames)
+    push(state, *frames)
+
+
+def deal_round_robin(frames: list[dict]) -> list[dict]:
+    """V-24 (RULES.md 5.3 "one at a time in turn order"): with a face-up pile of distinct cards,
+    several players' Madness is dealt one card at a time, round-robin in turn order from the
+    Active Player, until each has what they must: one frame per card, each taking 1 (a frame's
+    placement frames, V-21, V-22, run before the next card). Two frames of one player (a part
+    applied twice, V-25) stay side by side in each round."""
+    out = []
+    for k in range(max(fr["count"] for fr in frames)):
+        out += [{**fr, "count": 1} for fr in frames if fr["count"] > k]
+    return out
+
+
+def _stand_in(state: GameState, f: dict) -> int:
+    """A-73, V-38: the Active Player was eliminated during their own turn (a Phobia placement, a
+    shrunk limit): the Curses and Grimoire effects of the turn still resolve for the others, and
+    the next player in turn order takes the Active Player's part of deciding for them (A-33). A
+    Spell's or an ability's effect keeps its eliminated controller: its "you" parts are skipped."""
+    c = f["controller"]
+    src = f["source"]
+    if src not in state.pack.curses and src not in state.pack.pages:
+        return c
+    n = len(state.players)
+    return next(((c + k) % n for k in range(1, n) if not state.players[(c + k) % n].eliminated), c)
 
 
 def legal_tgt(state: GameState, f: dict) -> list[int]:

@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING
 
 from . import limits
 from . import moves as M
-from .constants import ELEMENT_NAMES, NUM_CODES, NUM_ELEMENT_CODES, NUM_ELEMENTS, element_code, is_madness
+from .constants import (
+    ELEMENT_NAMES,
+    MAX_SUPPORT_SLOTS,
+    NUM_CODES,
+    NUM_ELEMENT_CODES,
+    NUM_ELEMENTS,
+    PHOBIA_BASE,
+    element_code,
+    is_madness,
+)
 from .flow import seq
 from .ops import OPS, _apply_discard, _support_options, _support_room, auto_op, choice_op
 from .records import TempModifier
@@ -74,12 +83,73 @@ def _cure_counts(state: GameState, counts: list[int], n: int) -> int:
     return n
 
 
-auto_op("cure", _cure)
+def _run_cure(state: GameState, f: dict, op: dict) -> None:
+    if state.config.modules and not state.players[f["player"]].eliminated and _cure_options(state, f, op):
+        f["decider"] = f["player"]  # V-28: the owner chooses which Madness card
+        return
+    done(state, f)
+    if not state.players[f["player"]].eliminated:
+        _cure(state, f, op)
+
+
+def _cure_options(state: GameState, f: dict, op: dict) -> list[int]:
+    """V-28: with Madness cards that keep their identity (Phobias), the owner of the zone chooses
+    which Madness card(s) a cure by effect takes, one pick at a time, while the choice matters:
+    the zone holds Madness cards of two or more codes and the cure takes fewer than all of them
+    ("all" needs no choice). Moves: ``PICK_HAND`` / ``PICK_DISCARD`` + card code, ``PICK_SUPPORT``
+    + slot (crushed cards are never cured: V-40), and for the deck ``PICK_DISCARD`` + card code
+    (a plain Madness taken from the discard pile first, as without a choice). Empty when the
+    choice does not matter: the cure then takes the cards without asking (section 7, A-67)."""
+    pl = state.players[f["player"]]
+    zone, n = op["from"], f["count"]
+    if n <= 0:
+        return []
+    if zone == "support":
+        slots = [s for s, slot in enumerate(pl.support) if is_madness(slot.card) and s < MAX_SUPPORT_SLOTS]
+        codes = {pl.support[s].card for s in slots}
+        if len(codes) < 2 or n >= len(slots):
+            return []
+        return [M.PICK_SUPPORT + M.support_arg(0, s) for s in slots]
+    counts = [0] * NUM_CODES
+    if zone in ("hand", "discard", "discard_and_deck"):
+        src = pl.hand if zone == "hand" else pl.discard
+        for c in range(NUM_ELEMENT_CODES, NUM_CODES):
+            counts[c] += src[c]
+    if zone in ("deck", "discard_and_deck"):
+        for c in pl.deck:
+            counts[c] += 1
+    held = [c for c in range(NUM_ELEMENT_CODES, NUM_CODES) if counts[c] and is_madness(c)]
+    if len(held) < 2 or n >= sum(counts[c] for c in held):
+        return []
+    base = M.PICK_HAND if zone == "hand" else M.PICK_DISCARD
+    return [base + c for c in held]
+
+
+def _answer_cure(state: GameState, f: dict, op: dict, move: int) -> None:
+    pl = state.players[f["player"]]
+    f["count"] -= 1
+    if move >= M.PICK_SUPPORT:
+        return_madness(state, pl.take_support(move - M.PICK_SUPPORT))
+        return
+    code = move - (M.PICK_HAND if op["from"] == "hand" else M.PICK_DISCARD)
+    if op["from"] == "hand":
+        pl.hand[code] -= 1
+    elif op["from"] != "deck" and pl.discard[code]:
+        pl.discard[code] -= 1
+    else:
+        pl.deck.remove(code)
+    return_madness(state, code)
+
+
+OPS["cure"] = (_run_cure, _cure_options, _answer_cure)
 
 
 def _run_receive(state: GameState, f: dict, op: dict) -> None:
     p = f["player"]
     pl = state.players[p]
+    if state.config.modules:
+        _receive_one_by_one(state, f, op)
+        return
     if op["to"] == "support" and op["full_support"] == "replace" and not pl.eliminated:
         # Bagpipe Monster ruling, Madness by Madness: a free slot takes it; a full support
         # discards one of its cards, and the Madness takes its place.
@@ -97,6 +167,32 @@ def _run_receive(state: GameState, f: dict, op: dict) -> None:
     for _ in range(f["count"]):
         if not receive_madness(state, p, op["to"]):
             return
+
+
+def _receive_one_by_one(state: GameState, f: dict, op: dict) -> None:
+    """Receive Madness in a game with modules: one card at a time, so that the frames a card
+    pushes (a Phobia's placement, V-21, V-22: its crush choice) resolve before the next card (this
+    frame runs again after them). The bagpipe's "replace" into a full support (a Monster ruling,
+    A-26 when no card can be replaced) asks which card to discard only for a plain Madness: a
+    Phobia on top of the face-up pile is placed by the placement procedure instead (V-21: a free
+    slot, else the owner crushes the card of their choice, which stays under it, else the owner
+    is eliminated), so the chosen card is crushed, not discarded."""
+    p = f["player"]
+    pl = state.players[p]
+    replace = op["to"] == "support" and op["full_support"] == "replace"
+    while f["count"] > 0 and not pl.eliminated:
+        pile = state.madness_pile
+        plain = not pile or pile[-1] < PHOBIA_BASE
+        if replace and plain and not _support_room(state, p) and _legal_receive(state, f, op):
+            f["decider"] = p
+            return
+        f["count"] -= 1
+        depth = len(state.stack)
+        if not receive_madness(state, p, op["to"]):
+            return  # the pile ran out: the game is lost (section 6)
+        if len(state.stack) > depth:
+            return  # a placement waits: it runs first, then this frame again
+    done(state, f)
 
 
 def _legal_receive(state: GameState, f: dict, op: dict) -> list[int]:

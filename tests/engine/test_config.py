@@ -43,6 +43,8 @@ BAD_VALUES = [
     ("phobia_elimination", "literal_second_phobia", ["its default 'no_slot' without module 'phobias'"]),
     ("phobia_leaves_support", 1, ["True or False"]),  # V-26
     ("phobia_leaves_support", True, ["its default False without module 'phobias'"]),
+    ("phobia_dealing", "sideways", ["round_robin, by_player"]),  # V-24
+    ("phobia_dealing", "by_player", ["its default 'round_robin' without module 'phobias'"]),
     ("pack_overrides", None, ["override pack paths"]),
     ("pack_overrides", 5, ["override pack paths"]),
     ("pack_overrides", ("a.toml", 3), ["override pack paths (str)"]),
