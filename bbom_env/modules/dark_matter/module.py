@@ -80,10 +80,20 @@ def setup_black_book(state: GameState) -> None:
     state.event("black_book", tuple(st.book))
 
 
+# V-19: the new Water Magician's ability, "spend 1 Dark Matter to move 1 Phobia", is a modifier of
+# this kind on its sheet; the Phobia module plays it (bbom_env/modules/phobias/move.py).
+MOVE_PHOBIA = "move_phobia"
+PHOBIAS = "phobias"
+
+
 def offer_magician(config: GameConfig, magician: Magician) -> bool:
     """V-18: the 4 new Magicians join the Magician choice in a game with this module; the switch
-    ``GameConfig.vth_magicians=False`` leaves them out."""
-    return bool(config.vth_magicians)
+    ``GameConfig.vth_magicians=False`` leaves them out. V-19: the Magician who moves Phobias needs
+    both modules: without the Phobia module there is nothing for his ability to move, so he is
+    left out (docs/rules_decisions.md)."""
+    if not config.vth_magicians:
+        return False
+    return PHOBIAS in config.modules or not any(m["kind"] == MOVE_PHOBIA for m in magician.mods)
 
 
 # -- invariants --------------------------------------------------------------------------------------
@@ -155,8 +165,10 @@ DARK_MATTER_MODULE = Module(
     decision_kinds=black_book.DECISION_KINDS + dark_curses.DECISION_KINDS,
     # V-10: "All players lose their Ability until the next Monster" (a Dark Curse) is a
     # lose_ability modifier, a kind only a module enables (docs/engine.md, "Hooks").
-    modifier_kinds=("lose_ability", air.KIND),
-    modifier_schemas=air.MODIFIER_SCHEMAS,  # the Air Magician's conversion (V-12)
+    modifier_kinds=("lose_ability", air.KIND, MOVE_PHOBIA),
+    # The Air Magician's conversion (V-12); the Water Magician's Phobia move (V-19: its sheet is
+    # this module's card, so a game with this module alone reads it too, and never offers it).
+    modifier_schemas=(*air.MODIFIER_SCHEMAS, (MOVE_PHOBIA, {})),
     pay_actions=actions.PAY_ACTIONS + black_book.PAY_ACTIONS,
     card_codes=(DARK_MATTER,),
     # Spontaneous Elements (section 4.9, V-06), the Air conversion (V-12); each with its gate (the

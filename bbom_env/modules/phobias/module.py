@@ -29,7 +29,7 @@ from bbom_env.engine.rules import Module
 from bbom_env.engine.rules import registered as rules_registered
 from bbom_env.engine.state import GameState
 
-from . import placement
+from . import move, placement
 from .content import SECTIONS, phobia_codes
 from .state import COMPOSITION, NAME, PhobiaState, ph_state
 
@@ -37,7 +37,7 @@ __all__ = ["NAME", "COMPOSITION", "PhobiaState", "ph_state", "PHOBIA_MODULE", "r
 
 PACK = str(Path(__file__).resolve().parents[2] / "data" / "vth_phobias.toml")
 PHOBIA_CODES = tuple(range(PHOBIA_BASE, PHOBIA_BASE + NUM_PHOBIAS))
-STATS = ("phobia_eliminations", "cards_crushed")
+STATS = ("phobia_eliminations", "cards_crushed", "phobias_moved")
 
 
 # -- setup (section 1.3) -----------------------------------------------------------------------------
@@ -144,10 +144,14 @@ def render_phobias(state: GameState) -> list[str]:
 
 PHOBIA_MODULE = Module(
     name=NAME,
-    frames=placement.FRAMES,
+    # V-19: the Dark Matter module's Water Magician moves a Phobia (move.py; both modules).
+    blocks=move.BLOCKS,
+    actions=move.ACTIONS,
+    pay_actions=move.PAY_ACTIONS,
+    frames=placement.FRAMES + move.FRAMES,
     # V-28: the engine's cure op waits for the owner's pick when Madness cards differ (a Phobia).
-    decision_kinds=placement.DECISION_KINDS + ("cure",),
-    decisions=((placement.PLACE, placement.describe_place),),
+    decision_kinds=placement.DECISION_KINDS + ("cure",) + move.DECISION_KINDS,
+    decisions=((placement.PLACE, placement.describe_place), *move.DECISIONS),
     # The constraints' kinds (content.py: "replace" at rule points, "lose_ability"); part A reads
     # no constraint, but the pack holds them, and a game needs its module to declare them.
     modifier_kinds=("replace", "lose_ability"),

@@ -13,11 +13,11 @@ from collections.abc import Iterator
 import pytest
 from cards.card_oracle import check_card, check_trace, oracle_pack, rich_state, run_effect, run_effect_frames
 
-from bbom_env.engine import moves as M
+from bbom_env.engine import GameConfig, ops_board
 from bbom_env.engine import ops as engine_ops
-from bbom_env.engine import ops_board
 from bbom_env.engine.constants import DARK_MATTER, MADNESS, NUM_CODES, element_code
 from bbom_env.engine.records import CurseOnTrack
+from bbom_env.engine.rules import game_pack, offered_magicians
 from bbom_env.engine.state import GameState
 from bbom_env.modules.dark_matter.content import (
     BLACK_PAGE,
@@ -48,7 +48,7 @@ def _module_ids() -> list[str]:
 
 
 IDS = _module_ids()
-PHOBIA = "magician_vth_phobia"  # V-19: its move needs the Phobia module (not built): never offered
+PHOBIA = "magician_vth_phobia"  # V-19: only with the Phobia module too (tests/modules/phobias)
 
 
 ORACLE_IDS = [c for c in IDS if c != PHOBIA]  # the Phobia Magician: its own test below
@@ -91,22 +91,18 @@ def test_module_effects_under_random_choices() -> None:
     assert checked >= 3 * len(parts)
 
 
-def test_phobia_magician_move_is_never_offered() -> None:
-    """V-19: "spend 1 Dark Matter to move 1 Phobia" needs the Phobia module: the card says so
-    (``needs``), has no effect, and its owner is never offered an ability move, even holding
-    Dark Matter on their own turn."""
+def test_phobia_magician_is_not_offered_without_the_phobia_module() -> None:
+    """V-19: "spend 1 Dark Matter to move 1 Phobia" is a ``move_phobia`` modifier on the sheet, no
+    effect; the Phobia module plays it (tests/modules/phobias/test_move_phobia.py). A game with
+    Dark Matter alone never offers the Magician; one with both modules does."""
     p = oracle_pack(PACK, MODS)
     mag = p.magicians[PHOBIA]
-    assert "V-19" in p.sections["vth_magician"][PHOBIA].needs
-    assert not mag.activated and not mag.mods and not any(e for k, e in p.effects.items() if k[0] == PHOBIA)
-    for seed in range(3):
-        for mid in (PHOBIA, "magician_vth_fire"):  # the Fire Magician's ability is offered there
-            s = rich_state(PACK, 3, seed=seed, controller=0, magician=mid, modules=MODS)
-            assert s.players[0].hand[DARK_MATTER] >= 1
-            s.stack = [{"kind": "menu", "player": 0, "grants": -1, "decider": 0}]
-            s.legal_cache = None
-            legal = s.legal_actions()
-            assert legal and (M.ABILITY in legal) == (mid != PHOBIA)
+    assert p.sections["vth_magician"][PHOBIA].needs == ""
+    assert mag.mods == ({"kind": "move_phobia"},) and not mag.activated
+    assert not any(e for k, e in p.effects.items() if k[0] == PHOBIA)
+    assert PHOBIA not in offered_magicians(GameConfig(modules=MODS), p)
+    both = GameConfig(modules=(*MODS, "phobias"))
+    assert PHOBIA in offered_magicians(both, game_pack(both))
 
 
 def test_every_module_card_id_has_a_scenario_test() -> None:
@@ -124,9 +120,10 @@ def test_every_module_card_id_has_a_scenario_test() -> None:
     faces = sum(len(BOOK_FACES[pg.kind]) for pg in p.sections[BLACK_PAGE.name].values())
     assert faces == 32 and faces == sum(1 for src, _part in p.effects if src in p.sections[BLACK_PAGE.name])
     assert set(DARK_MATTER_MODULE.ops) <= set(CHECKS_DM)
-    assert set(DARK_MATTER_MODULE.modifier_kinds) <= set(MOD_CHECKS)
-    # Every text says its effect in the vocabulary but V-19's (the Phobia module is not built).
-    assert [(cid, part) for cid, part, _needs in needs_of(p.sections)] == [(PHOBIA, "card")]
+    # move_phobia (V-19) is played by the Phobia module: tests/modules/phobias/test_move_phobia.py.
+    assert set(DARK_MATTER_MODULE.modifier_kinds) - {"move_phobia"} <= set(MOD_CHECKS)
+    # Every text says its effect in the vocabulary (V-19's move is a modifier the Phobia module reads).
+    assert list(needs_of(p.sections)) == []
 
 
 # -- the oracle fails when the module's engine does not do what the data says --------------------

@@ -1,6 +1,6 @@
 """The 4 new Magicians of the Dark Matter module (EXPANSION.md V-18, V-19; RULES.md 4.11): offered
 only with the module, their sheets fit the action layout, the two reconstructed abilities play,
-and the Phobia-moving ability (V-19) is never offered without the Phobia module (issue 12)."""
+and the Phobia-moving Magician (V-19) is offered only with the Phobia module too (issue 12)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from builders import Scenario, code
 
 from bbom_env.engine import GameConfig, new_game
 from bbom_env.engine import moves as M
+from bbom_env.engine.config import ConfigError
 from bbom_env.engine.constants import MADNESS, MAX_SPELLS, MAX_SUPPORT_SLOTS
 from bbom_env.engine.pack_checks import MAX_SUPPORT_CAPACITY, check_magician_layout
 from bbom_env.engine.rules import offered_magicians
@@ -28,12 +29,17 @@ def sc_with(*magicians: str) -> Scenario:
 
 
 def test_the_new_magicians_join_the_choice_only_with_the_module(dm: None) -> None:
-    """V-18: the 4 new Magicians are offered in a game with the module (8 + 4), not with the
-    switch ``vth_magicians=False``; their cards say their module."""
+    """V-18: the new Magicians are offered in a game with the module, not with the switch
+    ``vth_magicians=False``; their cards say their module. V-19: the Magician who moves Phobias
+    needs the Phobia module too: 8 + 3 with Dark Matter alone, 8 + 4 with both modules."""
     config = GameConfig(modules=(NAME,))
     state = new_game(config)
     offered = offered_magicians(config, state.pack)
-    assert set(VTH) <= set(offered) and len(offered) == 12
+    assert set(VTH) - {"magician_vth_phobia"} <= set(offered) and len(offered) == 11
+    assert "magician_vth_phobia" not in offered
+    both = GameConfig(modules=(NAME, "phobias"))
+    offered_both = offered_magicians(both, new_game(both).pack)
+    assert set(VTH) <= set(offered_both) and len(offered_both) == 12
     assert all(state.pack.magicians[m].module == NAME for m in VTH)
     off = GameConfig(modules=(NAME,), vth_magicians=False)
     assert (
@@ -90,21 +96,20 @@ def test_the_earth_magician_cures_a_madness_when_destroying_a_curse(dm: None) ->
     sc.check()
 
 
-@pytest.mark.parametrize("mid", ["magician_vth_phobia"])
-def test_abilities_waiting_for_a_rule_are_never_offered(dm: None, mid: str) -> None:
-    """V-19: "spend 1 Dark Matter to move 1 Phobia" needs the Phobia module (issue 12): the sheet
-    keeps its ``needs`` and no ability, so nothing is offered, in any turn of a whole game; the
-    Air conversion (V-12) is a payment option, tested in test_spontaneous.py. The Magician
-    itself plays (its starting deck, Spells and support)."""
-    state = new_game(GameConfig(seed=3, modules=(NAME,), magicians=(mid, "magician_vth_fire")))
+def test_the_phobia_magician_needs_both_modules(dm: None) -> None:
+    """V-19: "spend 1 Dark Matter to move 1 Phobia" is the Phobia module's ``MOVE_PHOBIA`` Action
+    (tests/modules/phobias/test_move_phobia.py); the sheet carries its ``move_phobia`` modifier.
+    Without the Phobia module there is nothing to move: the Magician is not offered, and naming
+    him is refused; with both modules he plays a whole game."""
+    mid = "magician_vth_phobia"
+    with pytest.raises(ConfigError, match="magician_vth_phobia"):
+        new_game(GameConfig(seed=3, modules=(NAME,), magicians=(mid, "magician_vth_fire")))
+    state = new_game(GameConfig(seed=3, modules=(NAME, "phobias"), magicians=(mid, "magician_vth_fire")))
     m = state.pack.magicians[mid]
-    assert (m.mods, m.activated) == ((), ())
-    assert state.pack.module_card(mid).needs.startswith(("move_phobia", "air_conversion"))
-    rng, own_turns = random.Random(0), 0
+    assert m.mods == ({"kind": "move_phobia"},) and m.activated == ()
+    assert state.pack.module_card(mid).needs == ""
+    rng = random.Random(0)
     while not state.over:
         legal = state.legal_actions()
-        if state.current_player() == 0 and state.active == 0:
-            own_turns += 1
-            assert M.ABILITY not in legal
+        assert M.ABILITY not in legal or state.current_player() != 0  # no activated ability
         state.apply_action(rng.choice(legal))
-    assert own_turns > 10
