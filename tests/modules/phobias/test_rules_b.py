@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bbom_env.engine import GameConfig, hooks, pending
+from bbom_env.engine import GameConfig, from_json, hooks, pending
 from bbom_env.engine import moves as M
 from bbom_env.engine.config import ConfigError
 from bbom_env.engine.constants import MADNESS, PHOBIA_BASE, is_madness
@@ -266,6 +266,7 @@ def test_v28_cure_from_hand_the_owner_chooses_the_phobia(ph: None, pack: str) ->
     (A-67) keeping its code; the plain Madness stays."""
     s = game(2, 14, pack_overrides=(pack,))
     start_action_phase(s, 0)
+    s.stack[-1]["decider"] = None  # the menu waits again once the effect is over (a save's rule)
     _no_madness(s, 0)
     _to_hand(s, 0, MADNESS)
     _to_hand(s, 0, P[3])  # a Phobia held in hand (before its placement), as after a draw
@@ -273,7 +274,10 @@ def test_v28_cure_from_hand_the_owner_chooses_the_phobia(ph: None, pack: str) ->
     d = pending(s)
     assert d.kind == "cure" and d.player == 0
     assert s.legal_actions() == [M.PICK_HAND + MADNESS, M.PICK_HAND + P[3]]
+    loaded = from_json(s.to_json())  # a save at the cure decision loads and answers the same
     s.apply_action(M.PICK_HAND + P[3])
+    loaded.apply_action(M.PICK_HAND + P[3])
+    assert loaded == s
     pl = s.players[0]
     assert pl.hand[P[3]] == 0 and pl.hand[MADNESS] == 1 and s.madness_pile[0] == P[3]
     assert pending(s).kind == "action"
