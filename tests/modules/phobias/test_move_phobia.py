@@ -20,6 +20,8 @@ from bbom_env.engine.scenario import grant_actions, start_action_phase
 from bbom_env.engine.state import GameState
 from bbom_env.modules.dark_matter.state import dm_state
 from bbom_env.modules.phobias import move
+from bbom_env.modules.phobias.content import phobia_codes
+from bbom_env.modules.phobias.module import PHOBIA_MODULE
 from modules.phobias.helpers import clear_support, fill_support, take
 
 BOTH = ("dark_matter", "phobias")
@@ -206,3 +208,43 @@ def test_v19_random_games_with_the_mover_keep_the_invariants() -> None:
             check_invariants(s)
         moved += s.stats.get("phobias_moved", 0)
     assert moved > 0
+
+
+@pytest.mark.skipif(
+    not PHOBIA_MODULE.modifier_sources, reason="the Phobias' constraints are not in play (no modifier source)"
+)
+def test_v19_v27_the_text_changes_owner_at_once() -> None:
+    """V-19, V-27: the Phobia "You lose your Ability" moved onto the blue Magician's support (she
+    has 2 extra slots: 5 cards) binds her at once: her ability is lost, her support shrinks to 3
+    slots and she discards non-Phobia cards of her choice down to 3 (the crushed card shares its
+    Phobia's slot); its former owner has their ability back."""
+    mags = (MOVER, "magician_water_f", "magician_fire_m")
+    s = new_game(GameConfig(num_players=3, seed=6, modules=BOTH, magicians=mags))
+    for q in range(3):
+        clear_support(s, q)
+    no_ability = phobia_codes(s.pack.sections)["phobia_15"]
+    _phobia_to_support(s, 2, no_ability)
+    assert hooks.ability_lost(s, 2) and not hooks.ability_lost(s, 1)
+    pl = s.players[1]
+    for c in (0, 3, 6, 9, 1):  # five Element cards from the value-1 reserve and the supply
+        s.reserve1[c // 3] -= c % 3 == 0
+        if c % 3:
+            s.supply[c // 3][0] -= 1
+        pl.support.append(SupportSlot(c))
+    assert len(pl.support) == hooks.support_capacity(s, 1) == 5
+    _dark_matter_in_hand(s, 0)
+    start_action_phase(s, 0)
+    s.apply_action(_block(s))  # the only Phobia is picked at once (a forced decision)
+    assert pending(s).kind == move.TO
+    s.apply_action(_ref(1, 0))  # onto the blue Magician's first card
+    assert pl.support[0] == SupportSlot(no_ability, crushed=0)
+    assert hooks.ability_lost(s, 1) and not hooks.ability_lost(s, 2)
+    assert hooks.support_capacity(s, 1) == 3
+    d = pending(s)
+    assert d.kind == "discard" and d.player == 1
+    assert s.legal_actions() == [_ref(0, k) for k in range(1, 5)]  # never the Phobia
+    s.apply_action(s.legal_actions()[0])
+    s.apply_action(s.legal_actions()[0])
+    assert len(pl.support) == 3 and pl.support[0].card == no_ability
+    assert pending(s).player == 0  # back to the mover's menu
+    check_invariants(s)
