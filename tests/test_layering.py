@@ -60,6 +60,7 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "limits",
                 "menu",
                 "actions",
+                "action_rulings",
                 "base_module",
             }
         ),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import action_rulings as rulings
 from . import hooks
 from . import move_args as A
 from . import moves as M
@@ -73,10 +74,17 @@ def _curse_base(state: GameState, curse: CurseOnTrack) -> tuple[tuple[int, ...],
 _CURSE_ELEMENT: dict[str, int | None] = {"multi": None, **{name: i for i, name in enumerate(ELEMENT_NAMES)}}
 
 
-def curse_req(state: GameState, p: int, curse: CurseOnTrack) -> tuple[int, ...]:
+def curse_req(state: GameState, p: int, curse: CurseOnTrack) -> tuple:
     """The Element requirement of destroying a base Curse (4.4); a module's Curse type with a
-    ``CurseRule`` costs ``destroy_cost`` instead."""
+    ``CurseRule`` costs ``destroy_cost`` instead. With a standing "matching Element" surcharge
+    (``hooks.standing_surcharge``: the Phobia's, section 9.2) on an Element Curse with a token of
+    another colour, V-32: the surcharge may be paid in the Curse's Element or a token's colour
+    (``action_rulings.token_surcharge``)."""
     base, el = _curse_base(state, curse)
+    if state.config.modules and el is not None and rulings.other_colours(curse, el):
+        extra = hooks.standing_surcharge(state, p, "destroy")
+        if extra:
+            return rulings.token_surcharge(state, p, curse, base, el, extra)
     return hooks.adjust_cost(state, p, "destroy", el, base)
 
 
@@ -211,10 +219,11 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
     out: list[int] = []
     if view.forbidden(state, "destroy", None):
         return out
-    # The modules' Curse rules by Curse type (curse_rule's look-up, read once per query).
-    rules = ruleset(state.config.modules).curse_rules if state.config.modules else None
-    solved: dict[tuple, bool] = {}  # a module cost -> whether the decider can pay it
     budget = view.part_budget(state, "destroy")  # None: ask can_pay
+    # The modules' Curse rules by Curse type (curse_rule's look-up), the banned Elements and the
+    # standing surcharge (action_rulings), read once per query; a base game: none of them.
+    rules, banned, surcharge = rulings.module_destroy(state, view, budget) if state.config.modules else _BASE
+    solved: dict[tuple, bool] = {}  # a module cost -> whether the decider can pay it
     tot = view.tot
     curses = state.pack.curses
     for slot, stack in enumerate(state.track):
@@ -249,9 +258,12 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
                 continue
             base, el = _curse_base(state, curse)
-            if view.can_pay(state, "destroy", view.cost(state, "destroy", el, base)):
+            if rulings.destroy_payable(state, view, curse, base, el, banned, surcharge):
                 out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
     return out
+
+
+_BASE: tuple[None, frozenset[int], int] = (None, hooks.NO_BAN, 0)  # legal_destroy in a base game
 
 
 def _module_curse_payable(
@@ -304,6 +316,8 @@ def legal_cure(state: GameState, view: MenuView) -> list[int]:
         return out
     elif not view.can_pay(state, "cure", view.cost(state, "cure", None, CURE_REQ)):
         return out
+    elif (only := hooks.cure_targets(state, view.p)) is not None:
+        return rulings.cure_only_moves(state, view, only)  # V-31 (a "cure_only" modifier)
     hand = view.player.hand
     out += [M.CURE_HAND + c for c in _MADNESS_CODES if hand[c]]
     players = state.players

@@ -80,8 +80,10 @@ def run_monster(state: GameState, f: dict) -> None:
     done(state, f)
     state.phase = Phase.MONSTER
     steps = hooks.rule_point(state, state.active, "marker_steps", 1)
-    # One space at a time, each space's effects resolving before the next step (3.3.8).
-    push(state, *[{"kind": "advance"} for _ in range(steps - 1)])
+    # One space at a time, each space's effects resolving before the next step (3.3.8). V-34: the
+    # steps are fixed now (a Phobia gained during the first step adds none); step k > 1 happens
+    # only while the rule point still gives k or more (run_advance). A base game has one step.
+    push(state, *[{"kind": "advance", "step": k} for k in range(2, steps + 1)])
     advance(state)
 
 
@@ -279,7 +281,16 @@ frame("refresh_choice", run_refresh_choice, legal_refresh_choice, answer_refresh
 
 
 def run_advance(state: GameState, f: dict) -> None:
+    """One more marker step: a "move marker" op's, or step ``step`` of a Monster phase with more
+    than one (a "replace" at ``marker_steps``: the Phobia "The Invocation marker advances 2",
+    3.3.8). V-34: that step happens only if the Active Player still has the rule point (the
+    Phobia still in their support) and is not eliminated (V-38: no extra marker step)."""
     done(state, f)
+    if "step" in f:
+        a = state.active
+        if state.players[a].eliminated or hooks.rule_point(state, a, "marker_steps", 1) < f["step"]:
+            state.event("marker_step_skipped", f["step"])
+            return
     advance(state)
 
 

@@ -98,7 +98,11 @@ class MonsterFrame(Frame):
 
 
 class AdvanceFrame(Frame):
-    """One more step of the Invocation marker (a rule point or a "move marker" op, 3.3.8)."""
+    """One more step of the Invocation marker (a rule point or a "move marker" op, 3.3.8).
+    ``step``: the rule point's step number k >= 2 (taken only while the rule point still gives k
+    or more, V-34); absent for a "move marker" op's step."""
+
+    step: NotRequired[Count]
 
 
 class ReleaseFrame(Frame):

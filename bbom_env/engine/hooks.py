@@ -99,6 +99,38 @@ def rule_point(state: GameState, p: int, point: str, default: int) -> int:
     return value
 
 
+def cure_targets(state: GameState, p: int) -> frozenset[int] | None:
+    """The card codes player p's Cure Action may still target, or None when any Madness may be:
+    a "cure_only" modifier (a module kind: the Phobia "You can no longer take the Cure Action
+    (except for this card)", V-31) allows only the card that yields it (its ``code``; one without
+    a code allows none). Only the Cure Action reads it: others may cure p's Madness, and cure
+    effects work as printed (RULES.md 4.5)."""
+    if not state.config.modules:
+        return None  # "cure_only" is a module kind: never in a base game (see player_mods)
+    out = None
+    for m in player_mods(state, p):
+        if m["kind"] == "cure_only":
+            out = (out or frozenset()) | ({m["code"]} if "code" in m else frozenset())
+    return out
+
+
+def standing_surcharge(state: GameState, p: int, action: str) -> int:
+    """The net "same" Element surcharge on ``action`` of player p's standing modifiers from cards
+    active in a zone (the modules' ``modifier_sources``: the Phobia "Destroying a Curse costs you
+    1 additional matching Element", section 9.2), at least 0. The rulings about that text read
+    it: the extra Element may be of a token's colour on the Curse (V-32, ``actions.curse_req``),
+    and a Dark Curse costs that many more Dark Matter (A-49). A temporary surcharge of a Curse or
+    Spell ("until the next Monster") is not counted: those rulings are the Phobia's."""
+    if not state.config.modules:
+        return 0
+    n = 0
+    for source in ruleset(state.config.modules).modifier_sources:
+        for m in source(state, p):
+            if m["kind"] == "cost" and m["element"] == "same" and m["action"] in (action, "all"):
+                n += m["amount"]
+    return max(0, n)
+
+
 def _sum(state: GameState, p: int, kind: str) -> int:
     return sum(m["amount"] for m in player_mods(state, p) if m["kind"] == kind)
 

@@ -76,8 +76,8 @@ class MenuView:
             kind = m["kind"]
             if kind == "cost":
                 cost_mods.append(m)
-            elif kind == "forbid":
-                forbid = True
+            elif kind == "forbid" or kind == "cure_only":
+                forbid = True  # "cure_only" (V-31) limits the Cure Action: no plain path either
         self._forbid = forbid
         self._cost_mods = cost_mods
         self._cost = bool(cost_mods)

@@ -170,14 +170,17 @@ BASE_MODIFIER_KINDS: tuple[str, ...] = (
     "trigger",
 )
 # Modifier kinds that only a module enables (RULES.md section 9.2: the Phobias). The engine reads
-# these two ("replace" at the rule points of hooks.RULE_POINTS, "lose_ability" in
-# hooks.ability_lost), but a card may use one only in a game whose module set declares it
-# (``Module.modifier_kinds``; ``pack_module_checks.check_module_kinds`` refuses the game otherwise), so a
-# base game never sees them. A module adds kinds of its own with ``Module.modifier_schemas``
+# these ("replace" at the rule points of hooks.RULE_POINTS, "lose_ability" in hooks.ability_lost,
+# "cure_only" in actions.legal_cure: the player's Cure Action may target only the card whose
+# modifier source yields it, with that card's ``code``, V-31), but a card may use one only in a
+# game whose module set declares it (``Module.modifier_kinds``;
+# ``pack_module_checks.check_module_kinds`` refuses the game otherwise), so a base game never
+# sees them. A module adds kinds of its own with ``Module.modifier_schemas``
 # (``register_mod_kind``).
 MODULE_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
     "replace": {"point": (RULE_POINT_NAMES, None), "value": (REPLACE_VALUE, None)},
     "lose_ability": {},
+    "cure_only": {},
 }
 # Every kind a pack file may be written with: the base's, then the module kinds (see above).
 ALL_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {**MOD_SCHEMAS, **MODULE_MOD_SCHEMAS}

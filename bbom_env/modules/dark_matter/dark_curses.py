@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bbom_env.engine import hooks
 from bbom_env.engine import moves as M
 from bbom_env.engine.config import GameConfig
 from bbom_env.engine.constants import (
@@ -64,8 +65,12 @@ STAT = "dark_curses_destroyed"
 
 
 def dark_curse_cost(state: GameState, p: int, curse: CurseOnTrack) -> Cost:
-    """Section 4.7, V-07: the Dark Curse's printed cost (4) in Dark Matter cards only."""
-    return dark_matter_cost(state.pack.sections[DARK_CURSE.name][curse.curse].cost)
+    """Section 4.7, V-07: the Dark Curse's printed cost (4) in Dark Matter cards only; A-49: a
+    standing "matching Element" destroy surcharge of the payer (the Phobia "Destroying a Curse
+    costs you 1 additional matching Element", ``hooks.standing_surcharge``: 0 without a module
+    modifier source) adds as many Dark Matter cards."""
+    printed = state.pack.sections[DARK_CURSE.name][curse.curse].cost
+    return dark_matter_cost(printed + hooks.standing_surcharge(state, p, "destroy"))
 
 
 def _by_effect(config: GameConfig) -> bool:

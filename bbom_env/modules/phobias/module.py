@@ -29,7 +29,7 @@ from bbom_env.engine.rules import Module
 from bbom_env.engine.rules import registered as rules_registered
 from bbom_env.engine.state import GameState
 
-from . import move, placement
+from . import constraints, move, placement
 from .content import SECTIONS, phobia_codes
 from .state import COMPOSITION, NAME, PhobiaState, ph_state
 
@@ -152,9 +152,10 @@ PHOBIA_MODULE = Module(
     # V-28: the engine's cure op waits for the owner's pick when Madness cards differ (a Phobia).
     decision_kinds=placement.DECISION_KINDS + ("cure",) + move.DECISION_KINDS,
     decisions=((placement.PLACE, placement.describe_place), *move.DECISIONS),
-    # The constraints' kinds (content.py: "replace" at rule points, "lose_ability"); part A reads
-    # no constraint, but the pack holds them, and a game needs its module to declare them.
-    modifier_kinds=("replace", "lose_ability"),
+    # Section 9.2: each Phobia in its owner's support constrains them (constraints.py); every
+    # modifier kind the constraints use is declared (the base's ones are the base's already).
+    modifier_kinds=constraints.MODIFIER_KINDS,
+    modifier_sources=(constraints.phobia_modifiers,),
     card_codes=PHOBIA_CODES,
     pack_sections=SECTIONS,
     pack_files=(PACK,),

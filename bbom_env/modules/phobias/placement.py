@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine import hooks
+from bbom_env.engine import hooks, limits
 from bbom_env.engine import moves as M
 from bbom_env.engine.constants import MAX_SUPPORT_SLOTS, NUM_CODES, PHOBIA_BASE
 from bbom_env.engine.decision import Decision
@@ -29,6 +29,8 @@ from bbom_env.engine.frames import Decider, Frame, MadnessCode, Seat
 from bbom_env.engine.records import SupportSlot
 from bbom_env.engine.resolver import done, frame, push
 from bbom_env.engine.zones import eliminate, madness_in_hand
+
+from . import constraints
 
 if TYPE_CHECKING:
     from bbom_env.engine.state import GameState
@@ -77,7 +79,17 @@ def place_if_free(state: GameState, p: int, code: int) -> bool:
     pl.hand[code] -= 1
     pl.support.append(SupportSlot(code))
     state.event("phobia_placed", p, code)
+    _placed(state, p, code)
     return True
+
+
+def _placed(state: GameState, p: int, code: int) -> None:
+    """A Phobia now lies in p's support and constrains them (section 9.2): one that takes the
+    Magician ability away shrinks a raised limit at once (V-27, A-75: the ``limits`` reaction, run
+    next: the blue Magician discards non-Phobia support cards down to her printed slots, the green
+    Magician boxes a Spell)."""
+    if constraints.loses_ability(state, code):
+        limits.react(state, p)
 
 
 def place_phobia(state: GameState, p: int, code: int) -> None:
@@ -118,6 +130,7 @@ def answer_place(state: GameState, f: PlaceFrame, move: int) -> None:
     state.stat("cards_crushed")
     state.event("phobia_crushes", p, code, slot)
     done(state, f)
+    _placed(state, p, code)
 
 
 def describe_place(state: GameState, f: dict) -> Decision:
@@ -163,6 +176,7 @@ def madness_arrived(state: GameState, p: int, code: int, zone: str) -> None:
         last = len(pl.support) - 1
         if last < hooks.support_capacity(state, p) and not _eliminated_by_rule(state, p):
             state.event("phobia_placed", p, code)
+            _placed(state, p, code)
             return  # a free slot took it (step 1)
         pl.support.pop(last)  # the card receive_madness appended
         pl.hand[code] += 1

@@ -61,7 +61,8 @@ def test_element_ban_once_per_element_and_one_reconstructed() -> None:
 
 
 def test_constraints_are_modifiers_or_needs() -> None:
-    """Each constraint is data part B reads: modifiers of the vocabulary, or the rule it needs."""
+    """Each constraint is data the module's modifier source yields (part B): modifiers of the
+    vocabulary; no text waits for a rule any more (``needs`` is for a text no modifier says)."""
     sections = _pack().sections
     cards = sections[SECTION]
     assert all(c.constraint or c.needs for c in cards.values())
@@ -70,8 +71,8 @@ def test_constraints_are_modifiers_or_needs() -> None:
     assert hand5.constraint == ({"kind": "replace", "point": "hand_size", "value": 5},)  # V-35
     assert by_text["You can no longer use your Ability."].constraint == ({"kind": "lose_ability"},)  # V-27
     cure = by_text["You can no longer take the Cure Action (except for this card)."]
-    assert not cure.constraint and "V-31" in cure.needs
-    assert {pid for pid, _ in needs_of(sections)} >= {cure.id}
+    assert cure.constraint == ({"kind": "cure_only"},)  # V-31, read by the engine's Cure Action
+    assert needs_of(sections) == []  # part B: every text is said by modifiers (V-31, V-32, V-36)
 
 
 def test_a_phobia_saying_nothing_is_refused(tmp_path: Path) -> None:

@@ -1,0 +1,107 @@
+"""Rulings on the Actions (RULES.md sections 4.4, 4.5, 4.10; EXPANSION.md V-31, V-32, V-36) that
+read the standing modifiers of cards active in a zone (the modules' ``modifier_sources``: the Vth
+Element's Phobias, section 9.2). ``actions.py`` asks them only in a game with modules, on the
+paths a modifier already takes off the base game's fast path; they never name a module.
+
+* V-32, "Destroying a Curse costs you 1 additional matching Element" on a Curse with tokens: the
+  extra Element may be of the Curse's Element or of a token's colour (``token_surcharge``).
+* V-36, "You can no longer take an Action using <Element>": destroying a Curse of that Element, a
+  Multi-Element Curse or a Curse with a token of it is forbidden (``destroy_payable``); the
+  payment filter itself is ``hooks.banned_elements``.
+* V-31, "You can no longer take the Cure Action (except for this card)": the Cure Action's targets
+  (``cure_only_moves``, with ``hooks.cure_targets``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import hooks
+from . import moves as M
+from .constants import MAX_SUPPORT_SLOTS, NUM_CODES, NUM_ELEMENT_CODES, NUM_ELEMENTS, is_madness
+from .payment import Cost
+from .rules import ruleset
+
+if TYPE_CHECKING:
+    from .menu import MenuView
+    from .records import CurseOnTrack
+    from .rules import CurseRule
+    from .state import GameState
+
+_MADNESS_CODES = tuple(c for c in range(NUM_ELEMENT_CODES, NUM_CODES) if is_madness(c))
+
+
+def other_colours(curse: CurseOnTrack, el: int) -> bool:
+    """Whether the Curse carries an Element token of another colour than its Element (A-62)."""
+    tokens = curse.tokens
+    return any(tokens[e] for e in range(NUM_ELEMENTS) if e != el)
+
+
+def token_surcharge(
+    state: GameState, p: int, curse: CurseOnTrack, base: tuple[int, ...], el: int, extra: int
+) -> tuple:
+    """V-32: the cost of destroying an Element Curse (``base``: printed cost plus tokens, Element
+    ``el``) for player p, whose standing "matching Element" surcharge ``extra``
+    (``hooks.standing_surcharge``) may be paid in the Curse's Element or any token's colour on it.
+    Said as the payment's one-of part (``payment.Cost.one_of``: ``extra`` Elements among those
+    colours): the payer chooses the colour by the cards they pay with (auto payment: the canonical
+    least-waste payment), and the cost is payable when any colour makes it so. The other modifiers
+    apply as usual, then the modules' cost transforms (Spontaneous Elements, the Air conversion)."""
+    req = list(hooks.apply_cost_mods(hooks.player_mods(state, p), "destroy", el, base))
+    req[el] = max(0, req[el] - extra)  # the surcharge leaves the Curse's part for the one-of part
+    colours = tuple(e for e in range(NUM_ELEMENTS) if e == el or curse.tokens[e])
+    cost = Cost(req[0], req[1], req[2], req[3], req[4], one_of=extra, one_of_set=colours)
+    return hooks.transform_cost(state, p, "destroy", cost)
+
+
+def module_destroy(
+    state: GameState, view: MenuView, budget: int | None
+) -> tuple[dict[str, CurseRule], frozenset[int], int]:
+    """``actions.legal_destroy``'s per-query reads in a game with modules: the Curse rules by Curse
+    type and, when a modifier or transform sends the Curses to the slow path (``budget`` None),
+    the decider's banned Elements and standing surcharge (``destroy_payable``)."""
+    rules = ruleset(state.config.modules).curse_rules
+    if budget is not None:
+        return rules, hooks.NO_BAN, 0
+    p = view.p
+    return rules, hooks.banned_elements(state, p, "destroy"), hooks.standing_surcharge(state, p, "destroy")
+
+
+def destroy_payable(
+    state: GameState,
+    view: MenuView,
+    curse: CurseOnTrack,
+    base: tuple[int, ...],
+    el: int | None,
+    banned: frozenset[int],
+    surcharge: int,
+) -> bool:
+    """Whether the decider may destroy this base Curse (``base``, ``el``: ``actions._curse_base``)
+    when a modifier or a cost transform touches the Action (``legal_destroy``'s slow path).
+    ``banned``: the Elements barred for them (V-36: a Curse of one, a Multi-Element Curse and a
+    Curse with a token of one are forbidden; Dark Curses are not base Curses and stay allowed).
+    ``surcharge``: their standing "matching Element" surcharge, which a token's colour may pay
+    (V-32, ``token_surcharge``)."""
+    if banned and (el is None or el in banned or any(curse.tokens[e] for e in banned)):
+        return False
+    if surcharge and el is not None and other_colours(curse, el):
+        return view.affordable(state, "destroy", token_surcharge(state, view.p, curse, base, el, surcharge))
+    return view.can_pay(state, "destroy", view.cost(state, "destroy", el, base))
+
+
+def cure_only_moves(state: GameState, view: MenuView, only: frozenset[int]) -> list[int]:
+    """V-31: the decider's Cure Action may target only the cards in ``only`` (``hooks.cure_targets``:
+    the Phobia "except for this card", in their support), paid as any Cure; other players' menus
+    are not touched (they may still cure this player's Madness)."""
+    hand = view.player.hand
+    out = [M.CURE_HAND + c for c in _MADNESS_CODES if hand[c] and c in only]
+    players = state.players
+    n = len(players)
+    for off in range(n):
+        q = players[(view.p + off) % n]
+        if q.eliminated:
+            continue
+        for s, slot in enumerate(q.support):
+            if slot.card in only and is_madness(slot.card) and s < MAX_SUPPORT_SLOTS:
+                out.append(M.CURE_SUPPORT + M.support_arg(off, s))
+    return out

@@ -1,0 +1,96 @@
+"""The Phobias' constraints in play (RULES.md section 9.2; EXPANSION.md V-25 to V-36, V-41): the
+module's modifier source (``rules.Module.modifier_sources``).
+
+A Phobia's text applies to its owner only, from the moment it is placed in their support until it
+leaves it (a cure or a move, V-26), also during other players' turns (9.2). So the source of seat
+p yields the ``constraint`` modifiers (``content.Phobia.constraint``) of every Phobia lying as a
+card in p's support: a card crushed under a Phobia is no source (it is unavailable, V-40), and a
+Phobia in a hand, deck, discard pile or the Madness pile says nothing. The engine's hooks read
+these modifiers as they read a Magician's or a temporary one (``hooks.player_mods``), fresh on
+every query: the rules they change are the engine's (see docs/vth_element.md, "The Phobia
+module"):
+
+* "cost" modifiers (Destroy +1 matching Element, V-32; Activate +1 any, V-33; Acquire +1 identical,
+  A-51; Learn +1 any) through ``hooks.adjust_cost``; "forbid" with an Element (V-36) through
+  ``hooks.forbidden`` / ``hooks.banned_elements``; ``no_support_payment`` (V-30) through
+  ``payment.usable_support``;
+* "replace" at the rule points of ``hooks.RULE_POINTS`` (reshuffle 2 Madness, 5.2; the marker
+  advances 2, V-34; hand of 5, V-35; Curses targeting every player twice, V-25; refresh one
+  Spell, A-58);
+* ``lose_ability`` (V-27) through ``hooks.ability_lost``;
+* ``cure_only`` (V-31): the engine's Cure Action may target only the card that yields it; the
+  source adds the Phobia's own card ``code`` to the card's modifier.
+
+The table code -> modifiers is built once per card pack (never per query) and the source calls no
+hook (it is what the hooks read).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bbom_env.engine.constants import NUM_PHOBIAS, PHOBIA_BASE
+
+from .content import SECTION, phobia_codes
+
+if TYPE_CHECKING:
+    from bbom_env.engine.cards import Pack
+    from bbom_env.engine.state import GameState
+
+CURE_ONLY = "cure_only"  # vocab.MODULE_MOD_SCHEMAS: V-31, read by actions.legal_cure
+# Every modifier kind the Phobias' constraints use (Module.modifier_kinds): the base's, then the
+# engine-read module kinds.
+MODIFIER_KINDS: tuple[str, ...] = ("cost", "forbid", "no_support_payment") + (
+    "replace",
+    "lose_ability",
+    CURE_ONLY,
+)
+
+Table = tuple[tuple[dict, ...], ...]  # by code - PHOBIA_BASE: the Phobia's modifiers
+
+
+def constraint_table(pack: Pack) -> Table:
+    """Each Phobia's modifiers by ``code - PHOBIA_BASE`` (a ``cure_only`` one with its ``code``),
+    built once per pack (``pack`` is immutable once loaded)."""
+    known = _TABLES.get(id(pack))
+    if known is not None and known[0] is pack:
+        return known[1]
+    sections = pack.sections
+    rows: list[tuple[dict, ...]] = [()] * NUM_PHOBIAS
+    for pid, code in phobia_codes(sections).items():
+        card = sections[SECTION][pid]
+        rows[code - PHOBIA_BASE] = tuple(
+            {**m, "code": code} if m["kind"] == CURE_ONLY else m for m in card.constraint
+        )
+    table = tuple(rows)
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    _TABLES[id(pack)] = (pack, table)  # the pack kept: its id is not reused meanwhile
+    return table
+
+
+_TABLES: dict[int, tuple[Pack, Table]] = {}
+
+
+def phobia_modifiers(state: GameState, p: int) -> tuple[dict, ...]:
+    """The module's modifier source: the constraints of the Phobias lying as cards in player p's
+    support (section 9.2), in slot order; () when there is none (most queries)."""
+    support = state.players[p].support
+    if not support:
+        return ()
+    out: tuple[dict, ...] = ()
+    table = None
+    for slot in support:
+        code = slot.card
+        if code >= PHOBIA_BASE:
+            if table is None:
+                table = constraint_table(state.pack)
+            out += table[code - PHOBIA_BASE]
+    return out
+
+
+def loses_ability(state: GameState, code: int) -> bool:
+    """Whether Phobia ``code``'s constraint takes its owner's Magician ability away (V-27)."""
+    if code < PHOBIA_BASE:
+        return False
+    return any(m["kind"] == "lose_ability" for m in constraint_table(state.pack)[code - PHOBIA_BASE])
