@@ -11,7 +11,8 @@ player, in priority order:
    section 3.3.4).
 3. Give a teammate Actions (Telepathy-like Spells) when that teammate can destroy a Curse.
 4. Cure Madness (in hand, or anywhere in the support pool) when it piles up; destroy Madness
-   from hand (Combustion-like) when it cannot be cured.
+   from hand (Combustion-like) when it cannot be cured. With the Phobia module, Phobias first,
+   the most harmful first (``heuristic_phobias``, which also answers the crush choice).
 5. Fill the support pool (Ice-like): frees hand slots for Recuperation and lets teammates pay
    with the cards (measured: +13 points of win rate on level 1 against doing it last).
 6. Learn Library Spells worth their cost, acquire value-3 / value-2 cards with spare Elements,
@@ -58,6 +59,7 @@ from .heuristic_eval import (
     spell_value,
     team_elements,
 )
+from .heuristic_phobias import phobia_choice, phobia_cure, phobias_first
 
 _GIVE_NOW = ("draw",)  # Spells whose first op improves this turn's resources
 _OWN = ("you", "each")
@@ -102,7 +104,10 @@ class _Turn:
         self.pl = self.state.players[self.p]
         self.spells = [(i, sp.spell, self.state.pack.spells[sp.spell]) for i, sp in enumerate(self.pl.spells)]
         self.mh = madness_in(self.pl.hand)
-        self.cure_hand = [m for m in self.legal if M.CURE_HAND <= m < M.CURE_SUPPORT]
+        # The Phobia module: Phobias first, the most harmful first (heuristic_phobias).
+        self.cure_hand = phobias_first(
+            self.state, self.p, [m for m in self.legal if M.CURE_HAND <= m < M.CURE_SUPPORT]
+        )
 
     @cached_property
     def cure_req(self) -> tuple[int, ...]:
@@ -152,8 +157,9 @@ class HeuristicAgent:
             move = pay_move(state, f, legal)
         elif k == "reward":
             move = reward_element(state, f["player"], legal)
-        else:
-            move = answer_choice(state, f, legal)
+        else:  # the Phobia module's crush and cure choices, else the base game's answers
+            choice = phobia_choice(state, f, legal)
+            move = answer_choice(state, f, legal) if choice is None else choice
         if move not in legal:  # defensive: never return an illegal move
             move = M.END if M.END in legal else (M.DECLINE if M.DECLINE in legal else legal[0])
         return move
@@ -185,6 +191,7 @@ class HeuristicAgent:
             return M.END
         for step in (
             self._telepathy,
+            self._phobias,
             self._cure,
             self._combustion,
             self._ice_first,
@@ -242,6 +249,17 @@ class HeuristicAgent:
         return None
 
     @staticmethod
+    def _phobias(t: _Turn) -> int | None:
+        # 4a. The Phobia module: cure the most harmful Phobia before any plain Madness.
+        return phobia_cure(
+            t.state,
+            t.p,
+            t.legal,
+            lambda: t.spendable(t.cure_req),
+            lambda: can_cover(t.counts, add_req(t.plan_req, t.cure_req)),  # the plan's Curses only
+        )
+
+    @staticmethod
     def _cure(t: _Turn) -> int | None:
         # 4. Cure: a Spring-like Spell first when it costs less than the Cure Action (section 4.5).
         if t.mh:
@@ -252,7 +270,7 @@ class HeuristicAgent:
                         return move
         if t.cure_hand and (t.spendable(t.cure_req) or t.mh >= 3 or t.pile_low):
             return t.cure_hand[0]
-        cure_support = [m for m in t.legal if M.CURE_SUPPORT <= m < M.ABILITY]
+        cure_support = phobias_first(t.state, t.p, [m for m in t.legal if M.CURE_SUPPORT <= m < M.ABILITY])
         if cure_support and t.spendable(t.cure_req):
             return cure_support[0]
         return None
