@@ -38,7 +38,7 @@ def test_docs_mark_reconstructed_cards():
     pack = load_pack("default")
     found = re.findall(r"^### (.+)\n\n`([a-z0-9_]+)`", text, flags=re.M)
     headings = {cid: title for title, cid in found}
-    assert len(headings) == 113 + 49  # the base pack, then the Dark Matter module's cards
+    assert len(headings) == 113 + 49 + 16  # the base pack, then the Dark Matter and Phobia modules' cards
     for card in [
         *pack.magicians.values(),
         *pack.spells.values(),
@@ -64,16 +64,21 @@ def test_cli_list():
     r = cli("list")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    # The base pack's 113 cards and the Dark Matter module's 49 (its pack file, Module.pack_files).
-    assert len(lines) == 163 and lines[-1].startswith("162 cards")
+    # The base pack's 113 cards, the Dark Matter module's 49 and the Phobia module's 16 (their pack
+    # files, Module.pack_files).
+    assert len(lines) == 179 and lines[-1].startswith("178 cards")
     assert re.search(r"^dark_curse_01 +dark_curse \[dark_matter\] .*~ +partial$", r.stdout, flags=re.M)
+    assert re.search(r"^phobia_16 +phobia \[phobias\] .*\* +reconstructed$", r.stdout, flags=re.M)
     base = cli("list", "--base-only").stdout.splitlines()
     assert base[-1].startswith("113 cards") and not any("[dark_matter]" in line for line in base)
-    assert cli("list", "--module", "dark_matter").stdout == r.stdout
-    bad = cli("list", "--module", "phobias")
+    dm = cli("list", "--module", "dark_matter").stdout.splitlines()
+    assert dm[-1].startswith("162 cards") and not any("[phobias]" in line for line in dm)
+    both = cli("list", "--module", "dark_matter", "--module", "phobias").stdout
+    assert both == r.stdout
+    bad = cli("list", "--module", "fear")
     assert (
         bad.returncode == 2
-        and "--module 'phobias': no such module; registered modules: ['dark_matter']" in bad.stderr
+        and "--module 'fear': no such module; registered modules: ['dark_matter', 'phobias']" in bad.stderr
     )
     growth = next(line for line in lines if line.startswith("spell_growth "))
     assert growth.split()[-1] == "partial" and "spell/basic" in growth

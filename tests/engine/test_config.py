@@ -31,7 +31,7 @@ BAD_VALUES = [
     ("seed", 1.5, ["non-negative int"]),
     ("pack", "", ['"default", "test" or a path']),
     ("pack", 3, ['"default", "test" or a path']),
-    ("modules", ("phobias",), ["unknown module(s) ['phobias']", "available modules: 'dark_matter'"]),
+    ("modules", ("fear",), ["unknown module(s) ['fear']", "available modules: 'dark_matter', 'phobias'"]),
     ("modules", None, ["a tuple of module names"]),
     ("black_book_inside_pages", 0, ["an int from 1 to 12"]),
     ("black_book_inside_pages", 4, ["its default 3 without module 'dark_matter'"]),
