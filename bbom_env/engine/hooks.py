@@ -10,7 +10,7 @@ fresh. A base game (no module) never reaches the third.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .constants import COST_ANY, ELEMENT_NAMES, HAND_SIZE
@@ -33,8 +33,9 @@ def player_mods(state: GameState, p: int) -> Iterable[dict]:
             return () if pl.ability_lost else state.pack.magicians[pl.magician].mods
         temp = [m.modifier for m in mods]
         return temp if pl.ability_lost else [*state.pack.magicians[pl.magician].mods, *temp]
-    if not ruleset(state.config.modules).modifier_sources:
-        # Modules without modifier sources (the Dark Matter module alone): what _all_mods yields,
+    sources = ruleset(state.config.modules).modifier_sources
+    if not sources:
+        # Modules without modifier sources (the Dark Matter module alone): what _all_mods gives,
         # as one list; a temporary "lose_ability" modifier (V-10) takes the Magician's away.
         mods = pl.mods
         if not mods:
@@ -43,18 +44,30 @@ def player_mods(state: GameState, p: int) -> Iterable[dict]:
         if pl.ability_lost or any(m["kind"] == "lose_ability" for m in temp):
             return temp
         return [*state.pack.magicians[pl.magician].mods, *temp]
-    return _all_mods(state, p)
+    return _all_mods(state, p, sources)
 
 
-def _all_mods(state: GameState, p: int) -> Iterator[dict]:
+def _all_mods(
+    state: GameState, p: int, sources: tuple[Callable[[GameState, int], Iterable[dict]], ...]
+) -> Sequence[dict]:
+    """With the modules' modifier sources (cards active in a zone: the Phobias in a support, 9.2):
+    the Magician's (unless the ability is lost, also by a temporary or sourced "lose_ability"
+    modifier: V-10, V-27), the temporary ones, then the sources', each source asked once."""
     pl = state.players[p]
-    if not ability_lost(state, p):
-        yield from state.pack.magicians[pl.magician].mods
-    for m in pl.mods:
-        yield m.modifier
-    if state.config.modules:
-        for source in ruleset(state.config.modules).modifier_sources:
-            yield from source(state, p)
+    sourced: list[dict] = []
+    for source in sources:
+        sourced += source(state, p)
+    mods = pl.mods
+    temp = [m.modifier for m in mods] if mods else []
+    if not (sourced or temp):
+        return () if pl.ability_lost else state.pack.magicians[pl.magician].mods
+    if (
+        pl.ability_lost
+        or any(m["kind"] == "lose_ability" for m in temp)
+        or any(m["kind"] == "lose_ability" for m in sourced)
+    ):
+        return temp + sourced
+    return [*state.pack.magicians[pl.magician].mods, *temp, *sourced]
 
 
 def ability_lost(state: GameState, p: int) -> bool:

@@ -52,8 +52,12 @@ Table = tuple[tuple[dict, ...], ...]  # by code - PHOBIA_BASE: the Phobia's modi
 def constraint_table(pack: Pack) -> Table:
     """Each Phobia's modifiers by ``code - PHOBIA_BASE`` (a ``cure_only`` one with its ``code``),
     built once per pack (``pack`` is immutable once loaded)."""
+    last = _LAST[0]
+    if last[0] is pack:  # the pack of the game being played (asked on most queries)
+        return last[1]
     known = _TABLES.get(id(pack))
     if known is not None and known[0] is pack:
+        _LAST[0] = known
         return known[1]
     sections = pack.sections
     rows: list[tuple[dict, ...]] = [()] * NUM_PHOBIAS
@@ -65,11 +69,12 @@ def constraint_table(pack: Pack) -> Table:
     table = tuple(rows)
     if len(_TABLES) > 64:
         _TABLES.clear()
-    _TABLES[id(pack)] = (pack, table)  # the pack kept: its id is not reused meanwhile
+    _TABLES[id(pack)] = _LAST[0] = (pack, table)  # the pack kept: its id is not reused meanwhile
     return table
 
 
 _TABLES: dict[int, tuple[Pack, Table]] = {}
+_LAST: list[tuple[Pack | None, Table]] = [(None, ())]  # the last pack asked and its table
 
 
 def phobia_modifiers(state: GameState, p: int) -> tuple[dict, ...]:
