@@ -138,6 +138,23 @@ def test_harm_ranking() -> None:
     assert all(phobia_harm(s, 0, c) >= 2 for c in phobia_codes(s.pack.sections).values())
 
 
+def test_a_cure_by_effect_takes_the_most_harmful_phobia() -> None:
+    """V-28: a cure by effect of 1 Madness from a hand holding plain Madness and two Phobias: the
+    owner picks; the heuristic cures "no support cards" (V-30) before learning +1 and Madness."""
+    sc = scenario().hand(0, "madness", "madness")
+    touch, study = code_of(sc.s, TOUCH), code_of(sc.s, STUDY)
+    for code in (study, touch):
+        take_phobia(sc.s, code)
+        sc.p(0).hand[code] += 1
+    sc.s.stack[-1]["decider"] = None  # the menu waits again once the effect is over
+    sc.effect("test_water_1", controller=0, x=1)  # "Cure X Madness cards from your hand"
+    assert pending(sc.s).kind == "cure" and M.PICK_HAND + MADNESS in sc.s.legal_actions()
+    move = HeuristicAgent(0).act(sc.s)
+    assert move == M.PICK_HAND + touch
+    sc.s.apply_action(move)
+    assert sc.p(0).hand[touch] == 0 and sc.p(0).hand[study] == 1 and sc.s.madness_pile[0] == touch
+
+
 # -- the crush choice (DP-34, A-55) ---------------------------------------------------------------
 
 
