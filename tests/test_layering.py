@@ -32,6 +32,8 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "move_args",
                 "vocab",
                 "pack_checks",
+                "pack_module_checks",
+                "card_types",
                 "cards",
                 "config",
                 "pack_hash",
