@@ -31,6 +31,9 @@ CONFIGS = [
     GameConfig(num_players=2, pack="test", seed=11),
     GameConfig(num_players=5, pack="test", seed=12, mode="fear", difficulty=3, payment="manual"),
     GameConfig(num_players=3, pack="test", seed=13, mode="nightmare", difficulty=2),
+    # The Vth Element's modules (their state in state.ext, their RNG draws after the base setup's).
+    GameConfig(num_players=4, seed=14, mode="fear", modules=("phobias",)),
+    GameConfig(num_players=3, seed=15, payment="manual", modules=("dark_matter", "phobias")),
 ]
 
 
@@ -55,7 +58,7 @@ def fingerprint(state: GameState) -> str:
     return hashlib.sha256(state.to_json().encode()).hexdigest()
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.num_players}p-{c.mode}-{c.payment}")
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.num_players}p-{c.mode}-{c.payment}{'-' + '+'.join(c.modules) if c.modules else ''}")
 def test_same_seed_same_game(config: GameConfig) -> None:
     a = play(config, 5)
     b = play(config, 5)
@@ -100,7 +103,7 @@ def test_same_game_in_a_subprocess(hashseed: str) -> None:
         assert digest == fingerprint(here)
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.num_players}p-{c.mode}-{c.payment}")
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.num_players}p-{c.mode}-{c.payment}{'-' + '+'.join(c.modules) if c.modules else ''}")
 def test_pickling_mid_game_changes_nothing(config: GameConfig) -> None:
     ref = play(config, 5)
     # Continue from a pickled copy at every 7th decision: the game goes on identically.
@@ -108,7 +111,7 @@ def test_pickling_mid_game_changes_nothing(config: GameConfig) -> None:
     assert got == ref and got.history == ref.history
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.num_players}p-{c.mode}-{c.payment}")
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.num_players}p-{c.mode}-{c.payment}{'-' + '+'.join(c.modules) if c.modules else ''}")
 def test_cloning_mid_game_changes_nothing(config: GameConfig) -> None:
     ref = play(config, 5)
 
@@ -130,7 +133,7 @@ def test_cloning_mid_game_changes_nothing(config: GameConfig) -> None:
     assert got == ref and got.history == ref.history
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.num_players}p-{c.mode}-{c.payment}")
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.num_players}p-{c.mode}-{c.payment}{'-' + '+'.join(c.modules) if c.modules else ''}")
 def test_global_rngs_do_not_matter(config: GameConfig) -> None:
     """Burn and reseed the global ``random`` and ``numpy.random`` streams between decisions."""
     ref = play(config, 5)
