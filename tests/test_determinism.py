@@ -37,6 +37,10 @@ CONFIGS = [
 ]
 
 
+def config_id(c: GameConfig) -> str:
+    return f"{c.num_players}p-{c.mode}-{c.payment}" + "".join(f"-{m}" for m in c.modules)
+
+
 def play(
     config: GameConfig, agent_seed: int, between: Callable[[GameState, int], GameState] | None = None
 ) -> GameState:
@@ -58,7 +62,7 @@ def fingerprint(state: GameState) -> str:
     return hashlib.sha256(state.to_json().encode()).hexdigest()
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.num_players}p-{c.mode}-{c.payment}{'-' + '+'.join(c.modules) if c.modules else ''}")
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_same_seed_same_game(config: GameConfig) -> None:
     a = play(config, 5)
     b = play(config, 5)
@@ -103,7 +107,7 @@ def test_same_game_in_a_subprocess(hashseed: str) -> None:
         assert digest == fingerprint(here)
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.num_players}p-{c.mode}-{c.payment}{'-' + '+'.join(c.modules) if c.modules else ''}")
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_pickling_mid_game_changes_nothing(config: GameConfig) -> None:
     ref = play(config, 5)
     # Continue from a pickled copy at every 7th decision: the game goes on identically.
@@ -111,7 +115,7 @@ def test_pickling_mid_game_changes_nothing(config: GameConfig) -> None:
     assert got == ref and got.history == ref.history
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.num_players}p-{c.mode}-{c.payment}{'-' + '+'.join(c.modules) if c.modules else ''}")
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_cloning_mid_game_changes_nothing(config: GameConfig) -> None:
     ref = play(config, 5)
 
@@ -133,7 +137,7 @@ def test_cloning_mid_game_changes_nothing(config: GameConfig) -> None:
     assert got == ref and got.history == ref.history
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.num_players}p-{c.mode}-{c.payment}{'-' + '+'.join(c.modules) if c.modules else ''}")
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_global_rngs_do_not_matter(config: GameConfig) -> None:
     """Burn and reseed the global ``random`` and ``numpy.random`` streams between decisions."""
     ref = play(config, 5)
