@@ -203,12 +203,29 @@ def _monster(m: dict, mw: str) -> Monster:
         raise PackError(
             f"{mw}.curse_symbols: a Monster shows {MONSTER_SYMBOLS} Curse symbols, got {len(symbols)}"
         )
+    arrival = tuple(normalize_effect(opt(m, "arrival", [], mw, list), f"{mw}.arrival", "each"))
+    check_arrival(arrival, f"{mw}.arrival")
     return Monster(
         name=req(m, "name", mw, str),
         curse_symbols=tuple(symbols),
-        arrival=tuple(normalize_effect(opt(m, "arrival", [], mw, list), f"{mw}.arrival", "each")),
+        arrival=arrival,
         text=opt(m, "text", "", mw, str),
     )
+
+
+def check_arrival(arrival: tuple[dict, ...] | list[dict], where: str) -> None:
+    """V-39: a Monster's arrival effect that gives the Active Player a modifier lasts this turn
+    only (the Active Player is whoever's turn it is; "until the next Monster" would follow that
+    player into other turns), so the modifier op must say ``duration = "this_turn"``; an omitted
+    duration (the vocabulary's default, "until_next_monster") is refused too, naming the field."""
+    for i, op in enumerate(arrival):
+        if op["op"] == "modifier" and op.get("target") == "active" and op["duration"] != "this_turn":
+            raise PackError(
+                f"{where}[{i}].duration: {show(op['duration'])}; a Monster's arrival modifier aimed at the "
+                'Active Player lasts this turn only: write duration = "this_turn" (V-39)'
+            )
+        if op["op"] == "may":
+            check_arrival(op["ops"], f"{where}[{i}].ops")
 
 
 def _page(e: dict, where: str) -> GrimoirePage:

@@ -273,3 +273,37 @@ def test_test_pack_cards_are_all_marked_reconstructed() -> None:
     cards = [*pack.magicians.values(), *pack.spells.values(), *pack.curses.values(), *pack.pages.values()]
     assert {c.provenance for c in cards} == {"reconstructed"}
     assert pack.round_track_provenance == "reconstructed"
+
+
+_FORBID_CURE = 'op = "modifier", target = "active", mod = { kind = "forbid", action = "cure" }'
+
+
+@pytest.mark.parametrize(
+    ("arrival", "field"),
+    [
+        (f"[{{ {_FORBID_CURE} }}]", "arrival[0]"),
+        (
+            f'[{{ op = "may", ops = [{{ {_FORBID_CURE}, duration = "until_next_monster" }}] }}]',
+            "arrival[0].ops[0]",
+        ),
+    ],
+    ids=["default_duration", "inside_may"],
+)
+def test_an_arrival_modifier_on_the_active_player_must_last_this_turn(
+    tmp_path: Path, arrival: str, field: str
+) -> None:
+    """V-39: a Monster's arrival modifier aimed at the Active Player lasts this turn only; a pack that
+    lets it last longer (the vocabulary's default duration included) is refused, naming the file,
+    the page and the field."""
+    base = NAMED_PACKS["default"].read_text(encoding="utf-8")
+    good = (
+        'arrival = [{ op = "modifier", target = "active", mod = { kind = "forbid", action = "cure" }, '
+        'duration = "this_turn" }]'
+    )
+    assert good in base
+    path = _write(tmp_path, base.replace(good, f"arrival = {arrival}"))
+    with pytest.raises(PackError) as err:
+        load_pack(path)
+    msg = str(err.value)
+    assert str(path) in msg and "'monster_mirror_imp'" in msg and f".monster.{field}.duration" in msg, msg
+    assert "V-39" in msg and 'duration = "this_turn"' in msg, msg

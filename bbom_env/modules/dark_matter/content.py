@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bbom_env.engine.card_types import parse_magician
+from bbom_env.engine.card_types import check_arrival, parse_magician
 from bbom_env.engine.cards import COMMON_FIELDS, Curse, GrimoirePage, Magician, Monster, PackSection
 from bbom_env.engine.constants import ELEMENT_NAMES
 from bbom_env.engine.pack_checks import MAX_COST, check_fields, choice, int_in, labels, opt, req
@@ -250,10 +250,12 @@ def _dark_monster(m: Any, where: str) -> DarkMonster:
             raise PackError(f"{where}.curse_symbols[{i}]: {show(s)} is not one of {list(CURSE_SYMBOLS)}")
     if len(symbols) != 3:  # V-16: every Monster still shows exactly 3 Curse symbols
         raise PackError(f"{where}.curse_symbols: a Monster shows 3 Curse symbols (V-16), got {len(symbols)}")
+    arrival = _effect(m, "arrival", where, "each")
+    check_arrival(arrival, f"{where}.arrival")  # V-39, as for the base Monsters
     return DarkMonster(
         name=req(m, "name", where, str),
         curse_symbols=tuple(symbols),
-        arrival=_effect(m, "arrival", where, "each"),
+        arrival=arrival,
         text=opt(m, "text", "", where, str),
     )
 

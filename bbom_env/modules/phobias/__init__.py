@@ -1,7 +1,7 @@
-"""The Vth Element's Phobia module (RULES.md sections 1.3, 9.2; EXPANSION.md V-20 to V-41;
-docs/vth_element.md), part A: cards, the face-up Madness pile, placement and crushing.
+"""The Vth Element's Phobia module (RULES.md sections 1.3, 9.2; EXPANSION.md V-19 to V-41;
+docs/vth_element.md): cards, the face-up Madness pile, placement and crushing, the constraints,
+the Phobia move.
 
-Importing this package registers nothing, and ``bbom_env.modules`` does not register it yet:
-``module.registered()`` (a context manager) makes ``GameConfig(modules=("phobias",))`` playable
-for a ``with`` block.
+Importing this package registers nothing; ``bbom_env.modules`` (imported by ``import bbom_env``)
+registers it, so ``GameConfig(modules=("phobias",))`` plays it.
 """

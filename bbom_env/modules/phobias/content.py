@@ -30,7 +30,8 @@ SECTION = "phobia"
 @dataclass(frozen=True)
 class Phobia:
     """One Phobia card (section 9.2): its printed text and its constraint (modifiers and/or the
-    rule it ``needs``), read by the module's part B while it lies in its owner's support."""
+    rule it ``needs``), yielded by the module's modifier source while it lies in its owner's support
+    (``constraints.py``)."""
 
     id: str
     name: str
@@ -88,5 +89,5 @@ def phobia_of(sections: Mapping[str, Any], code: int) -> Phobia:
 
 
 def needs_of(sections: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """(Phobia id, needs) of every Phobia whose constraint waits for a rule (part B)."""
+    """(Phobia id, needs) of every Phobia whose constraint waits for a rule (none in the default pack)."""
     return [(pid, card.needs) for pid, card in sorted(sections.get(SECTION, {}).items()) if card.needs]

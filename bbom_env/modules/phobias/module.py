@@ -1,12 +1,13 @@
-"""The Phobia module, part A (RULES.md sections 1.3, 9.2; EXPANSION.md V-20 to V-29; issue 12;
+"""The Phobia module (RULES.md sections 1.3, 9.2; EXPANSION.md V-19 to V-41; issue 12;
 docs/vth_element.md): its ``rules.Module``, state, setup, Madness identity and invariants.
 
 ``bbom_env.modules`` registers it on ``import bbom_env``, so ``GameConfig(modules=("phobias",))``
 plays it; ``registered()`` makes sure it is for a ``with`` block (after a test unregistered it).
-Part A builds the cards (``content.py``), the face-up Madness pile of section 1.3 (``setup_pile``),
-placement in supports with crushing and elimination (``placement.py``), Madness cards that keep
-their identity (cured ones under the pile, those under Curses: V-29) and the conservation
-invariant. The Phobias' constraints (their ``constraint`` and ``needs``) do not apply yet: part B.
+Here: the face-up Madness pile of section 1.3 (``setup_pile``), Madness cards that keep their
+identity (cured ones under the pile, those under Curses: V-29) and the conservation invariant.
+Elsewhere in the package: the cards (``content.py``), placement in supports with crushing and
+elimination (``placement.py``), the constraints as the module's modifier source
+(``constraints.py``), the Water Magician's move (``move.py``, V-19, with Dark Matter too).
 """
 
 from __future__ import annotations
@@ -168,7 +169,7 @@ PHOBIA_MODULE = Module(
     recup_drawn=(placement.recup_drawn,),
     under_curse=(under_curse,),
     from_curse=(from_curse,),
-    doc="The Vth Element: Phobias, part A (docs/vth_element.md).",
+    doc="The Vth Element: Phobias (docs/vth_element.md).",
 )
 
 
