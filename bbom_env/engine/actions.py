@@ -234,8 +234,8 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
                 continue
             if (
                 rules  # a base game: none (no look-up on its hot path)
-                and (rule := rules.get(ctype := curses[curse.curse].type)) is not None
-                and ctype not in _CURSE_ELEMENT
+                and (ctype := curses[curse.curse].type) not in _CURSE_ELEMENT  # not a base Curse type
+                and (rule := rules.get(ctype)) is not None
             ):
                 if _module_curse_payable(state, view, rule, curse, solved):
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))

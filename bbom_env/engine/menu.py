@@ -22,7 +22,7 @@ from .payment import (
     available_values,
     can_cover,
     can_cover_module,
-    currency_cards,
+    values_and_currency,
 )
 from .resolver import done, frame
 from .rules import ruleset
@@ -68,7 +68,13 @@ class MenuView:
         self.frame = f
         p = self.p = f["player"]
         self.player: PlayerState = state.players[p]
-        counts = self.counts = available_values(state, p)
+        if state.config.modules:
+            # The currency cards (Dark Matter, sections 4.6-4.9) counted in the same pass over the
+            # support pool: a module game's Actions ask for them on most queries.
+            counts, self._currency = values_and_currency(state, p)
+        else:
+            counts = available_values(state, p)  # a base game (the hot path)
+        self.counts = counts
         self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
         forbid = False
         cost_mods = []
@@ -89,7 +95,6 @@ class MenuView:
             # every cost unchanged, and a five-number cost the Element cards fail stays failed).
             transforms, uniform = hooks.active_transforms(state, p, ruleset(modules).cost_transforms)
             self._transforms = transforms
-            self._currency = -1  # currency cards the player may pay with, counted on first need
             # Uniform transforms: the module flags each Action's costs get, found once per Action
             # (without a banned Element) from a probe cost (hooks.GatedTransform.uniform).
             self._flags: dict[str, tuple[bool, bool] | None] | None = {} if transforms and uniform else None
@@ -302,6 +307,9 @@ class MenuView:
         """How many Elements the player holds a card of that may pay for this Action (hand and
         usable support; an Element banned for it left out): what a cost of "n cards of different
         Elements" asks (section 4.6, ``payment.affordable``'s closed form)."""
+        if not self._forbid:
+            tot = self.tot  # a card of Element e held exactly when its value tot[e] > 0
+            return (tot[0] > 0) + (tot[1] > 0) + (tot[2] > 0) + (tot[3] > 0)
         n = 0
         for c in self._funds(state, action)[1]:
             if c[0] or c[1] or c[2]:
@@ -309,9 +317,8 @@ class MenuView:
         return n
 
     def currency(self, state: GameState) -> int:
-        """Currency cards the player may pay with (hand and usable support), counted once."""
-        if self._currency < 0:
-            self._currency = currency_cards(state, self.p)
+        """Currency cards the player may pay with (hand and usable support: ``currency_cards``),
+        counted with ``counts`` (a module game's query; a base game has none)."""
         return self._currency
 
     def transform(self, state: GameState, action: str, req: tuple) -> tuple:

@@ -273,6 +273,9 @@ def _cheapest(
 
 
 def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:
+    counted = _counted(cost)
+    if counted and cost.currency:
+        return _auto_currency(state, payer, cost, banned)
     hand = state.players[payer].hand
     payable = (*range(NUM_ELEMENT_CODES), CURRENCY)
     chosen: list[Source] = [
@@ -280,7 +283,7 @@ def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[in
     ]
     chosen += [SupportSource(q, s) for q, s, _ in _pool(state, payer, banned)]
     codes = [source_code(state, s) for s in chosen]
-    if not covers(codes, cost):
+    if not (_counted_covers(codes, cost) if counted else covers(codes, cost)):
         raise ValueError(f"cost {cost} is not affordable")
 
     spare_dark = cost.wildcards and not cost.currency  # Dark Matter pays only as pairs here
@@ -294,12 +297,82 @@ def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[in
         dark_first = 0 if spare_dark and codes[i] == CURRENCY else 1
         return (dark_first, -where, 1 - CODE_VALUE[codes[i]])  # value 0 (not an Element card) last
 
+    order = sorted(range(len(chosen)), key=drop_key)
+    if counted:
+        dropped = _counted_drops(codes, order, cost)
+        return [s for j, s in enumerate(chosen) if j not in dropped]
     keep = list(range(len(chosen)))
-    for i in sorted(range(len(chosen)), key=drop_key):
+    for i in order:
         trial = [j for j in keep if j != i]
         if covers([codes[j] for j in trial], cost):
             keep = trial
     return [chosen[j] for j in keep]
+
+
+def _counted(cost: Cost) -> bool:
+    """Whether the cost is in cards of one kind, so that whether cards cover it is a count:
+    n currency cards only (a Dark Curse, section 4.7; a Black Spell, 4.8: Element cards pay none
+    of it), or n cards of different Elements only (Acquire Dark Matter, 4.6, without the Air
+    conversion: a currency card pays none of it, an Element card 1 whatever its value)."""
+    if cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY] or cost.one_of or cost.wildcards:
+        return False
+    return not cost.convert and bool(cost.currency) != bool(cost.distinct)
+
+
+def _auto_currency(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:
+    """``_auto_general`` for n currency cards only, without its search: its drops remove every
+    Element card (they pay none of it) and the currency cards in drop order (others' support,
+    then the payer's own, then the hand; each in ``_pool`` order) while n are left: it keeps the
+    hand's first, then the last ones of the payer's own support, then of others' support."""
+    n = cost.currency
+    in_hand = state.players[payer].hand[CURRENCY]
+    pooled = [(q, s) for q, s, c in _pool(state, payer, banned) if c == CURRENCY]
+    if in_hand + len(pooled) < n:
+        raise ValueError(f"cost {cost} is not affordable")
+    own = [t for t in pooled if t[0] == payer]  # _pool puts the payer's own support first
+    others = pooled[len(own) :]
+    from_hand = min(in_hand, n)
+    from_own = min(n - from_hand, len(own))
+    from_others = n - from_hand - from_own
+    kept = own[len(own) - from_own :] + (others[len(others) - from_others :] if from_others else [])
+    return [HAND_SOURCES[CURRENCY]] * from_hand + [SupportSource(q, s) for q, s in kept]
+
+
+def _held_elements(codes: list[int]) -> list[int]:
+    """Element cards by Element among ``codes``."""
+    held = [0] * NUM_ELEMENTS
+    for c in codes:
+        if c < NUM_ELEMENT_CODES:
+            held[CODE_ELEMENT[c]] += 1
+    return held
+
+
+def _counted_covers(codes: list[int], cost: Cost) -> bool:
+    """``covers`` for a ``_counted`` cost."""
+    if cost.currency:
+        return codes.count(CURRENCY) >= cost.currency
+    return sum(1 for n in _held_elements(codes) if n) >= cost.distinct
+
+
+def _counted_drops(codes: list[int], order: list[int], cost: Cost) -> set[int]:
+    """The cards ``_auto_general``'s drops remove from ``codes`` (which cover the ``_counted``
+    cost of n cards of different Elements), tried in ``order``: each one whose removal leaves
+    the cost covered (what the search's ``covers`` says, counted)."""
+    dropped = set()
+    held = _held_elements(codes)
+    spare = sum(1 for n in held if n) - cost.distinct  # Elements the rest can do without
+    for i in order:
+        c = codes[i]
+        if c >= NUM_ELEMENT_CODES:  # a currency card
+            dropped.add(i)
+            continue
+        e = CODE_ELEMENT[c]
+        if held[e] > 1 or spare > 0:
+            if held[e] == 1:
+                spare -= 1  # the last card of its Element
+            held[e] -= 1
+            dropped.add(i)
+    return dropped
 
 
 def _completable(fixed: list[int], avail: list[int], r: int) -> bool:

@@ -35,11 +35,11 @@ from .payment import (
     elements_only,
     irreducible,
     is_free,
-    left_to_pay,
     source_code,
     usable_support,
 )
 from .payment_auto import auto_payment, completable_module, completable_pick
+from .payment_search import remaining
 from .records import HAND_SOURCES, HandSource, Source, SupportSource
 from .resolver import done, frame
 
@@ -206,7 +206,8 @@ def _module_judges(
     payment its pick makes (None: no payment). Dark Matter that pays only as Spontaneous Elements
     (section 4.9) pays in pairs: each card is a pick (DP-P4), the first of a pair judged with its
     pair completed (A-18 counts a pair as one unit), offered only while a second card is there."""
-    owed = sum(_numbers(left_to_pay(picked, cost)))
+    # What is owed, summed: ``remaining``'s numbers are ``left_to_pay``'s amounts (no Cost built).
+    owed = sum(remaining(tuple(picked), cost))
     pairs_only = cost.wildcards and not cost.currency
     odd = picked.count(CURRENCY) % 2
 
@@ -217,7 +218,7 @@ def _module_judges(
 
     def pays_part(code: int) -> bool:
         trial = trial_of(code)
-        return trial is not None and sum(_numbers(left_to_pay(trial, cost))) < owed
+        return trial is not None and sum(remaining(tuple(trial), cost)) < owed
 
     return pays_part, trial_of
 
@@ -228,11 +229,6 @@ def _with_picks(pool: list[int], picked: list[int]) -> list[int]:
     for c in picked:
         out[c] += 1
     return out
-
-
-def _numbers(cost: Cost) -> tuple[int, ...]:
-    """The amounts of a cost (what is owed), without the one-of set and the wildcard flag."""
-    return (*cost[:6], cost.distinct, cost.currency)
 
 
 def answer_pay(state: GameState, f: dict, move: int) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bbom_env.engine import hooks
-from bbom_env.engine.constants import Element
+from bbom_env.engine.constants import COST_ANY, Element
 from bbom_env.engine.payment import as_cost, with_flag
 
 if TYPE_CHECKING:
@@ -34,18 +34,24 @@ MODIFIER_SCHEMAS: tuple[tuple[str, dict], ...] = ((KIND, {}),)
 
 
 def _has_conversion(state: GameState, p: int) -> bool:
-    """Whether player p's Magician sheet has the conversion (the menu asks often: a set per pack)."""
+    """Whether player p's Magician sheet has the conversion (the menu asks often: a set per pack,
+    the last pack's kept at hand)."""
     pack = state.pack
-    known = _CONVERTERS.get(id(pack))
-    if known is None or known[0] is not pack:
-        ids = frozenset(mid for mid, m in pack.magicians.items() if any(x["kind"] == KIND for x in m.mods))
-        if len(_CONVERTERS) > 64:
-            _CONVERTERS.clear()
-        known = _CONVERTERS[id(pack)] = (pack, ids)  # the pack kept: its id is not reused meanwhile
+    known = _LAST
+    if known[0] is not pack:
+        known = _CONVERTERS.get(id(pack))
+        if known is None or known[0] is not pack:
+            mags = pack.magicians
+            ids = frozenset(mid for mid, m in mags.items() if any(x["kind"] == KIND for x in m.mods))
+            if len(_CONVERTERS) > 64:
+                _CONVERTERS.clear()
+            known = _CONVERTERS[id(pack)] = (pack, ids)  # the pack kept: its id is not reused meanwhile
+        _LAST[:] = known
     return state.players[p].magician in known[1]
 
 
 _CONVERTERS: dict[int, tuple[object, frozenset[str]]] = {}
+_LAST: list = [None, frozenset()]  # (pack, ids) of the last pack asked
 
 
 def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
@@ -55,7 +61,9 @@ def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tu
     if not conversion_on(state, p):
         return req
     cost = as_cost(req)
-    if cost.convert or not (any(cost[:5]) or cost.one_of or cost.distinct):
+    if cost.convert or not (
+        cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY] or cost.one_of or cost.distinct
+    ):
         return req  # nothing an Air card pays (a Dark Matter cost: sections 4.7, 4.8)
     if Element.AIR in hooks.banned_elements(state, p, action):
         return req

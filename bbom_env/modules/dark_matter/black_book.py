@@ -81,12 +81,15 @@ def legal_black_book(state: GameState, view: MenuView) -> list[int]:
     # A-60: the Active Player's own Action phase only; a granted Action menu has grants >= 0.
     if view.frame["grants"] >= 0 or p != state.active:
         return []
+    # A Black Spell costs Dark Matter only (section 4.8, ``dark_matter_cost``): the menu's count of
+    # the Dark Matter cards the player may pay with decides (no Element ban reaches them). Every
+    # printed cost is at least 1 (``content``'s pack check): without one, no page is castable.
+    have = view.currency(state)
+    if not have:
+        return []
     st = dm_state(state)
     if st.closed or st.used_turn == state.turn or view.forbidden(state, BLACK_BOOK, None):
         return []
-    # A Black Spell costs Dark Matter only (section 4.8, ``dark_matter_cost``): the menu's count of
-    # the Dark Matter cards the player may pay with decides (no Element ban reaches them).
-    have = view.currency(state)
     out = []
     pages = state.pack.sections[BLACK_PAGE.name]
     for side in (LEFT, RIGHT):
