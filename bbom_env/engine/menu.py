@@ -68,7 +68,8 @@ class MenuView:
         self.frame = f
         p = self.p = f["player"]
         self.player: PlayerState = state.players[p]
-        if state.config.modules:
+        modules = state.config.modules
+        if modules:
             # The currency cards (Dark Matter, sections 4.6-4.9) counted in the same pass over the
             # support pool: a module game's Actions ask for them on most queries.
             counts, self._currency = values_and_currency(state, p)
@@ -87,7 +88,6 @@ class MenuView:
         self._forbid = forbid
         self._cost_mods = cost_mods
         self._cost = bool(cost_mods)
-        modules = state.config.modules
         if modules:
             # Only the transforms that may change this player's costs now (hooks.GatedTransform:
             # no pair of Dark Matter cards, no Air conversion this turn): with none left the
@@ -132,7 +132,7 @@ class MenuView:
         if known is None:
             return None
         wildcards, convert = known
-        bonus = self.currency(state) // 2 if wildcards else 0
+        bonus = self._currency // 2 if wildcards else 0
         air = 0
         if convert:
             a = self.counts[AIR]
@@ -160,7 +160,7 @@ class MenuView:
         known = self._action_flags(state, action)
         if known is None or known[1]:
             return None
-        return self.currency(state) // 2 if known[0] else 0
+        return self._currency // 2 if known[0] else 0
 
     def forbidden(self, state: GameState, action: str, element: int | None) -> bool:
         return self._forbid and hooks.forbidden(state, self.p, action, element)
@@ -259,7 +259,7 @@ class MenuView:
         Element's cards, a pair per Element, the best Air card counted as that Element)."""
         if not (wildcards or convert):
             return False
-        pairs = self.currency(state) // 2 if wildcards else 0
+        pairs = self._currency // 2 if wildcards else 0
         if element < 0:
             if not req[COST_ANY]:
                 return _parts_payable(self.tot, self.counts[AIR], req, pairs, convert)
@@ -281,7 +281,7 @@ class MenuView:
                 return True
             pairs = 0
             if cost.wildcards:
-                pairs = self.currency(state) // 2
+                pairs = self._currency // 2
             if not (pairs or cost.convert):
                 return False  # the Element cards alone fall short (checked above)
             # The closed forms with pairs (section 4.9) and the Air conversion (V-12).
@@ -299,7 +299,7 @@ class MenuView:
         cost = as_cost(req)
         if cost.one_of or cost.convert or cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY]:
             return affordable(state, self.p, cost, action, NO_BAN)
-        if cost.currency and self.currency(state) < cost.currency:
+        if cost.currency and self._currency < cost.currency:
             return False
         return not cost.distinct or self.elements_held(state, action) >= cost.distinct
 
@@ -333,35 +333,31 @@ _PROBE: Req = (1, 0, 0, 0, 0)  # a non-free Element cost (hooks.GatedTransform.u
 _FLAGGED: dict[tuple, Cost] = {}
 
 
-def _shortfall(tot: list[int], req: Req, k: int = -1, v: int = 0) -> int:
-    """What Element cards worth ``tot`` per Element lack of the Element parts of ``req``, summed;
-    with an Air card of value ``v`` converted to pay part ``k`` (V-12): Air worth v less, part k
-    owing v less."""
-    short = 0
-    for e in range(4):
-        need = req[e] - tot[e]
-        if e == k:
-            need -= v
-        elif e == AIR:
-            need += v
-        if need > 0:
-            short += need
-    return short
-
-
 def _parts_payable(tot: list[int], air: list[int], req: Req, pairs: int, convert: bool) -> bool:
     """``can_cover_module`` for a cost of Element parts without "any": each part's cards pay
     only it and a pair pays 1 of any part (section 4.9), so the shortfalls, summed, against the
     pairs decide (``can_cover_pairs``' spread); with the conversion (V-12), also with each Air
     card value (``air``: counts of values 1-3) converted to pay each other part owed."""
-    if _shortfall(tot, req) <= pairs:
+    # Written out (the menu asks it for each Curse): the parts' shortfalls against ``tot``, summed;
+    # with an Air card of value v converted to pay part k: part k owes v less, Air's cards are
+    # worth v less (``air_need``, the Air part's shortfall before clipping at 0, grows by v).
+    short = [req[0] - tot[0], req[1] - tot[1], req[2] - tot[2]]
+    air_need = req[AIR] - tot[AIR]
+    total = (short[0] if short[0] > 0 else 0) + (short[1] if short[1] > 0 else 0)
+    total += (short[2] if short[2] > 0 else 0) + (air_need if air_need > 0 else 0)
+    if total <= pairs:
         return True
     if convert:
         for i in range(3):
             if air[i]:
-                for k in range(4):
-                    if k != AIR and req[k] > 0 and _shortfall(tot, req, k, i + 1) <= pairs:
-                        return True
+                v = i + 1
+                with_air = total - (air_need if air_need > 0 else 0) + max(0, air_need + v)
+                for k in range(3):  # the Elements other than Air (Element.AIR is 3)
+                    if req[k] > 0:
+                        need = short[k]
+                        after = with_air - (need if need > 0 else 0) + max(0, need - v)
+                        if after <= pairs:
+                            return True
     return False
 
 

@@ -31,7 +31,6 @@ from .payment import (
     Cost,
     _min_sum_at_least,
     as_cost,
-    available_values,
     banned_elements,
     can_cover,
     covers,
@@ -194,7 +193,7 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
         hand = [0 if CODE_ELEMENT[c] in banned else n for c, n in enumerate(hand)]
     pool = _pool(state, payer, banned)
     plain = tuple(cost[:COST_PARTS])
-    counts = available_values(state, payer, banned)
+    counts = _counts(hand, pool)
     if can_cover(counts, plain):
         return _auto_elements(hand, pool, payer, plain)
     dark: list[Source] = []
@@ -212,6 +211,17 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
             if best is not None:
                 return best[1] + dark[: 2 * pairs]
     raise ValueError(f"cost {cost.compact()} is not affordable")
+
+
+def _counts(hand: list[int], pool: list[tuple[int, int, int]]) -> list[list[int]]:
+    """``payment.available_values`` from the cards an auto payment draws on (``hand``: banned
+    Elements zeroed; ``pool``: ``_pool``'s usable support cards), without asking the support
+    pool's filters again."""
+    counts = [hand[codes[0] : codes[0] + NUM_VALUES] for codes in ELEMENT_CODES]
+    for _, _, code in pool:
+        if code < NUM_ELEMENT_CODES:
+            counts[CODE_ELEMENT[code]][CODE_VALUE[code] - 1] += 1
+    return counts
 
 
 # One Air card converted (V-12): (its source, the Element part it pays, its value).
@@ -297,7 +307,7 @@ def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[in
         dark_first = 0 if spare_dark and codes[i] == CURRENCY else 1
         return (dark_first, -where, 1 - CODE_VALUE[codes[i]])  # value 0 (not an Element card) last
 
-    order = sorted(range(len(chosen)), key=drop_key)
+    order = sorted(range(len(chosen)), key=drop_key)  # stable: equal keys keep the cards' order
     if counted:
         dropped = _counted_drops(codes, order, cost)
         return [s for j, s in enumerate(chosen) if j not in dropped]

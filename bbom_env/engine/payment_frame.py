@@ -83,12 +83,16 @@ def _discard_sources(state: GameState, p: int, sources: list[Source]) -> None:
 def run_pay(state: GameState, f: dict) -> None:
     p = f["player"]
     if state.config.payment == "auto" or is_free(f["cost"]):
-        sources = auto_payment(state, p, f["cost"], f["action"])
+        req = f["cost"]
+        module_cost = len(req) > COST_PARTS  # a base game's cost has five numbers (a hot path)
+        if module_cost:
+            req = as_cost(req)  # its Cost once: the payment's checks take it as it is
+        sources = auto_payment(state, p, req, f["action"])
         codes = tuple([source_code(state, s) for s in sources])  # a list comprehension: no generator
         _discard_sources(state, p, sources)
         state.event("pay", p, f["action"], f["target"], codes)
-        if len(f["cost"]) > COST_PARTS:  # a base game's cost never has the conversion (a hot path)
-            _note_conversion(state, p, f["cost"], codes)
+        if module_cost:  # a base game's cost never has the conversion
+            _note_conversion(state, p, req, codes)
         done(state, f)
         return
     f["decider"] = p
@@ -182,15 +186,16 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
         else:
             ok = pays_part(code)
         if ok and irreducible_only:
-            exact = completable_pick(picked, pool, req, code)
-            if exact is None and cost is not None:  # a module's cost: a bounded search
+            if cost is not None:  # a module's cost (never Element-only): a bounded search
                 trial = (trial_of(code) if trial_of is not None else None) or [*picked, code]
                 ok = completable_module(trial, _with_picks(pool, picked), cost)
-            elif exact is None:  # mixed cost: at least no reducible payment is ever confirmed
-                trial = [*picked, code]
-                ok = not covers(trial, req) or irreducible(trial, req)
             else:
-                ok = exact
+                exact = completable_pick(picked, pool, req, code)
+                if exact is None:  # mixed cost: at least no reducible payment is ever confirmed
+                    trial = [*picked, code]
+                    ok = not covers(trial, req) or irreducible(trial, req)
+                else:
+                    ok = exact
         verdict[code] = ok
         return ok
 

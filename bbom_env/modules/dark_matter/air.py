@@ -27,31 +27,29 @@ from bbom_env.engine.constants import COST_ANY, Element
 from bbom_env.engine.payment import as_cost, with_flag
 
 if TYPE_CHECKING:
+    from bbom_env.engine.cards import Pack
     from bbom_env.engine.state import GameState
 
 KIND = "air_conversion"  # the modifier kind on the Magician's sheet (``ability = [{ kind = ... }]``)
 MODIFIER_SCHEMAS: tuple[tuple[str, dict], ...] = ((KIND, {}),)
 
 
-def _has_conversion(state: GameState, p: int) -> bool:
-    """Whether player p's Magician sheet has the conversion (the menu asks often: a set per pack,
-    the last pack's kept at hand)."""
-    pack = state.pack
-    known = _LAST
-    if known[0] is not pack:
-        known = _CONVERTERS.get(id(pack))
-        if known is None or known[0] is not pack:
-            mags = pack.magicians
-            ids = frozenset(mid for mid, m in mags.items() if any(x["kind"] == KIND for x in m.mods))
-            if len(_CONVERTERS) > 64:
-                _CONVERTERS.clear()
-            known = _CONVERTERS[id(pack)] = (pack, ids)  # the pack kept: its id is not reused meanwhile
-        _LAST[:] = known
-    return state.players[p].magician in known[1]
+def _converters(pack: Pack) -> tuple[Pack, frozenset[str]]:
+    """(pack, ids of its Magicians with the conversion): a set per pack (the menu asks often),
+    the last pack's kept at hand (``_LAST``)."""
+    known = _CONVERTERS.get(id(pack))
+    if known is None or known[0] is not pack:
+        mags = pack.magicians
+        ids = frozenset(mid for mid, m in mags.items() if any(x["kind"] == KIND for x in m.mods))
+        if len(_CONVERTERS) > 64:
+            _CONVERTERS.clear()
+        known = _CONVERTERS[id(pack)] = (pack, ids)  # the pack kept: its id is not reused meanwhile
+    _LAST[:] = known
+    return known
 
 
-_CONVERTERS: dict[int, tuple[object, frozenset[str]]] = {}
-_LAST: list = [None, frozenset()]  # (pack, ids) of the last pack asked
+_CONVERTERS: dict[int, tuple[Pack, frozenset[str]]] = {}
+_LAST: list = [None, frozenset()]  # (pack, ids) of the last pack asked (``_converters``)
 
 
 def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
@@ -74,6 +72,10 @@ def conversion_on(state: GameState, p: int) -> bool:
     """The gate of ``air_conversion_cost`` (``hooks.GatedTransform``): player p may use the
     conversion now (their own turn, not used this turn, the ability not lost: V-10, V-12); when
     False the transform leaves every cost of p as it is."""
-    if p != state.active or state.players[p].ability_used or not _has_conversion(state, p):
+    if p != state.active:
         return False
-    return not hooks.ability_lost(state, p)
+    pl = state.players[p]
+    if pl.ability_used:
+        return False
+    known = _LAST if _LAST[0] is state.pack else _converters(state.pack)
+    return pl.magician in known[1] and not hooks.ability_lost(state, p)  # the sheet has it
