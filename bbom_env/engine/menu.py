@@ -61,7 +61,7 @@ class MenuView:
 
     __slots__ = (
         "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods",
-        "_transforms", "_currency", "_cost_actions", "_flags",
+        "transforms", "_currency", "_cost_actions", "_flags",
     )  # fmt: skip
 
     def __init__(self, state: GameState, f: MenuFrame) -> None:
@@ -94,12 +94,13 @@ class MenuView:
             # Actions take the plain path, with the same answers (the transforms would return
             # every cost unchanged, and a five-number cost the Element cards fail stays failed).
             transforms, uniform = hooks.active_transforms(state, p, ruleset(modules).cost_transforms)
-            self._transforms = transforms
+            # Public: a module's own Actions skip ``transform`` when it is empty.
+            self.transforms: tuple[hooks.CostTransform, ...] = transforms
             # Uniform transforms: the module flags each Action's costs get, found once per Action
             # (without a banned Element) from a probe cost (hooks.GatedTransform.uniform).
             self._flags: dict[str, tuple[bool, bool] | None] | None = {} if transforms and uniform else None
         else:
-            self._transforms = ()  # a base game: no transform, no currency (a hot path)
+            self.transforms = ()  # a base game: no transform, no currency (a hot path)
         # The Actions a "cost" modifier names ("all": every one): the others are priced as printed.
         self._cost_actions = frozenset(m["action"] for m in cost_mods) if cost_mods else frozenset()
 
@@ -109,7 +110,7 @@ class MenuView:
         costs now (Spontaneous Elements, the Air conversion: ``hooks.GatedTransform``): its
         ``legal`` may then compare the printed cost with ``tot`` directly (the hot path of random
         play; the same answers as ``can_pay_single``/``can_pay`` give for an unmodified cost)."""
-        if self._forbid or self._transforms:
+        if self._forbid or self.transforms:
             return False
         return not self._cost or (action not in self._cost_actions and "all" not in self._cost_actions)
 
@@ -124,7 +125,7 @@ class MenuView:
             return None
         if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
             return None
-        if not self._transforms:
+        if not self.transforms:
             return self.tot
         if self._flags is None:
             return None
@@ -153,7 +154,7 @@ class MenuView:
             return None
         if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
             return None
-        if not self._transforms:
+        if not self.transforms:
             return 0
         if self._flags is None:
             return None
@@ -196,7 +197,7 @@ class MenuView:
                 return True
         elif fits(self.tot, self.counts, req):  # the hot path, written out
             return True
-        if not self._transforms:
+        if not self.transforms:
             return False
         return self._transformed(state, action, req)
 
@@ -210,7 +211,7 @@ class MenuView:
             ok = self._funds(state, action)[0][element] >= n
         else:
             ok = self.tot[element] >= n  # what fits says of an unmodified one-Element cost
-        if ok or not self._transforms:
+        if ok or not self.transforms:
             return ok
         return self._transformed(state, action, req_of(element, n), element)
 
@@ -223,7 +224,7 @@ class MenuView:
             if known is not None:
                 return self._pays_flagged(state, req, element, known[0], known[1])
         out = req
-        for transform in self._transforms:  # hooks.transform_cost, the tuple read once per query
+        for transform in self.transforms:  # hooks.transform_cost, the tuple read once per query
             out = transform(state, self.p, action, out)
         return len(out) != COST_PARTS and self._can_pay_module(state, action, out, plain_checked=True)
 
@@ -244,7 +245,7 @@ class MenuView:
         """(wildcards, convert) the uniform transforms give this Action's Element costs, read
         from a probe cost; None when they give something else (then each cost is transformed)."""
         out = _PROBE
-        for transform in self._transforms:
+        for transform in self.transforms:
             out = transform(state, self.p, action, out)
         if len(out) == COST_PARTS:
             return (False, False)
@@ -324,7 +325,7 @@ class MenuView:
     def transform(self, state: GameState, action: str, req: tuple) -> tuple:
         """``hooks.transform_cost`` with only the transforms that may change this player's
         costs now (the others would return the cost unchanged: ``hooks.GatedTransform``)."""
-        for t in self._transforms:
+        for t in self.transforms:
             req = t(state, self.p, action, req)
         return req
 

@@ -201,8 +201,11 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
         dark = [HAND_SOURCES[CURRENCY]] * hand[CURRENCY]
         dark += [SupportSource(q, s) for q, s, c in pool if c == CURRENCY]
     converts = _conversions(hand, pool, plain) if cost.convert else []
-    for pairs in range(len(dark) // 2 + 1):
-        for options in ([None], converts):  # the conversion only where it is needed (V-12)
+    alone: list[_Conversion | None] = [None]  # no conversion
+    for pairs in range(_fewest_pairs(cost, plain, counts), len(dark) // 2 + 1):
+        for options in (alone, converts):  # the conversion only where it is needed (V-12)
+            if pairs == 0 and options is alone:
+                continue  # the Element cards alone: they fall short (checked above)
             best: tuple[int, list[Source]] | None = None
             for conv in options:
                 paid = _cheapest(state, payer, hand, pool, counts, plain, pairs, conv)
@@ -211,6 +214,22 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
             if best is not None:
                 return best[1] + dark[: 2 * pairs]
     raise ValueError(f"cost {cost.compact()} is not affordable")
+
+
+def _fewest_pairs(cost: Cost, plain: tuple, counts: list[list[int]]) -> int:
+    """The fewest Dark Matter pairs worth trying for an Element cost the Element cards (``counts``)
+    do not cover alone: without the conversion (V-12), only a part's own Element's cards and
+    pairs pay it (section 4.9), so the parts' shortfalls, summed, take that many pairs at least;
+    with it, 0 (one Air card converted may be enough)."""
+    if cost.convert:
+        return 0
+    short = 0
+    for e in range(NUM_ELEMENTS):
+        c = counts[e]
+        need = plain[e] - (c[0] + 2 * c[1] + 3 * c[2])
+        if need > 0:
+            short += need
+    return max(1, short)
 
 
 def _counts(hand: list[int], pool: list[tuple[int, int, int]]) -> list[list[int]]:

@@ -108,21 +108,22 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
         return []
     # The cost transforms (the Air conversion, V-12: "different Elements" too), not the "cost"
     # modifiers (V-17: counted in cards; A-51).
-    cost = view.transform(state, ACQUIRE, ACQUIRE_COST)
+    cost = view.transform(state, ACQUIRE, ACQUIRE_COST) if view.transforms else ACQUIRE_COST
     if cost is ACQUIRE_COST:  # untransformed: the Elements the player holds a payable card of
         ok = view.elements_held(state, ACQUIRE) >= ACQUIRE_COST.distinct
     else:
         ok = view.affordable(state, ACQUIRE, cost)
-    return acquire_ids(state.config.modules) if ok else []
-
-
-def acquire_ids(modules: tuple[str, ...]) -> list[int]:
-    """[the Action's move id] in the layout of ``modules`` (a fresh list: the menu extends its
-    own with it), looked up once per module set."""
+    if not ok:
+        return []
+    modules = state.config.modules
     move = _ACQUIRE_ID.get(modules)
-    if move is None:
-        move = _ACQUIRE_ID[modules] = M.layout(modules).by_name[ACQUIRE_BLOCK].start
-    return [move]
+    return [acquire_id(modules) if move is None else move]
+
+
+def acquire_id(modules: tuple[str, ...]) -> int:
+    """The Action's move id in the layout of ``modules``, looked up once per module set."""
+    move = _ACQUIRE_ID[modules] = M.layout(modules).by_name[ACQUIRE_BLOCK].start
+    return move
 
 
 _ACQUIRE_ID: dict[tuple[str, ...], int] = {}

@@ -19,6 +19,7 @@ from bbom_env.engine.payment import (
     Cost,
     available_values,
     banned_elements,
+    can_cover,
     currency_cards,
     values_and_currency,
 )
@@ -121,3 +122,56 @@ def test_the_menus_one_pass_counts_equal_the_payments(dm: None) -> None:
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
     assert checked > 50
+
+
+def _spontaneous_by_every_pair_count(state: GameState, payer: int, cost: Cost) -> object:
+    """``_auto_spontaneous`` as written before its shortcuts: every pair count from 0, the cards
+    alone included (the reference the shortcuts must match)."""
+    hand = state.players[payer].hand.copy()
+    pool = PA._pool(state, payer, frozenset())
+    plain = tuple(cost[:5])
+    counts = available_values(state, payer)
+    dark = [HandSource(DM)] * hand[DM] + [SupportSource(q, s) for q, s, c in pool if c == DM]
+    dark = dark if cost.wildcards else []
+    converts = PA._conversions(hand, pool, plain) if cost.convert else []
+    for pairs in range(len(dark) // 2 + 1):
+        for options in ([None], converts):
+            best = None
+            for conv in options:
+                paid = PA._cheapest(state, payer, hand, pool, counts, plain, pairs, conv)
+                if paid is not None and (best is None or paid[0] < best[0]):
+                    best = paid
+            if best is not None:
+                return best[1] + dark[: 2 * pairs]
+    return "unaffordable"
+
+
+def test_spontaneous_auto_payments_start_at_the_fewest_pairs_that_can_pay(dm: None) -> None:
+    """Section 4.9 (and V-12): the auto payment of an Element cost that the Element cards do not
+    cover tries pair counts from the parts' summed shortfall (fewer cannot pay a part: only its
+    own Element's cards and pairs do): the same payment as trying every count from 0."""
+    rng = random.Random(9)
+    compared = paired = 0
+    for seed in range(3):
+        state = new_game(GameConfig(num_players=3, seed=seed, modules=(NAME,)))
+        while not state.over:
+            if rng.random() < 0.15:
+                s = _with_support_dark_matter(state, rng)
+                for p in range(3):
+                    s.players[p].hand[DM] += rng.randrange(3)  # (a unit check: not a legal state)
+                    for _ in range(6):
+                        parts = [rng.randrange(4) if rng.random() < 0.4 else 0 for _ in range(5)]
+                        flags = rng.choice([(True, False), (False, True), (True, True)])
+                        cost = Cost(*parts, wildcards=flags[0], convert=flags[1])
+                        if not any(parts) or can_cover(available_values(s, p), tuple(parts)):
+                            continue
+                        try:
+                            fast: object = PA._auto_spontaneous(s, p, cost, frozenset())
+                        except ValueError:
+                            fast = "unaffordable"
+                        assert fast == _spontaneous_by_every_pair_count(s, p, cost), (cost, p)
+                        compared += 1
+                        paired += fast != "unaffordable"
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert compared > 200 and 0 < paired < compared
