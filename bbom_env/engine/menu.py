@@ -250,8 +250,10 @@ class MenuView:
         if len(out) == COST_PARTS:
             return (False, False)
         cost = as_cost(out)
-        flags = (cost.wildcards, cost.convert)
-        return flags if cost == _flagged(_PROBE, *flags) else None
+        # The probe cost with only its flags set (``_flagged(_PROBE, ...)``, compared field by field).
+        if cost[:COST_PARTS] != _PROBE or cost.one_of or cost.one_of_set or cost.distinct or cost.currency:
+            return None
+        return (cost.wildcards, cost.convert)
 
     def _pays_flagged(self, state: GameState, req: Req, element: int, wildcards: bool, convert: bool) -> bool:
         """``_can_pay_module`` of an Element cost (no banned Element) the Element cards alone do
