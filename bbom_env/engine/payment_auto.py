@@ -471,8 +471,41 @@ def completable_module(trial: list[int], pool: list[int], cost: Cost, budget: in
     time: section 4.9, a pair is one unit); it stops at a covering payment (adding to one makes it
     reducible). Past ``budget`` payments tried it answers True (no pick is refused on a guess).
     The answer depends on the trial's cards, not their order: memoised on the sorted trial (manual
-    payment asks the same trials again and again, about half of them in random play)."""
+    payment asks the same trials again and again, about half of them in random play). A cost in
+    cards of one kind (``_counted``) is answered by counting, as the search would answer it."""
+    if budget >= _COUNTED_SEARCH and _counted(cost):
+        return _completable_counted(trial, pool, cost)
     return _completable_module(tuple(sorted(trial)), tuple(pool), cost, budget)
+
+
+# A budget the search never runs out of on a ``_counted`` cost (its answer is then the count's):
+# each step adds a card of an Element (or a currency card) still owed, in code order, so it tries
+# at most 1 + 12 + 54 + 108 payments that do not cover yet for 4 cards of different Elements.
+_COUNTED_SEARCH = 256
+
+
+def _completable_counted(trial: list[int], pool: list[int], cost: Cost) -> bool:
+    """``completable_module`` for n currency cards only, or n cards of different Elements only
+    (sections 4.6-4.8): a payment of such a cost is irreducible exactly when it is n cards of
+    that kind (n currency cards; n cards of n different Elements) and nothing else, so the trial
+    completes to one when its cards are such cards and the pool still has the rest."""
+    left = list(pool)
+    for c in trial:
+        left[c] -= 1
+    if min(left) < 0:
+        return False
+    if cost.currency:
+        if any(c != CURRENCY for c in trial):
+            return False  # a card that pays nothing: every payment with it is reducible
+        return len(trial) <= cost.currency and left[CURRENCY] >= cost.currency - len(trial)
+    held = _held_elements(trial)
+    if any(c >= NUM_ELEMENT_CODES for c in trial) or max(held) > 1:
+        return False  # a card that pays nothing, or a second card of an Element: reducible
+    owed = cost.distinct - len(trial)
+    if owed <= 0:
+        return owed == 0
+    others = sum(1 for e, codes in enumerate(ELEMENT_CODES) if not held[e] and any(left[c] for c in codes))
+    return others >= owed
 
 
 @lru_cache(maxsize=1 << 14)

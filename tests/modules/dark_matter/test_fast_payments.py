@@ -13,7 +13,7 @@ from builders import Scenario
 
 from bbom_env.engine import GameConfig, GameState, new_game
 from bbom_env.engine import payment_auto as PA
-from bbom_env.engine.constants import DARK_MATTER, element_code
+from bbom_env.engine.constants import DARK_MATTER, NUM_CODES, NUM_ELEMENT_CODES, element_code
 from bbom_env.engine.menu import MenuView
 from bbom_env.engine.payment import (
     Cost,
@@ -175,3 +175,29 @@ def test_spontaneous_auto_payments_start_at_the_fewest_pairs_that_can_pay(dm: No
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
     assert compared > 200 and 0 < paired < compared
+
+
+COUNTED = [*(dark_matter_cost(n) for n in range(1, 6)), *(Cost(distinct=n) for n in range(1, 5))]
+
+
+@pytest.mark.parametrize("cost", COUNTED)
+def test_counted_completions_answer_what_the_search_answers(cost: Cost) -> None:
+    """A-18 in manual payment for a cost in cards of one kind (sections 4.6-4.8): whether picks
+    can still end in an irreducible payment, counted, equals the bounded search's answer, on
+    random picks and pools (Element cards, Dark Matter, a Madness card; picks beyond the pool)."""
+    rng = random.Random(cost.currency * 10 + cost.distinct)
+    codes = [*range(12), DM, NUM_ELEMENT_CODES]  # Element cards, Dark Matter, a Madness card
+    answers = set()
+    for _ in range(600):
+        pool = [0] * NUM_CODES
+        for c in codes:
+            pool[c] = rng.choice((0, 0, 1, 2, 3))
+        pool[DM] = rng.randrange(7)
+        trial = [rng.choice(codes) for _ in range(rng.randrange(1, 5))]
+        if rng.random() < 0.5:  # picks of the kind the cost asks for
+            kind = [DM] * rng.randrange(1, 5) if cost.currency else rng.sample(range(12), rng.randrange(1, 4))
+            trial = kind
+        search = PA._completable_module(tuple(sorted(trial)), tuple(pool), cost, 256)
+        assert PA.completable_module(trial, pool, cost) == search, (trial, pool, cost)
+        answers.add(search)
+    assert answers == {True, False}
