@@ -495,16 +495,21 @@ def _completable_counted(trial: list[int], pool: list[int], cost: Cost) -> bool:
     if min(left) < 0:
         return False
     if cost.currency:
-        if any(c != CURRENCY for c in trial):
+        if trial.count(CURRENCY) != len(trial):
             return False  # a card that pays nothing: every payment with it is reducible
         return len(trial) <= cost.currency and left[CURRENCY] >= cost.currency - len(trial)
-    held = _held_elements(trial)
-    if any(c >= NUM_ELEMENT_CODES for c in trial) or max(held) > 1:
-        return False  # a card that pays nothing, or a second card of an Element: reducible
+    held = [0] * NUM_ELEMENTS
+    for c in trial:
+        if c >= NUM_ELEMENT_CODES or held[CODE_ELEMENT[c]]:
+            return False  # a card that pays nothing, or a second card of an Element: reducible
+        held[CODE_ELEMENT[c]] = 1
     owed = cost.distinct - len(trial)
     if owed <= 0:
         return owed == 0
-    others = sum(1 for e, codes in enumerate(ELEMENT_CODES) if not held[e] and any(left[c] for c in codes))
+    others = 0  # Elements not picked yet that the pool still has a card of
+    for e, (c1, c2, c3) in enumerate(ELEMENT_CODES):
+        if not held[e] and (left[c1] or left[c2] or left[c3]):
+            others += 1
     return others >= owed
 
 
