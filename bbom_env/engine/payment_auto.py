@@ -302,9 +302,10 @@ def _cheapest(
 
 
 def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:
-    counted = _counted(cost)
-    if counted and cost.currency:
-        return _auto_currency(state, payer, cost, banned)
+    if _counted(cost):
+        if cost.currency:
+            return _auto_currency(state, payer, cost, banned)
+        return _auto_distinct(state, payer, cost, banned)
     hand = state.players[payer].hand
     payable = (*range(NUM_ELEMENT_CODES), CURRENCY)
     chosen: list[Source] = [
@@ -312,7 +313,7 @@ def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[in
     ]
     chosen += [SupportSource(q, s) for q, s, _ in _pool(state, payer, banned)]
     codes = [source_code(state, s) for s in chosen]
-    if not (_counted_covers(codes, cost) if counted else covers(codes, cost)):
+    if not covers(codes, cost):
         raise ValueError(f"cost {cost} is not affordable")
 
     spare_dark = cost.wildcards and not cost.currency  # Dark Matter pays only as pairs here
@@ -326,12 +327,8 @@ def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[in
         dark_first = 0 if spare_dark and codes[i] == CURRENCY else 1
         return (dark_first, -where, 1 - CODE_VALUE[codes[i]])  # value 0 (not an Element card) last
 
-    order = sorted(range(len(chosen)), key=drop_key)  # stable: equal keys keep the cards' order
-    if counted:
-        dropped = _counted_drops(codes, order, cost)
-        return [s for j, s in enumerate(chosen) if j not in dropped]
     keep = list(range(len(chosen)))
-    for i in order:
+    for i in sorted(range(len(chosen)), key=drop_key):
         trial = [j for j in keep if j != i]
         if covers([codes[j] for j in trial], cost):
             keep = trial
@@ -367,41 +364,46 @@ def _auto_currency(state: GameState, payer: int, cost: Cost, banned: frozenset[i
     return [HAND_SOURCES[CURRENCY]] * from_hand + [SupportSource(q, s) for q, s in kept]
 
 
-def _held_elements(codes: list[int]) -> list[int]:
-    """Element cards by Element among ``codes``."""
-    held = [0] * NUM_ELEMENTS
-    for c in codes:
+def _auto_distinct(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:
+    """``_auto_general`` for n cards of different Elements only (Acquire Dark Matter, section
+    4.6), without its search: its drops (in ``drop_key`` order: others' support, the payer's
+    own, then the hand, high values first, then the cards' order) remove every card that is not
+    its Element's last in that order, and the last cards of the Elements reached first while more
+    than n Elements are left: it keeps the last card of each of the n Elements whose last card
+    comes latest, in the order ``_auto_general`` lists the cards (the hand's by code, then the
+    pool's)."""
+    hand = state.players[payer].hand
+    last: list[tuple[tuple[int, int, int], Source] | None] = [None] * NUM_ELEMENTS
+    index = 0  # the card's place among the cards _auto_general lists (the last of equal ones)
+    for c in range(NUM_ELEMENT_CODES):
+        n = hand[c]
+        if n and CODE_ELEMENT[c] not in banned:
+            index += n
+            _note_last(last, CODE_ELEMENT[c], (0, 1 - CODE_VALUE[c], index - 1), HAND_SOURCES[c])
+    index += hand[CURRENCY]  # listed after the Element cards; they pay none of this cost
+    for q, s, c in _pool(state, payer, banned):
         if c < NUM_ELEMENT_CODES:
-            held[CODE_ELEMENT[c]] += 1
-    return held
+            _note_last(
+                last,
+                CODE_ELEMENT[c],
+                (-1 if q == payer else -2, 1 - CODE_VALUE[c], index),
+                SupportSource(q, s),
+            )
+        index += 1
+    held = sorted((x for x in last if x is not None), key=lambda x: x[0])
+    if len(held) < cost.distinct:
+        raise ValueError(f"cost {cost} is not affordable")
+    kept = held[len(held) - cost.distinct :]  # the Elements whose last card the drops reach last
+    return [src for _, src in sorted(kept, key=lambda x: x[0][2])]
 
 
-def _counted_covers(codes: list[int], cost: Cost) -> bool:
-    """``covers`` for a ``_counted`` cost."""
-    if cost.currency:
-        return codes.count(CURRENCY) >= cost.currency
-    return sum(1 for n in _held_elements(codes) if n) >= cost.distinct
-
-
-def _counted_drops(codes: list[int], order: list[int], cost: Cost) -> set[int]:
-    """The cards ``_auto_general``'s drops remove from ``codes`` (which cover the ``_counted``
-    cost of n cards of different Elements), tried in ``order``: each one whose removal leaves
-    the cost covered (what the search's ``covers`` says, counted)."""
-    dropped = set()
-    held = _held_elements(codes)
-    spare = sum(1 for n in held if n) - cost.distinct  # Elements the rest can do without
-    for i in order:
-        c = codes[i]
-        if c >= NUM_ELEMENT_CODES:  # a currency card
-            dropped.add(i)
-            continue
-        e = CODE_ELEMENT[c]
-        if held[e] > 1 or spare > 0:
-            if held[e] == 1:
-                spare -= 1  # the last card of its Element
-            held[e] -= 1
-            dropped.add(i)
-    return dropped
+def _note_last(
+    last: list[tuple[tuple[int, int, int], Source] | None], e: int, key: tuple[int, int, int], src: Source
+) -> None:
+    """Keep in ``last[e]`` the card of Element e that ``drop_key`` order reaches last."""
+    known = last[e]
+    if known is None or key > known[0]:
+        last[e] = (key, src)
 
 
 def _completable(fixed: list[int], avail: list[int], r: int) -> bool:

@@ -201,3 +201,21 @@ def test_counted_completions_answer_what_the_search_answers(cost: Cost) -> None:
         assert PA.completable_module(trial, pool, cost) == search, (trial, pool, cost)
         answers.add(search)
     assert answers == {True, False}
+
+
+def test_acquire_dark_matter_from_support_pools_keeps_the_payers_own_cards(
+    dm: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Section 4.6 with the canonical order from support pools: the drops take another player's
+    support first (high values first), so of a fire-1 in the payer's support and a water-2 and an
+    earth-1 in another's, the water-2 goes first: the fire-1 and the earth-1 pay (the search's
+    answer too)."""
+    sc = Scenario(pack_overrides=(PACK,), modules=(NAME,)).hand(0, "madness").hand(1, "madness")
+    s = sc.s
+    s.players[0].support = [SupportSlot(element_code(0, 1))]
+    s.players[1].support = [SupportSlot(element_code(1, 2)), SupportSlot(element_code(2, 1))]
+    paid = PA.auto_payment(s, 0, ACQUIRE_COST, "acquire_dark_matter")
+    assert paid == [SupportSource(0, 0), SupportSource(1, 1)]
+    with monkeypatch.context() as m:
+        m.setattr(PA, "_counted", lambda cost: False)  # the search
+        assert PA.auto_payment(s, 0, ACQUIRE_COST, "acquire_dark_matter") == paid
