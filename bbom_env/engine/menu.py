@@ -57,7 +57,10 @@ class MenuView:
     queries: modifiers are read fresh, STYLE.md practice 10). A player without "forbid" / "cost"
     modifiers skips those hooks (the hot path of random play). A game whose modules transform
     costs (``rules.Module.cost_transforms``: Spontaneous Elements, section 4.9) applies them in
-    ``cost`` and checks the costs they make with the payment solver; a base game never does."""
+    ``cost`` and checks the costs they make with the payment solver; a base game never does.
+    ``transforms``: the module cost transforms open for this player now (``hooks.GatedTransform``;
+    empty in a base game); in a module game the currency cards (Dark Matter) are counted with the
+    Element cards (``currency``)."""
 
     __slots__ = (
         "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods",
