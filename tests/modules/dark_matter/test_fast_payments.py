@@ -13,6 +13,7 @@ from builders import Scenario
 
 from bbom_env.engine import GameConfig, GameState, new_game
 from bbom_env.engine import payment_auto as PA
+from bbom_env.engine import payment_counted as counted_costs
 from bbom_env.engine.constants import DARK_MATTER, NUM_CODES, NUM_ELEMENT_CODES, element_code
 from bbom_env.engine.menu import MenuView
 from bbom_env.engine.payment import (
@@ -68,7 +69,7 @@ def test_counted_auto_payments_pick_what_the_search_picks(
                         for banned in (frozenset(), frozenset({rng.randrange(4)})):
                             fast = _paid(s, p, cost, banned)
                             with monkeypatch.context() as m:
-                                m.setattr(PA, "_counted", lambda cost: False)  # the search
+                                m.setattr(counted_costs, "counted", lambda cost: False)  # the search
                                 assert _paid(s, p, cost, banned) == fast, (seed, p, cost, banned)
                             compared += 1
                             refused += isinstance(fast, str)
@@ -217,5 +218,5 @@ def test_acquire_dark_matter_from_support_pools_keeps_the_payers_own_cards(
     paid = PA.auto_payment(s, 0, ACQUIRE_COST, "acquire_dark_matter")
     assert paid == [SupportSource(0, 0), SupportSource(1, 1)]
     with monkeypatch.context() as m:
-        m.setattr(PA, "_counted", lambda cost: False)  # the search
+        m.setattr(counted_costs, "counted", lambda cost: False)  # the search
         assert PA.auto_payment(s, 0, ACQUIRE_COST, "acquire_dark_matter") == paid
