@@ -57,22 +57,19 @@ class MenuView:
     queries: modifiers are read fresh, STYLE.md practice 10). A player without "forbid" / "cost"
     modifiers skips those hooks (the hot path of random play). A game whose modules transform
     costs (``rules.Module.cost_transforms``: Spontaneous Elements, section 4.9) applies them in
-    ``cost`` and checks the costs they make with the payment solver; a base game never does.
-    ``transforms``: the module cost transforms open for this player now (``hooks.GatedTransform``;
-    empty in a base game); in a module game the currency cards (Dark Matter) are counted with the
-    Element cards (``currency``)."""
+    ``cost`` and checks the costs they make with the payment solver; a base game never does. In a
+    module game the currency cards (Dark Matter) are counted with the Element cards (``currency``)."""
 
     __slots__ = (
         "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods",
-        "transforms", "_currency", "_cost_actions", "_flags",
+        "_transforms", "_currency", "_cost_actions", "_flags",
     )  # fmt: skip
 
     def __init__(self, state: GameState, f: MenuFrame) -> None:
         self.frame = f
         p = self.p = f["player"]
         self.player: PlayerState = state.players[p]
-        modules = state.config.modules
-        if modules:
+        if state.config.modules:
             # The currency cards (Dark Matter, sections 4.6-4.9) counted in the same pass over the
             # support pool: a module game's Actions ask for them on most queries.
             counts, self._currency = values_and_currency(state, p)
@@ -91,19 +88,19 @@ class MenuView:
         self._forbid = forbid
         self._cost_mods = cost_mods
         self._cost = bool(cost_mods)
+        modules = state.config.modules
         if modules:
             # Only the transforms that may change this player's costs now (hooks.GatedTransform:
             # no pair of Dark Matter cards, no Air conversion this turn): with none left the
             # Actions take the plain path, with the same answers (the transforms would return
             # every cost unchanged, and a five-number cost the Element cards fail stays failed).
             transforms, uniform = hooks.active_transforms(state, p, ruleset(modules).cost_transforms)
-            # Public: a module's own Actions skip ``transform`` when it is empty.
-            self.transforms: tuple[hooks.CostTransform, ...] = transforms
+            self._transforms = transforms
             # Uniform transforms: the module flags each Action's costs get, found once per Action
             # (without a banned Element) from a probe cost (hooks.GatedTransform.uniform).
             self._flags: dict[str, tuple[bool, bool] | None] | None = {} if transforms and uniform else None
         else:
-            self.transforms = ()  # a base game: no transform, no currency (a hot path)
+            self._transforms = ()  # a base game: no transform, no currency (a hot path)
         # The Actions a "cost" modifier names ("all": every one): the others are priced as printed.
         self._cost_actions = frozenset(m["action"] for m in cost_mods) if cost_mods else frozenset()
 
@@ -113,7 +110,7 @@ class MenuView:
         costs now (Spontaneous Elements, the Air conversion: ``hooks.GatedTransform``): its
         ``legal`` may then compare the printed cost with ``tot`` directly (the hot path of random
         play; the same answers as ``can_pay_single``/``can_pay`` give for an unmodified cost)."""
-        if self._forbid or self.transforms:
+        if self._forbid or self._transforms:
             return False
         return not self._cost or (action not in self._cost_actions and "all" not in self._cost_actions)
 
@@ -128,7 +125,7 @@ class MenuView:
             return None
         if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
             return None
-        if not self.transforms:
+        if not self._transforms:
             return self.tot
         if self._flags is None:
             return None
@@ -157,7 +154,7 @@ class MenuView:
             return None
         if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
             return None
-        if not self.transforms:
+        if not self._transforms:
             return 0
         if self._flags is None:
             return None
@@ -200,7 +197,7 @@ class MenuView:
                 return True
         elif fits(self.tot, self.counts, req):  # the hot path, written out
             return True
-        if not self.transforms:
+        if not self._transforms:
             return False
         return self._transformed(state, action, req)
 
@@ -214,7 +211,7 @@ class MenuView:
             ok = self._funds(state, action)[0][element] >= n
         else:
             ok = self.tot[element] >= n  # what fits says of an unmodified one-Element cost
-        if ok or not self.transforms:
+        if ok or not self._transforms:
             return ok
         return self._transformed(state, action, req_of(element, n), element)
 
@@ -227,7 +224,7 @@ class MenuView:
             if known is not None:
                 return self._pays_flagged(state, req, element, known[0], known[1])
         out = req
-        for transform in self.transforms:  # hooks.transform_cost, the tuple read once per query
+        for transform in self._transforms:  # hooks.transform_cost, the tuple read once per query
             out = transform(state, self.p, action, out)
         return len(out) != COST_PARTS and self._can_pay_module(state, action, out, plain_checked=True)
 
@@ -248,7 +245,7 @@ class MenuView:
         """(wildcards, convert) the uniform transforms give this Action's Element costs, read
         from a probe cost; None when they give something else (then each cost is transformed)."""
         out = _PROBE
-        for transform in self.transforms:
+        for transform in self._transforms:
             out = transform(state, self.p, action, out)
         if len(out) == COST_PARTS:
             return (False, False)
@@ -330,7 +327,7 @@ class MenuView:
     def transform(self, state: GameState, action: str, req: tuple) -> tuple:
         """``hooks.transform_cost`` with only the transforms that may change this player's
         costs now (the others would return the cost unchanged: ``hooks.GatedTransform``)."""
-        for t in self.transforms:
+        for t in self._transforms:
             req = t(state, self.p, action, req)
         return req
 

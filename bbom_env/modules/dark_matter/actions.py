@@ -108,7 +108,7 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
         return []
     # The cost transforms (the Air conversion, V-12: "different Elements" too), not the "cost"
     # modifiers (V-17: counted in cards; A-51).
-    cost = view.transform(state, ACQUIRE, ACQUIRE_COST) if view.transforms else ACQUIRE_COST
+    cost = view.transform(state, ACQUIRE, ACQUIRE_COST)
     if cost is ACQUIRE_COST:  # untransformed: the Elements the player holds a payable card of
         ok = view.elements_held(state, ACQUIRE) >= ACQUIRE_COST.distinct
     else:

@@ -40,7 +40,7 @@ def test_gated_and_uniform_menus_match_the_plain_transforms(
                 menus += 1
                 fast = menu_legal(state, f)
                 view = MenuView(state, f)
-                fast_paths += bool(view.transforms) and view._flags is not None
+                fast_paths += bool(view._transforms) and view._flags is not None
                 with monkeypatch.context() as m:
                     m.setattr(hooks, "active_transforms", _all_transforms)
                     assert menu_legal(state, f) == fast, (seed, state.turn)
