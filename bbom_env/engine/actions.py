@@ -223,7 +223,7 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
     # The modules' Curse rules by Curse type (curse_rule's look-up), the banned Elements and the
     # standing surcharge (action_rulings), read once per query; a base game: none of them.
     rules, banned, surcharge = rulings.module_destroy(state, view, budget) if state.config.modules else _BASE
-    solved: dict[tuple, bool] = {}  # a module cost -> whether the decider can pay it
+    solved: dict[int, tuple[object, bool]] = {}  # id of a module cost -> (the cost, payable)
     tot = view.tot
     curses = state.pack.curses
     for slot, stack in enumerate(state.track):
@@ -234,8 +234,8 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
                 continue
             if (
                 rules  # a base game: none (no look-up on its hot path)
-                and (rule := rules.get(ctype := curses[curse.curse].type)) is not None
-                and ctype not in _CURSE_ELEMENT
+                and (ctype := curses[curse.curse].type) not in _CURSE_ELEMENT  # not a base Curse type
+                and (rule := rules.get(ctype)) is not None
             ):
                 if _module_curse_payable(state, view, rule, curse, solved):
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
@@ -253,8 +253,13 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
                 continue
             if budget is not None:
-                # Spontaneous Elements (section 4.9): the shortfalls, summed, against the pairs.
-                if _shortfall(tot, curses[curse.curse].cost, curse.tokens) <= budget:
+                # Spontaneous Elements (section 4.9): what the Element cards lack of each part of
+                # the printed cost plus tokens (A-62), summed, against the pairs.
+                cost, tokens = curses[curse.curse].cost, curse.tokens
+                n0, n1 = cost[0] + tokens[0] - tot[0], cost[1] + tokens[1] - tot[1]
+                n2, n3 = cost[2] + tokens[2] - tot[2], cost[3] + tokens[3] - tot[3]
+                short = (n0 if n0 > 0 else 0) + (n1 if n1 > 0 else 0) + (n2 if n2 > 0 else 0)
+                if short + (n3 if n3 > 0 else 0) <= budget:
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
                 continue
             base, el = _curse_base(state, curse)
@@ -267,26 +272,22 @@ _BASE: tuple[None, frozenset[int], int] = (None, hooks.NO_BAN, 0)  # legal_destr
 
 
 def _module_curse_payable(
-    state: GameState, view: MenuView, rule: CurseRule, curse: CurseOnTrack, solved: dict[tuple, bool]
+    state: GameState,
+    view: MenuView,
+    rule: CurseRule,
+    curse: CurseOnTrack,
+    solved: dict[int, tuple[object, bool]],
 ) -> bool:
     """A module's Curse type costs what its rule says (a Dark Curse: Dark Matter only, section
-    4.7), paid through the one payment solver, asked once per distinct cost (``solved``)."""
+    4.7), paid through the one payment solver, asked once per cost object (``solved``, by id: no
+    cost to hash; it keeps the cost, so no other object takes its id during the query)."""
     mcost = rule.cost(state, view.p, curse)
-    ok = solved.get(mcost)
-    if ok is None:
-        ok = solved[mcost] = view.affordable(state, "destroy", mcost)
+    known = solved.get(id(mcost))
+    if known is not None and known[0] is mcost:
+        return known[1]
+    ok = view.affordable(state, "destroy", mcost)
+    solved[id(mcost)] = (mcost, ok)
     return ok
-
-
-def _shortfall(tot: list[int], cost: tuple[int, ...], tokens: tuple[int, ...]) -> int:
-    """What the Element cards (value per Element ``tot``) lack of a Curse's printed cost plus its
-    tokens (A-62), summed over the Elements."""
-    short = 0
-    for e in range(NUM_ELEMENTS):
-        need = cost[e] + tokens[e] - tot[e]
-        if need > 0:
-            short += need
-    return short
 
 
 def choose_destroy(state: GameState, f: dict, mv: M.Move) -> None:

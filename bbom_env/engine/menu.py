@@ -22,7 +22,7 @@ from .payment import (
     available_values,
     can_cover,
     can_cover_module,
-    currency_cards,
+    values_and_currency,
 )
 from .resolver import done, frame
 from .rules import ruleset
@@ -57,7 +57,8 @@ class MenuView:
     queries: modifiers are read fresh, STYLE.md practice 10). A player without "forbid" / "cost"
     modifiers skips those hooks (the hot path of random play). A game whose modules transform
     costs (``rules.Module.cost_transforms``: Spontaneous Elements, section 4.9) applies them in
-    ``cost`` and checks the costs they make with the payment solver; a base game never does."""
+    ``cost`` and checks the costs they make with the payment solver; a base game never does. In a
+    module game the currency cards (Dark Matter) are counted with the Element cards (``currency``)."""
 
     __slots__ = (
         "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods",
@@ -68,7 +69,13 @@ class MenuView:
         self.frame = f
         p = self.p = f["player"]
         self.player: PlayerState = state.players[p]
-        counts = self.counts = available_values(state, p)
+        if state.config.modules:
+            # The currency cards (Dark Matter, sections 4.6-4.9) counted in the same pass over the
+            # support pool: a module game's Actions ask for them on most queries.
+            counts, self._currency = values_and_currency(state, p)
+        else:
+            counts = available_values(state, p)  # a base game (the hot path)
+        self.counts = counts
         self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
         forbid = False
         cost_mods = []
@@ -89,7 +96,6 @@ class MenuView:
             # every cost unchanged, and a five-number cost the Element cards fail stays failed).
             transforms, uniform = hooks.active_transforms(state, p, ruleset(modules).cost_transforms)
             self._transforms = transforms
-            self._currency = -1  # currency cards the player may pay with, counted on first need
             # Uniform transforms: the module flags each Action's costs get, found once per Action
             # (without a banned Element) from a probe cost (hooks.GatedTransform.uniform).
             self._flags: dict[str, tuple[bool, bool] | None] | None = {} if transforms and uniform else None
@@ -127,7 +133,7 @@ class MenuView:
         if known is None:
             return None
         wildcards, convert = known
-        bonus = self.currency(state) // 2 if wildcards else 0
+        bonus = self._currency // 2 if wildcards else 0
         air = 0
         if convert:
             a = self.counts[AIR]
@@ -155,7 +161,7 @@ class MenuView:
         known = self._action_flags(state, action)
         if known is None or known[1]:
             return None
-        return self.currency(state) // 2 if known[0] else 0
+        return self._currency // 2 if known[0] else 0
 
     def forbidden(self, state: GameState, action: str, element: int | None) -> bool:
         return self._forbid and hooks.forbidden(state, self.p, action, element)
@@ -244,8 +250,10 @@ class MenuView:
         if len(out) == COST_PARTS:
             return (False, False)
         cost = as_cost(out)
-        flags = (cost.wildcards, cost.convert)
-        return flags if cost == _flagged(_PROBE, *flags) else None
+        # The probe cost with only its flags set (``_flagged(_PROBE, ...)``, compared field by field).
+        if cost[:COST_PARTS] != _PROBE or cost.one_of or cost.one_of_set or cost.distinct or cost.currency:
+            return None
+        return (cost.wildcards, cost.convert)
 
     def _pays_flagged(self, state: GameState, req: Req, element: int, wildcards: bool, convert: bool) -> bool:
         """``_can_pay_module`` of an Element cost (no banned Element) the Element cards alone do
@@ -254,7 +262,7 @@ class MenuView:
         Element's cards, a pair per Element, the best Air card counted as that Element)."""
         if not (wildcards or convert):
             return False
-        pairs = self.currency(state) // 2 if wildcards else 0
+        pairs = self._currency // 2 if wildcards else 0
         if element < 0:
             if not req[COST_ANY]:
                 return _parts_payable(self.tot, self.counts[AIR], req, pairs, convert)
@@ -276,7 +284,7 @@ class MenuView:
                 return True
             pairs = 0
             if cost.wildcards:
-                pairs = self.currency(state) // 2
+                pairs = self._currency // 2
             if not (pairs or cost.convert):
                 return False  # the Element cards alone fall short (checked above)
             # The closed forms with pairs (section 4.9) and the Air conversion (V-12).
@@ -294,7 +302,7 @@ class MenuView:
         cost = as_cost(req)
         if cost.one_of or cost.convert or cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY]:
             return affordable(state, self.p, cost, action, NO_BAN)
-        if cost.currency and self.currency(state) < cost.currency:
+        if cost.currency and self._currency < cost.currency:
             return False
         return not cost.distinct or self.elements_held(state, action) >= cost.distinct
 
@@ -302,6 +310,9 @@ class MenuView:
         """How many Elements the player holds a card of that may pay for this Action (hand and
         usable support; an Element banned for it left out): what a cost of "n cards of different
         Elements" asks (section 4.6, ``payment.affordable``'s closed form)."""
+        if not self._forbid:
+            tot = self.tot  # a card of Element e held exactly when its value tot[e] > 0
+            return (tot[0] > 0) + (tot[1] > 0) + (tot[2] > 0) + (tot[3] > 0)
         n = 0
         for c in self._funds(state, action)[1]:
             if c[0] or c[1] or c[2]:
@@ -309,9 +320,8 @@ class MenuView:
         return n
 
     def currency(self, state: GameState) -> int:
-        """Currency cards the player may pay with (hand and usable support), counted once."""
-        if self._currency < 0:
-            self._currency = currency_cards(state, self.p)
+        """Currency cards the player may pay with (hand and usable support: ``currency_cards``),
+        counted with ``counts`` (a module game's query; a base game has none)."""
         return self._currency
 
     def transform(self, state: GameState, action: str, req: tuple) -> tuple:
@@ -326,35 +336,31 @@ _PROBE: Req = (1, 0, 0, 0, 0)  # a non-free Element cost (hooks.GatedTransform.u
 _FLAGGED: dict[tuple, Cost] = {}
 
 
-def _shortfall(tot: list[int], req: Req, k: int = -1, v: int = 0) -> int:
-    """What Element cards worth ``tot`` per Element lack of the Element parts of ``req``, summed;
-    with an Air card of value ``v`` converted to pay part ``k`` (V-12): Air worth v less, part k
-    owing v less."""
-    short = 0
-    for e in range(4):
-        need = req[e] - tot[e]
-        if e == k:
-            need -= v
-        elif e == AIR:
-            need += v
-        if need > 0:
-            short += need
-    return short
-
-
 def _parts_payable(tot: list[int], air: list[int], req: Req, pairs: int, convert: bool) -> bool:
     """``can_cover_module`` for a cost of Element parts without "any": each part's cards pay
     only it and a pair pays 1 of any part (section 4.9), so the shortfalls, summed, against the
     pairs decide (``can_cover_pairs``' spread); with the conversion (V-12), also with each Air
     card value (``air``: counts of values 1-3) converted to pay each other part owed."""
-    if _shortfall(tot, req) <= pairs:
+    # Written out (the menu asks it for each Curse): the parts' shortfalls against ``tot``, summed;
+    # with an Air card of value v converted to pay part k: part k owes v less, Air's cards are
+    # worth v less (``air_need``, the Air part's shortfall before clipping at 0, grows by v).
+    short = [req[0] - tot[0], req[1] - tot[1], req[2] - tot[2]]
+    air_need = req[AIR] - tot[AIR]
+    total = (short[0] if short[0] > 0 else 0) + (short[1] if short[1] > 0 else 0)
+    total += (short[2] if short[2] > 0 else 0) + (air_need if air_need > 0 else 0)
+    if total <= pairs:
         return True
     if convert:
         for i in range(3):
             if air[i]:
-                for k in range(4):
-                    if k != AIR and req[k] > 0 and _shortfall(tot, req, k, i + 1) <= pairs:
-                        return True
+                v = i + 1
+                with_air = total - (air_need if air_need > 0 else 0) + max(0, air_need + v)
+                for k in range(3):  # the Elements other than Air (Element.AIR is 3)
+                    if req[k] > 0:
+                        need = short[k]
+                        after = with_air - (need if need > 0 else 0) + max(0, need - v)
+                        if after <= pairs:
+                            return True
     return False
 
 

@@ -67,7 +67,10 @@ class Cost(NamedTuple):
     @property
     def is_free(self) -> bool:
         """Nothing to pay."""
-        return not (any(self[:COST_PARTS]) or self.one_of or self.distinct or self.currency)
+        # The five Element parts written out (module cost transforms ask on every menu query).
+        if self[0] or self[1] or self[2] or self[3] or self[4]:
+            return False
+        return not (self.one_of or self.distinct or self.currency)
 
     def compact(self) -> tuple:
         """The fields up to the last one that is not at its default (at least the five Element
@@ -168,6 +171,21 @@ def available_values(state: GameState, payer: int, banned: frozenset[int] = froz
             e, i = CODE_COUNT_INDEX[code]
             counts[e][i] += 1
     return counts
+
+
+def values_and_currency(state: GameState, payer: int) -> tuple[list[list[int]], int]:
+    """``available_values`` (no banned Element) and ``currency_cards`` in one pass over the
+    support pool (the module menu's counts: ``menu.MenuView``)."""
+    hand = state.players[payer].hand
+    counts = [hand[lo : lo + NUM_VALUES] for lo in _ELEMENT_FIRST_CODES]
+    currency = hand[CURRENCY]
+    for _, _, code in usable_support(state, payer):
+        if code < NUM_ELEMENT_CODES:
+            e, i = CODE_COUNT_INDEX[code]
+            counts[e][i] += 1
+        else:  # usable_support yields Element cards and currency cards only
+            currency += 1
+    return counts, currency
 
 
 def available_codes(state: GameState, payer: int, banned: frozenset[int] = frozenset()) -> list[int]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from . import payment_counted as counted_costs
 from .constants import (
     CODE_ELEMENT,
     CODE_VALUE,
@@ -31,7 +32,6 @@ from .payment import (
     Cost,
     _min_sum_at_least,
     as_cost,
-    available_values,
     banned_elements,
     can_cover,
     covers,
@@ -194,7 +194,7 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
         hand = [0 if CODE_ELEMENT[c] in banned else n for c, n in enumerate(hand)]
     pool = _pool(state, payer, banned)
     plain = tuple(cost[:COST_PARTS])
-    counts = available_values(state, payer, banned)
+    counts = _counts(hand, pool)
     if can_cover(counts, plain):
         return _auto_elements(hand, pool, payer, plain)
     dark: list[Source] = []
@@ -202,8 +202,11 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
         dark = [HAND_SOURCES[CURRENCY]] * hand[CURRENCY]
         dark += [SupportSource(q, s) for q, s, c in pool if c == CURRENCY]
     converts = _conversions(hand, pool, plain) if cost.convert else []
-    for pairs in range(len(dark) // 2 + 1):
-        for options in ([None], converts):  # the conversion only where it is needed (V-12)
+    alone: list[_Conversion | None] = [None]  # no conversion
+    for pairs in range(_fewest_pairs(cost, plain, counts), len(dark) // 2 + 1):
+        for options in (alone, converts):  # the conversion only where it is needed (V-12)
+            if pairs == 0 and options is alone:
+                continue  # the Element cards alone: they fall short (checked above)
             best: tuple[int, list[Source]] | None = None
             for conv in options:
                 paid = _cheapest(state, payer, hand, pool, counts, plain, pairs, conv)
@@ -212,6 +215,33 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
             if best is not None:
                 return best[1] + dark[: 2 * pairs]
     raise ValueError(f"cost {cost.compact()} is not affordable")
+
+
+def _fewest_pairs(cost: Cost, plain: tuple, counts: list[list[int]]) -> int:
+    """The fewest Dark Matter pairs worth trying for an Element cost the Element cards (``counts``)
+    do not cover alone: without the conversion (V-12), only a part's own Element's cards and
+    pairs pay it (section 4.9), so the parts' shortfalls, summed, take that many pairs at least;
+    with it, 0 (one Air card converted may be enough)."""
+    if cost.convert:
+        return 0
+    short = 0
+    for e in range(NUM_ELEMENTS):
+        c = counts[e]
+        need = plain[e] - (c[0] + 2 * c[1] + 3 * c[2])
+        if need > 0:
+            short += need
+    return max(1, short)
+
+
+def _counts(hand: list[int], pool: list[tuple[int, int, int]]) -> list[list[int]]:
+    """``payment.available_values`` from the cards an auto payment draws on (``hand``: banned
+    Elements zeroed; ``pool``: ``_pool``'s usable support cards), without asking the support
+    pool's filters again."""
+    counts = [hand[codes[0] : codes[0] + NUM_VALUES] for codes in ELEMENT_CODES]
+    for _, _, code in pool:
+        if code < NUM_ELEMENT_CODES:
+            counts[CODE_ELEMENT[code]][CODE_VALUE[code] - 1] += 1
+    return counts
 
 
 # One Air card converted (V-12): (its source, the Element part it pays, its value).
@@ -273,6 +303,11 @@ def _cheapest(
 
 
 def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:
+    if counted_costs.counted(cost):  # cards of one kind: counted (payment_counted)
+        pool = _pool(state, payer, banned)
+        if cost.currency:
+            return counted_costs.auto_currency(state, payer, cost, pool)
+        return counted_costs.auto_distinct(state, payer, cost, banned, pool)
     hand = state.players[payer].hand
     payable = (*range(NUM_ELEMENT_CODES), CURRENCY)
     chosen: list[Source] = [
@@ -369,7 +404,10 @@ def completable_module(trial: list[int], pool: list[int], cost: Cost, budget: in
     time: section 4.9, a pair is one unit); it stops at a covering payment (adding to one makes it
     reducible). Past ``budget`` payments tried it answers True (no pick is refused on a guess).
     The answer depends on the trial's cards, not their order: memoised on the sorted trial (manual
-    payment asks the same trials again and again, about half of them in random play)."""
+    payment asks the same trials again and again, about half of them in random play). A cost in
+    cards of one kind (``payment_counted.counted``) is answered by counting, as the search would."""
+    if budget >= counted_costs.COUNTED_SEARCH and counted_costs.counted(cost):
+        return counted_costs.completable_counted(trial, pool, cost)
     return _completable_module(tuple(sorted(trial)), tuple(pool), cost, budget)
 
 

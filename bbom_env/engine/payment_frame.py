@@ -35,11 +35,11 @@ from .payment import (
     elements_only,
     irreducible,
     is_free,
-    left_to_pay,
     source_code,
     usable_support,
 )
 from .payment_auto import auto_payment, completable_module, completable_pick
+from .payment_search import remaining
 from .records import HAND_SOURCES, HandSource, Source, SupportSource
 from .resolver import done, frame
 
@@ -83,12 +83,16 @@ def _discard_sources(state: GameState, p: int, sources: list[Source]) -> None:
 def run_pay(state: GameState, f: dict) -> None:
     p = f["player"]
     if state.config.payment == "auto" or is_free(f["cost"]):
-        sources = auto_payment(state, p, f["cost"], f["action"])
+        req = f["cost"]
+        module_cost = len(req) > COST_PARTS  # a base game's cost has five numbers (a hot path)
+        if module_cost:
+            req = as_cost(req)  # its Cost once: the payment's checks take it as it is
+        sources = auto_payment(state, p, req, f["action"])
         codes = tuple([source_code(state, s) for s in sources])  # a list comprehension: no generator
         _discard_sources(state, p, sources)
         state.event("pay", p, f["action"], f["target"], codes)
-        if len(f["cost"]) > COST_PARTS:  # a base game's cost never has the conversion (a hot path)
-            _note_conversion(state, p, f["cost"], codes)
+        if module_cost:  # a base game's cost never has the conversion
+            _note_conversion(state, p, req, codes)
         done(state, f)
         return
     f["decider"] = p
@@ -182,15 +186,16 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
         else:
             ok = pays_part(code)
         if ok and irreducible_only:
-            exact = completable_pick(picked, pool, req, code)
-            if exact is None and cost is not None:  # a module's cost: a bounded search
+            if cost is not None:  # a module's cost (never Element-only): a bounded search
                 trial = (trial_of(code) if trial_of is not None else None) or [*picked, code]
                 ok = completable_module(trial, _with_picks(pool, picked), cost)
-            elif exact is None:  # mixed cost: at least no reducible payment is ever confirmed
-                trial = [*picked, code]
-                ok = not covers(trial, req) or irreducible(trial, req)
             else:
-                ok = exact
+                exact = completable_pick(picked, pool, req, code)
+                if exact is None:  # mixed cost: at least no reducible payment is ever confirmed
+                    trial = [*picked, code]
+                    ok = not covers(trial, req) or irreducible(trial, req)
+                else:
+                    ok = exact
         verdict[code] = ok
         return ok
 
@@ -206,7 +211,8 @@ def _module_judges(
     payment its pick makes (None: no payment). Dark Matter that pays only as Spontaneous Elements
     (section 4.9) pays in pairs: each card is a pick (DP-P4), the first of a pair judged with its
     pair completed (A-18 counts a pair as one unit), offered only while a second card is there."""
-    owed = sum(_numbers(left_to_pay(picked, cost)))
+    # What is owed, summed: ``remaining``'s numbers are ``left_to_pay``'s amounts (no Cost built).
+    owed = sum(remaining(tuple(picked), cost))
     pairs_only = cost.wildcards and not cost.currency
     odd = picked.count(CURRENCY) % 2
 
@@ -217,7 +223,7 @@ def _module_judges(
 
     def pays_part(code: int) -> bool:
         trial = trial_of(code)
-        return trial is not None and sum(_numbers(left_to_pay(trial, cost))) < owed
+        return trial is not None and sum(remaining(tuple(trial), cost)) < owed
 
     return pays_part, trial_of
 
@@ -228,11 +234,6 @@ def _with_picks(pool: list[int], picked: list[int]) -> list[int]:
     for c in picked:
         out[c] += 1
     return out
-
-
-def _numbers(cost: Cost) -> tuple[int, ...]:
-    """The amounts of a cost (what is owed), without the one-of set and the wildcard flag."""
-    return (*cost[:6], cost.distinct, cost.currency)
 
 
 def answer_pay(state: GameState, f: dict, move: int) -> None:

@@ -91,11 +91,12 @@ def may_pair(state: GameState, p: int) -> bool:
     if held >= 2:
         return True
     for pl in state.players:  # loops, not a generator: the menu asks on every query
-        for slot in pl.support:
-            if slot.card == DARK_MATTER:
-                held += 1
-                if held >= 2:
-                    return True
+        if pl.support:
+            for slot in pl.support:
+                if slot.card == DARK_MATTER:
+                    held += 1
+                    if held >= 2:
+                        return True
     return False
 
 
@@ -112,7 +113,20 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
         ok = view.elements_held(state, ACQUIRE) >= ACQUIRE_COST.distinct
     else:
         ok = view.affordable(state, ACQUIRE, cost)
-    return [M.layout(state.config.modules).by_name[ACQUIRE_BLOCK].start] if ok else []
+    if not ok:
+        return []
+    modules = state.config.modules
+    move = _ACQUIRE_ID.get(modules)
+    return [acquire_id(modules) if move is None else move]
+
+
+def acquire_id(modules: tuple[str, ...]) -> int:
+    """The Action's move id in the layout of ``modules``, looked up once per module set."""
+    move = _ACQUIRE_ID[modules] = M.layout(modules).by_name[ACQUIRE_BLOCK].start
+    return move
+
+
+_ACQUIRE_ID: dict[tuple[str, ...], int] = {}
 
 
 class AcquireDarkMatterFrame(Frame):

@@ -23,29 +23,33 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bbom_env.engine import hooks
-from bbom_env.engine.constants import Element
+from bbom_env.engine.constants import COST_ANY, Element
 from bbom_env.engine.payment import as_cost, with_flag
 
 if TYPE_CHECKING:
+    from bbom_env.engine.cards import Pack
     from bbom_env.engine.state import GameState
 
 KIND = "air_conversion"  # the modifier kind on the Magician's sheet (``ability = [{ kind = ... }]``)
 MODIFIER_SCHEMAS: tuple[tuple[str, dict], ...] = ((KIND, {}),)
 
 
-def _has_conversion(state: GameState, p: int) -> bool:
-    """Whether player p's Magician sheet has the conversion (the menu asks often: a set per pack)."""
-    pack = state.pack
+def _converters(pack: Pack) -> tuple[Pack, frozenset[str]]:
+    """(pack, ids of its Magicians with the conversion): a set per pack (the menu asks often),
+    the last pack's kept at hand (``_LAST``)."""
     known = _CONVERTERS.get(id(pack))
     if known is None or known[0] is not pack:
-        ids = frozenset(mid for mid, m in pack.magicians.items() if any(x["kind"] == KIND for x in m.mods))
+        mags = pack.magicians
+        ids = frozenset(mid for mid, m in mags.items() if any(x["kind"] == KIND for x in m.mods))
         if len(_CONVERTERS) > 64:
             _CONVERTERS.clear()
         known = _CONVERTERS[id(pack)] = (pack, ids)  # the pack kept: its id is not reused meanwhile
-    return state.players[p].magician in known[1]
+    _LAST[:] = known
+    return known
 
 
-_CONVERTERS: dict[int, tuple[object, frozenset[str]]] = {}
+_CONVERTERS: dict[int, tuple[Pack, frozenset[str]]] = {}
+_LAST: list = [None, frozenset()]  # (pack, ids) of the last pack asked (``_converters``)
 
 
 def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
@@ -55,7 +59,9 @@ def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tu
     if not conversion_on(state, p):
         return req
     cost = as_cost(req)
-    if cost.convert or not (any(cost[:5]) or cost.one_of or cost.distinct):
+    if cost.convert or not (
+        cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY] or cost.one_of or cost.distinct
+    ):
         return req  # nothing an Air card pays (a Dark Matter cost: sections 4.7, 4.8)
     if Element.AIR in hooks.banned_elements(state, p, action):
         return req
@@ -66,6 +72,10 @@ def conversion_on(state: GameState, p: int) -> bool:
     """The gate of ``air_conversion_cost`` (``hooks.GatedTransform``): player p may use the
     conversion now (their own turn, not used this turn, the ability not lost: V-10, V-12); when
     False the transform leaves every cost of p as it is."""
-    if p != state.active or state.players[p].ability_used or not _has_conversion(state, p):
+    if p != state.active:
         return False
-    return not hooks.ability_lost(state, p)
+    pl = state.players[p]
+    if pl.ability_used:
+        return False
+    known = _LAST if _LAST[0] is state.pack else _converters(state.pack)
+    return pl.magician in known[1] and not hooks.ability_lost(state, p)  # the sheet has it

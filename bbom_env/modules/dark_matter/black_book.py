@@ -49,6 +49,7 @@ from .content import BLACK_PAGE, BlackPage, BlackSpell
 from .state import dm_state
 
 if TYPE_CHECKING:
+    from bbom_env.engine.cards import Pack
     from bbom_env.engine.menu import MenuView
     from bbom_env.engine.state import GameState
 
@@ -81,22 +82,52 @@ def legal_black_book(state: GameState, view: MenuView) -> list[int]:
     # A-60: the Active Player's own Action phase only; a granted Action menu has grants >= 0.
     if view.frame["grants"] >= 0 or p != state.active:
         return []
+    # A Black Spell costs Dark Matter only (section 4.8, ``dark_matter_cost``): the menu's count of
+    # the Dark Matter cards the player may pay with decides (no Element ban reaches them). Every
+    # printed cost is at least 1 (``content``'s pack check): without one, no page is castable.
+    have = view.currency(state)
+    if not have:
+        return []
     st = dm_state(state)
     if st.closed or st.used_turn == state.turn or view.forbidden(state, BLACK_BOOK, None):
         return []
-    # A Black Spell costs Dark Matter only (section 4.8, ``dark_matter_cost``): the menu's count of
-    # the Dark Matter cards the player may pay with decides (no Element ban reaches them).
-    have = view.currency(state)
-    out = []
-    pages = state.pack.sections[BLACK_PAGE.name]
-    for side in (LEFT, RIGHT):
-        pid = st.book[st.spread + side]  # shown_spell, written out (the menu asks on every query)
-        page: BlackPage = pages[pid]
-        face = page.back if side == LEFT else page.front
-        if face is None or face.cost > have or (pid, PARTS[side]) not in state.pack.effects:
-            continue  # no face, unpaid, or a text with no effect yet (``needs``): cannot be cast
-        out.append(M.layout(state.config.modules).by_name[BLOCK_NAMES[side]].start)
-    return out
+    costs = _castable(state.pack)
+    left = costs[LEFT].get(st.book[st.spread])
+    right = costs[RIGHT].get(st.book[st.spread + 1])
+    if (left is None or left > have) and (right is None or right > have):
+        return []
+    ids = _BOOK_IDS.get(state.config.modules) or _book_ids(state.config.modules)
+    return [ids[side] for side, cost in ((LEFT, left), (RIGHT, right)) if cost is not None and cost <= have]
+
+
+def _castable(pack: Pack) -> tuple[dict[str, int], dict[str, int]]:
+    """For each side (LEFT, RIGHT): page id -> the printed cost of its Black Spell on that side,
+    for the faces that can be cast (the face exists and its text has an effect, not a ``needs``:
+    ``shown_spell`` and ``pack.effects``); built once per pack (the menu asks on every query)."""
+    known = _CASTABLE.get(id(pack))
+    if known is None or known[0] is not pack:
+        sides: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        for pid, page in pack.sections[BLACK_PAGE.name].items():
+            for side, face in ((LEFT, page.back), (RIGHT, page.front)):
+                if face is not None and (pid, PARTS[side]) in pack.effects:
+                    sides[side][pid] = face.cost
+        if len(_CASTABLE) > 64:
+            _CASTABLE.clear()
+        known = _CASTABLE[id(pack)] = (pack, sides)  # the pack kept: its id is not reused meanwhile
+    return known[1]
+
+
+_CASTABLE: dict[int, tuple[Pack, tuple[dict[str, int], dict[str, int]]]] = {}
+
+
+def _book_ids(modules: tuple[str, ...]) -> tuple[int, int]:
+    """The move ids of the two pages (LEFT, RIGHT) in the layout of ``modules``, looked up once."""
+    by_name = M.layout(modules).by_name
+    ids = _BOOK_IDS[modules] = (by_name[BLOCK_NAMES[LEFT]].start, by_name[BLOCK_NAMES[RIGHT]].start)
+    return ids
+
+
+_BOOK_IDS: dict[tuple[str, ...], tuple[int, int]] = {}
 
 
 class BlackBookFrame(Frame):
