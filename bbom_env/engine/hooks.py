@@ -54,20 +54,36 @@ def _all_mods(
     the Magician's (unless the ability is lost, also by a temporary or sourced "lose_ability"
     modifier: V-10, V-27), the temporary ones, then the sources', each source asked once."""
     pl = state.players[p]
-    sourced: list[dict] = []
-    for source in sources:
-        sourced += source(state, p)
+    if len(sources) == 1:  # one module with a source (the Phobias): its answer as it is
+        sourced = sources[0](state, p)
+        if type(sourced) is not tuple:
+            sourced = list(sourced)  # any iterable (Module.modifier_sources)
+    else:
+        sourced = []
+        for source in sources:
+            sourced += source(state, p)
     mods = pl.mods
+    if not sourced:
+        # Nothing active in a zone (most queries: no Phobia in the support): player_mods's
+        # Dark-Matter-alone answer.
+        if not mods:
+            return () if pl.ability_lost else state.pack.magicians[pl.magician].mods
+        temp = [m.modifier for m in mods]
+        if pl.ability_lost or _loses(temp):
+            return temp
+        return [*state.pack.magicians[pl.magician].mods, *temp]
     temp = [m.modifier for m in mods] if mods else []
-    if not (sourced or temp):
-        return () if pl.ability_lost else state.pack.magicians[pl.magician].mods
-    if (
-        pl.ability_lost
-        or any(m["kind"] == "lose_ability" for m in temp)
-        or any(m["kind"] == "lose_ability" for m in sourced)
-    ):
-        return temp + sourced
+    if pl.ability_lost or _loses(temp) or _loses(sourced):
+        return [*temp, *sourced]
     return [*state.pack.magicians[pl.magician].mods, *temp, *sourced]
+
+
+def _loses(mods: Iterable[dict]) -> bool:
+    """Whether a "lose_ability" modifier is among these (V-10, V-27)."""
+    for m in mods:
+        if m["kind"] == "lose_ability":
+            return True
+    return False
 
 
 def ability_lost(state: GameState, p: int) -> bool:
@@ -82,10 +98,9 @@ def ability_lost(state: GameState, p: int) -> bool:
     for m in pl.mods:
         if m.modifier["kind"] == "lose_ability":
             return True
-    if state.config.modules:
-        for source in ruleset(state.config.modules).modifier_sources:
-            if any(m["kind"] == "lose_ability" for m in source(state, p)):
-                return True
+    for source in ruleset(state.config.modules).modifier_sources:
+        if _loses(source(state, p)):
+            return True
     return False
 
 
@@ -171,7 +186,13 @@ def forbidden(state: GameState, p: int, action: str, element: int | None) -> boo
     Element of its own (Cure, a Multi-Element Curse): it filters the payer's sources instead
     (``banned_elements``), so the Action is offered when it can be paid without that Element
     (section 4.10)."""
-    for m in player_mods(state, p):
+    return forbidden_by(player_mods(state, p), action, element)
+
+
+def forbidden_by(mods: Iterable[dict], action: str, element: int | None) -> bool:
+    """``forbidden`` with the player's modifiers already read (the menu reads them once per
+    query)."""
+    for m in mods:
         if m["kind"] == "forbid" and m["action"] in (action, "all"):
             if m["element"] == "any":
                 return True
@@ -183,8 +204,13 @@ def forbidden(state: GameState, p: int, action: str, element: int | None) -> boo
 def banned_elements(state: GameState, p: int, action: str) -> frozenset[int]:
     """Elements whose cards player p may not pay with for this Action (section 4.10: "you can no
     longer take an Action using <Element>" also bars that Element from every payment)."""
+    return banned_by(player_mods(state, p), action)
+
+
+def banned_by(mods: Iterable[dict], action: str) -> frozenset[int]:
+    """``banned_elements`` with the player's modifiers already read (the menu's query)."""
     out = None  # a loop, not a list comprehension: asked by every payment and most have no ban
-    for m in player_mods(state, p):
+    for m in mods:
         if m["kind"] == "forbid" and m["action"] in (action, "all") and m["element"] != "any":
             if out is None:
                 out = []

@@ -62,7 +62,7 @@ class MenuView:
 
     __slots__ = (
         "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods",
-        "_transforms", "_currency", "_cost_actions", "_flags",
+        "_transforms", "_currency", "_cost_actions", "_flags", "_mods", "_banned_funds",
     )  # fmt: skip
 
     def __init__(self, state: GameState, f: MenuFrame) -> None:
@@ -79,13 +79,17 @@ class MenuView:
         self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
         forbid = False
         cost_mods = []
-        for m in hooks.player_mods(state, p):  # one pass (a hot path)
+        mods = hooks.player_mods(state, p)
+        for m in mods:  # one pass (a hot path)
             kind = m["kind"]
             if kind == "cost":
                 cost_mods.append(m)
             elif kind == "forbid" or kind == "cure_only":
                 forbid = True  # "cure_only" (V-31) limits the Cure Action: no plain path either
         self._forbid = forbid
+        if forbid:  # the modifiers and the funds without a banned Element, read once per query
+            self._mods = mods
+            self._banned_funds: dict[frozenset[int], tuple[list[int], list[list[int]]]] = {}
         self._cost_mods = cost_mods
         self._cost = bool(cost_mods)
         modules = state.config.modules
@@ -164,7 +168,7 @@ class MenuView:
         return self._currency // 2 if known[0] else 0
 
     def forbidden(self, state: GameState, action: str, element: int | None) -> bool:
-        return self._forbid and hooks.forbidden(state, self.p, action, element)
+        return self._forbid and hooks.forbidden_by(self._mods, action, element)
 
     def cost(self, state: GameState, action: str, element: int | None, req: Req) -> Req:
         """The cost after the player's "cost" modifiers (section 4.10). The modules' cost
@@ -176,10 +180,14 @@ class MenuView:
         """(value per Element, counts) the player can pay this Action with: an Element banned
         for it (a "forbid" modifier with an Element, section 4.10) is left out."""
         if self._forbid:
-            banned = hooks.banned_elements(state, self.p, action)
+            banned = hooks.banned_by(self._mods, action)
             if banned:
-                counts = available_values(state, self.p, banned)
-                return [c[0] + 2 * c[1] + 3 * c[2] for c in counts], counts
+                funds = self._banned_funds.get(banned)
+                if funds is None:
+                    counts = available_values(state, self.p, banned)
+                    funds = ([c[0] + 2 * c[1] + 3 * c[2] for c in counts], counts)
+                    self._banned_funds[banned] = funds
+                return funds
         return self.tot, self.counts
 
     def _fits(self, state: GameState, action: str, req: Req) -> bool:
@@ -234,7 +242,7 @@ class MenuView:
         assert flags is not None
         if action in flags:
             return flags[action]
-        if self._forbid and hooks.banned_elements(state, self.p, action):
+        if self._forbid and hooks.banned_by(self._mods, action):
             known = None  # a banned Element: the transforms may treat its costs apart (section 4.10)
         else:
             known = self._probe(state, action)
