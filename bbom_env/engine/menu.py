@@ -9,6 +9,7 @@ Active Player's own Action phase (unlimited Actions), else the number of granted
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from . import hooks
@@ -63,6 +64,7 @@ class MenuView:
     __slots__ = (
         "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods",
         "_transforms", "_currency", "_cost_actions", "_flags", "_mods", "_banned_funds",
+        "_ban_tot",
     )  # fmt: skip
 
     def __init__(self, state: GameState, f: MenuFrame) -> None:
@@ -90,6 +92,7 @@ class MenuView:
         if forbid:  # the modifiers and the funds without a banned Element, read once per query
             self._mods = mods
             self._banned_funds: dict[frozenset[int], tuple[list[int], list[list[int]]]] = {}
+            self._ban_tot = _ban_tot(self, state, mods)
         self._cost_mods = cost_mods
         self._cost = bool(cost_mods)
         modules = state.config.modules
@@ -124,9 +127,15 @@ class MenuView:
         ``can_pay_single``: ``tot`` when ``plain``; with uniform module transforms (no banned
         Element, no "cost" modifier on the Action: ``hooks.GatedTransform.uniform``), ``tot`` plus
         a Spontaneous Element per pair of currency cards (section 4.9) and, with the Air
-        conversion (V-12), the best Air card for each other Element (``_pays_flagged``)."""
+        conversion (V-12), the best Air card for each other Element (``_pays_flagged``); when
+        every "forbid" modifier bans an Element for every Action and no module transforms the
+        costs, ``tot`` without the banned Elements' cards, a banned Element's -1 (``_ban_tot``)."""
         if self._forbid:
-            return None
+            if self._ban_tot is None or self._transforms:
+                return None
+            if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
+                return None
+            return self._ban_tot
         if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
             return None
         if not self._transforms:
@@ -184,7 +193,8 @@ class MenuView:
             if banned:
                 funds = self._banned_funds.get(banned)
                 if funds is None:
-                    counts = available_values(state, self.p, banned)
+                    # available_values(state, p, banned): the same counts, a banned Element's none
+                    counts = [_NO_CARDS if e in banned else c for e, c in enumerate(self.counts)]
                     funds = ([c[0] + 2 * c[1] + 3 * c[2] for c in counts], counts)
                     self._banned_funds[banned] = funds
                 return funds
@@ -340,6 +350,22 @@ class MenuView:
         return req
 
 
+def _ban_tot(view: MenuView, state: GameState, mods: Iterable[dict]) -> list[int] | None:
+    """V-36, section 4.10: when every "forbid" modifier of the decider bans an Element for every
+    Action (the Phobias "You can no longer take an Action using <Element>"; no "cure_only" either),
+    the value per Element that decides their one-Element costs (``single_tot``): the cards they
+    may pay with (no card of a banned Element), and -1 for a banned Element, whose Actions are
+    forbidden (``hooks.forbidden``), as no cost (>= 0) is <= -1. None otherwise."""
+    for m in mods:
+        kind = m["kind"]
+        if kind == "cure_only" or (kind == "forbid" and (m["action"] != "all" or m["element"] == "any")):
+            return None
+    banned = hooks.banned_by(mods, "all")
+    tot = view._funds(state, "all")[0]
+    return [-1 if e in banned else v for e, v in enumerate(tot)]
+
+
+_NO_CARDS = [0, 0, 0]  # counts of an Element whose cards may not pay (never changed)
 _PROBE: Req = (1, 0, 0, 0, 0)  # a non-free Element cost (hooks.GatedTransform.uniform)
 _FLAGGED: dict[tuple, Cost] = {}
 
