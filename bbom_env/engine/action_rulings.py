@@ -64,7 +64,7 @@ def module_destroy(
     if budget is not None:
         return rules, hooks.NO_BAN, 0
     p = view.p
-    return rules, hooks.banned_elements(state, p, "destroy"), hooks.standing_surcharge(state, p, "destroy")
+    return rules, view.banned("destroy"), hooks.standing_surcharge(state, p, "destroy")
 
 
 def destroy_payable(

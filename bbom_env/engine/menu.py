@@ -63,7 +63,7 @@ class MenuView:
 
     __slots__ = (
         "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods",
-        "_transforms", "_currency", "_cost_actions", "_flags", "_mods", "_banned_funds",
+        "_transforms", "_currency", "_cost_actions", "_flags", "_mods", "_funds_of",
         "_ban_tot",
     )  # fmt: skip
 
@@ -79,22 +79,24 @@ class MenuView:
             counts = available_values(state, p)  # a base game (the hot path)
         self.counts = counts
         self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
-        forbid = False
+        forbid = cure_only = False
         cost_mods = []
         mods = hooks.player_mods(state, p)
         for m in mods:  # one pass (a hot path)
             kind = m["kind"]
             if kind == "cost":
                 cost_mods.append(m)
-            elif kind == "forbid" or kind == "cure_only":
-                forbid = True  # "cure_only" (V-31) limits the Cure Action: no plain path either
+            elif kind == "forbid":
+                forbid = True
+            elif kind == "cure_only":
+                cure_only = True
         self._forbid = forbid
-        if forbid:  # the modifiers and the funds without a banned Element, read once per query
+        if forbid:  # the modifiers, and the funds per Action (banned Elements left out), read once
             self._mods = mods
-            self._banned_funds: dict[frozenset[int], tuple[list[int], list[list[int]]]] = {}
+            self._funds_of: dict[str, tuple[list[int], list[list[int]]]] = {}
             self._ban_tot = _ban_tot(self, state, mods)
         self._cost_mods = cost_mods
-        self._cost = bool(cost_mods)
+        self._cost = bool(cost_mods) or cure_only
         modules = state.config.modules
         if modules:
             # Only the transforms that may change this player's costs now (hooks.GatedTransform:
@@ -108,15 +110,19 @@ class MenuView:
             self._flags: dict[str, tuple[bool, bool] | None] | None = {} if transforms and uniform else None
         else:
             self._transforms = ()  # a base game: no transform, no currency (a hot path)
-        # The Actions a "cost" modifier names ("all": every one): the others are priced as printed.
+        # The Actions a "cost" modifier names ("all": every one): the others are priced as printed;
+        # and the Cure Action under a "cure_only" modifier (V-31: its targets, actions.legal_cure).
         self._cost_actions = frozenset(m["action"] for m in cost_mods) if cost_mods else frozenset()
+        if cure_only:
+            self._cost_actions |= _CURE
 
     def plain(self, action: str) -> bool:
         """True when no modifier can change what this Action costs or whether it is allowed (no
-        "forbid" modifier, no "cost" modifier naming it) and no module transforms this player's
-        costs now (Spontaneous Elements, the Air conversion: ``hooks.GatedTransform``): its
-        ``legal`` may then compare the printed cost with ``tot`` directly (the hot path of random
-        play; the same answers as ``can_pay_single``/``can_pay`` give for an unmodified cost)."""
+        "forbid" modifier, no "cost" modifier naming it, no "cure_only" for the Cure Action) and
+        no module transforms this player's costs now (Spontaneous Elements, the Air conversion:
+        ``hooks.GatedTransform``): its ``legal`` may then compare the printed cost with ``tot``
+        directly (the hot path of random play; the same answers as ``can_pay_single``/``can_pay``
+        give for an unmodified cost)."""
         if self._forbid or self._transforms:
             return False
         return not self._cost or (action not in self._cost_actions and "all" not in self._cost_actions)
@@ -189,16 +195,23 @@ class MenuView:
         """(value per Element, counts) the player can pay this Action with: an Element banned
         for it (a "forbid" modifier with an Element, section 4.10) is left out."""
         if self._forbid:
-            banned = hooks.banned_by(self._mods, action)
-            if banned:
-                funds = self._banned_funds.get(banned)
-                if funds is None:
+            funds = self._funds_of.get(action)
+            if funds is None:
+                banned = hooks.banned_by(self._mods, action)
+                if banned:
                     # available_values(state, p, banned): the same counts, a banned Element's none
                     counts = [_NO_CARDS if e in banned else c for e, c in enumerate(self.counts)]
                     funds = ([c[0] + 2 * c[1] + 3 * c[2] for c in counts], counts)
-                    self._banned_funds[banned] = funds
-                return funds
+                else:
+                    funds = (self.tot, self.counts)
+                self._funds_of[action] = funds
+            return funds
         return self.tot, self.counts
+
+    def banned(self, action: str) -> frozenset[int]:
+        """``hooks.banned_elements`` of the decider for this Action, with the modifiers read once
+        per query (none without a "forbid" modifier)."""
+        return hooks.banned_by(self._mods, action) if self._forbid else NO_BAN
 
     def _fits(self, state: GameState, action: str, req: Req) -> bool:
         """Whether the Element cards pay an Element-only cost (five numbers)."""
@@ -252,7 +265,7 @@ class MenuView:
         assert flags is not None
         if action in flags:
             return flags[action]
-        if self._forbid and hooks.banned_by(self._mods, action):
+        if self.banned(action):
             known = None  # a banned Element: the transforms may treat its costs apart (section 4.10)
         else:
             known = self._probe(state, action)
@@ -352,19 +365,20 @@ class MenuView:
 
 def _ban_tot(view: MenuView, state: GameState, mods: Iterable[dict]) -> list[int] | None:
     """V-36, section 4.10: when every "forbid" modifier of the decider bans an Element for every
-    Action (the Phobias "You can no longer take an Action using <Element>"; no "cure_only" either),
-    the value per Element that decides their one-Element costs (``single_tot``): the cards they
-    may pay with (no card of a banned Element), and -1 for a banned Element, whose Actions are
-    forbidden (``hooks.forbidden``), as no cost (>= 0) is <= -1. None otherwise."""
+    Action (the Phobias "You can no longer take an Action using <Element>"), the value per Element
+    that decides their one-Element costs (``single_tot``): the cards they may pay with (no card
+    of a banned Element), and -1 for a banned Element, whose Actions are forbidden
+    (``hooks.forbidden``), as no cost (>= 0) is <= -1. None otherwise."""
     for m in mods:
         kind = m["kind"]
-        if kind == "cure_only" or (kind == "forbid" and (m["action"] != "all" or m["element"] == "any")):
+        if kind == "forbid" and (m["action"] != "all" or m["element"] == "any"):
             return None
     banned = hooks.banned_by(mods, "all")
     tot = view._funds(state, "all")[0]
     return [-1 if e in banned else v for e, v in enumerate(tot)]
 
 
+_CURE = frozenset(("cure",))
 _NO_CARDS = [0, 0, 0]  # counts of an Element whose cards may not pay (never changed)
 _PROBE: Req = (1, 0, 0, 0, 0)  # a non-free Element cost (hooks.GatedTransform.uniform)
 _FLAGGED: dict[tuple, Cost] = {}
