@@ -34,44 +34,40 @@ def player_mods(state: GameState, p: int) -> Iterable[dict]:
         temp = [m.modifier for m in mods]
         return temp if pl.ability_lost else [*state.pack.magicians[pl.magician].mods, *temp]
     sources = ruleset(state.config.modules).modifier_sources
-    if not sources:
-        # Modules without modifier sources (the Dark Matter module alone): what _all_mods gives,
-        # as one list; a temporary "lose_ability" modifier (V-10) takes the Magician's away.
-        mods = pl.mods
-        if not mods:
-            return () if pl.ability_lost else state.pack.magicians[pl.magician].mods
-        temp = [m.modifier for m in mods]
-        if pl.ability_lost or any(m["kind"] == "lose_ability" for m in temp):
-            return temp
-        return [*state.pack.magicians[pl.magician].mods, *temp]
-    return _all_mods(state, p, sources)
-
-
-def _all_mods(
-    state: GameState, p: int, sources: tuple[Callable[[GameState, int], Iterable[dict]], ...]
-) -> Sequence[dict]:
-    """With the modules' modifier sources (cards active in a zone: the Phobias in a support, 9.2):
-    the Magician's (unless the ability is lost, also by a temporary or sourced "lose_ability"
-    modifier: V-10, V-27), the temporary ones, then the sources', each source asked once."""
-    pl = state.players[p]
-    if len(sources) == 1:  # one module with a source (the Phobias): its answer as it is
-        sourced = sources[0](state, p)
-        if type(sourced) is not tuple:
-            sourced = list(sourced)  # any iterable (Module.modifier_sources)
-    else:
-        sourced = []
-        for source in sources:
-            sourced += source(state, p)
+    if sources:
+        # The modules' modifier sources (cards active in a zone: the Phobias in a support, 9.2),
+        # each asked once; one source's answer taken as it is (most often (): nothing active).
+        sourced = sources[0](state, p) if len(sources) == 1 else _sourced(state, p, sources)
+        if sourced:
+            return _with_sourced(state, p, sourced)
+    # Nothing sourced (no module source, e.g. the Dark Matter module alone, or nothing active in
+    # a zone): the Magician's and the temporary ones; a temporary "lose_ability" modifier (V-10)
+    # takes the Magician's away.
     mods = pl.mods
-    if not sourced:
-        # Nothing active in a zone (most queries: no Phobia in the support): player_mods's
-        # Dark-Matter-alone answer.
-        if not mods:
-            return () if pl.ability_lost else state.pack.magicians[pl.magician].mods
-        temp = [m.modifier for m in mods]
-        if pl.ability_lost or _loses(temp):
-            return temp
-        return [*state.pack.magicians[pl.magician].mods, *temp]
+    if not mods:
+        return () if pl.ability_lost else state.pack.magicians[pl.magician].mods
+    temp = [m.modifier for m in mods]
+    if pl.ability_lost or _loses(temp):
+        return temp
+    return [*state.pack.magicians[pl.magician].mods, *temp]
+
+
+def _sourced(
+    state: GameState, p: int, sources: tuple[Callable[[GameState, int], Iterable[dict]], ...]
+) -> list[dict]:
+    out: list[dict] = []
+    for source in sources:
+        out += source(state, p)
+    return out
+
+
+def _with_sourced(state: GameState, p: int, sourced: Iterable[dict]) -> Sequence[dict]:
+    """``player_mods`` with what the modules' sources yield (``sourced``, not empty or an
+    iterator): the Magician's (unless the ability is lost, also by a temporary or sourced
+    "lose_ability" modifier: V-10, V-27), the temporary ones, then the sourced ones."""
+    pl = state.players[p]
+    sourced = sourced if type(sourced) is tuple else list(sourced)  # any iterable (Module field)
+    mods = pl.mods
     temp = [m.modifier for m in mods] if mods else []
     if pl.ability_lost or _loses(temp) or _loses(sourced):
         return [*temp, *sourced]
@@ -175,8 +171,18 @@ def spell_limit(state: GameState, p: int) -> int:
 
 
 def hand_size(state: GameState, p: int) -> int:
-    base = rule_point(state, p, "hand_size", HAND_SIZE)
-    return max(1, base + _sum(state, p, "hand_size"))
+    """Section 5.1: the hand size (6) at its rule point, plus "hand_size" changes."""
+    if not state.config.modules:
+        return max(1, HAND_SIZE + _sum(state, p, "hand_size"))  # no rule point in a base game
+    size, extra = HAND_SIZE, 0
+    for m in player_mods(state, p):  # rule_point and _sum in one pass
+        kind = m["kind"]
+        if kind == "replace":
+            if m["point"] == "hand_size":
+                size = m["value"]  # the last one found wins (rule_point)
+        elif kind == "hand_size":
+            extra += m["amount"]
+    return max(1, size + extra)
 
 
 def forbidden(state: GameState, p: int, action: str, element: int | None) -> bool:

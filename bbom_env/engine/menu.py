@@ -50,6 +50,19 @@ def fits(tot: list[int], counts: list[list[int]], req: Req) -> bool:
         return tot[0] >= req[0] and tot[1] >= req[1] and tot[2] >= req[2] and tot[3] >= req[3]
     if req[0] == req[1] == req[2] == req[3] == 0:
         return tot[0] + tot[1] + tot[2] + tot[3] >= req[COST_ANY]
+    # Element parts and "any" (a cost modifier's "any" surcharge: the Phobias, section 9.2): what
+    # can_cover answers, decided by the sums when they can. Short of the whole cost in value: no;
+    # every part's Element worth its part, and the Elements no part names worth "any": yes (a
+    # part's least-waste cards leave the others of every Element to "any").
+    t0, t1, t2, t3 = tot
+    if t0 + t1 + t2 + t3 < req[0] + req[1] + req[2] + req[3] + req[COST_ANY]:
+        return False
+    if t0 >= req[0] and t1 >= req[1] and t2 >= req[2] and t3 >= req[3]:
+        free = (0 if req[0] else t0) + (0 if req[1] else t1) + (0 if req[2] else t2) + (0 if req[3] else t3)
+        if free >= req[COST_ANY]:
+            return True
+    else:
+        return False  # an Element part its cards do not reach
     return can_cover(counts, req)
 
 

@@ -80,16 +80,12 @@ _LAST: list[tuple[Pack | None, Table]] = [(None, ())]  # the last pack asked and
 def phobia_modifiers(state: GameState, p: int) -> tuple[dict, ...]:
     """The module's modifier source: the constraints of the Phobias lying as cards in player p's
     support (section 9.2), in slot order; () when there is none (most queries)."""
-    support = state.players[p].support
-    if not support:
-        return ()
     out: tuple[dict, ...] = ()
-    table = None
-    for slot in support:
+    for slot in state.players[p].support:
         code = slot.card
         if code >= PHOBIA_BASE:
-            if table is None:
-                table = constraint_table(state.pack)
+            last = _LAST[0]  # constraint_table's look-up, inline (a hot path: every hook asks)
+            table = last[1] if last[0] is state.pack else constraint_table(state.pack)
             out += table[code - PHOBIA_BASE]
     return out
 

@@ -68,7 +68,10 @@ class MoveToFrame(Frame):
 
 def has_move(state: GameState, p: int) -> bool:
     """Whether player p's Magician sheet has the ability (a ``move_phobia`` modifier)."""
-    return any(m["kind"] == KIND for m in state.pack.magicians[state.players[p].magician].mods)
+    for m in state.pack.magicians[state.players[p].magician].mods:  # a loop: asked by every menu
+        if m["kind"] == KIND:
+            return True
+    return False
 
 
 def _sources(state: GameState, p: int) -> list[int]:

@@ -156,9 +156,9 @@ def recup_drawn(state: GameState, p: int) -> bool:
     """Section 5.1, 9.2: after the Recuperation draw, every Phobia of the hand goes to the support
     (DP-35: in card-code order), then the elimination check (V-35). No Phobia: the engine checks."""
     hand = state.players[p].hand
-    codes = [c for c in range(PHOBIA_BASE, NUM_CODES) if hand[c]]
-    if not codes:
+    if not any(hand[PHOBIA_BASE:NUM_CODES]):  # no Phobia drawn (most Recuperations)
         return False
+    codes = [c for c in range(PHOBIA_BASE, NUM_CODES) if hand[c]]
     end: RecupEndFrame = {"kind": RECUP_END, "player": p}
     frames: list[PlaceFrame] = [{"kind": PLACE, "player": p, "code": c, "decider": None} for c in codes]
     push(state, *frames, end)
