@@ -82,10 +82,18 @@ def destroy_payable(
     Curse with a token of one are forbidden; Dark Curses are not base Curses and stay allowed).
     ``surcharge``: their standing "matching Element" surcharge, which a token's colour may pay
     (V-32, ``token_surcharge``)."""
-    if banned and (el is None or el in banned or any(curse.tokens[e] for e in banned)):
-        return False
-    if surcharge and el is not None and other_colours(curse, el):
-        return view.affordable(state, "destroy", token_surcharge(state, view.p, curse, base, el, surcharge))
+    tokens = curse.tokens
+    if banned:
+        if el is None or el in banned:
+            return False
+        for e in banned:
+            if tokens[e]:
+                return False
+    if surcharge and el is not None:
+        for e in range(NUM_ELEMENTS):  # other_colours, inline (a loop per Curse on the track)
+            if tokens[e] and e != el:
+                cost = token_surcharge(state, view.p, curse, base, el, surcharge)
+                return view.affordable(state, "destroy", cost)
     return view.can_pay(state, "destroy", view.cost(state, "destroy", el, base))
 
 

@@ -243,7 +243,10 @@ class GameState:
     def has_mod(self, p: int, kind: str) -> bool:
         from .hooks import player_mods
 
-        return any(m["kind"] == kind for m in player_mods(self, p))
+        for m in player_mods(self, p):  # a loop: asked by most payments and menus
+            if m["kind"] == kind:
+                return True
+        return False
 
     def alive(self) -> list[int]:
         return [i for i, p in enumerate(self.players) if not p.eliminated]

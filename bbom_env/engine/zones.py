@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .constants import MADNESS, NUM_CODES, NUM_ELEMENTS, ROUNDS, Phase, is_madness
+from .constants import MADNESS, NUM_CODES, NUM_ELEMENTS, PHOBIA_BASE, ROUNDS, Phase
 from .records import NO_CARD, SupportSlot
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ def eliminate(state: GameState, p: int) -> None:
 
 def madness_in_hand(state: GameState, p: int) -> int:
     hand = state.players[p].hand
-    return sum(hand[c] for c in range(NUM_CODES) if is_madness(c))
+    return hand[MADNESS] + sum(hand[PHOBIA_BASE:NUM_CODES])  # is_madness: Madness and the Phobias
 
 
 def remove_curse(state: GameState, slot: int, pos: int, destroyer: int) -> str:
