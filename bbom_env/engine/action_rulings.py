@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from . import hooks
 from . import moves as M
 from .constants import MAX_SUPPORT_SLOTS, NUM_CODES, NUM_ELEMENT_CODES, NUM_ELEMENTS, is_madness
-from .payment import Cost
+from .payment import Cost, _min_sum_at_least
 from .rules import ruleset
 
 if TYPE_CHECKING:
@@ -112,4 +112,49 @@ def cure_only_moves(state: GameState, view: MenuView, only: frozenset[int]) -> l
         for s, slot in enumerate(q.support):
             if slot.card in only and is_madness(slot.card) and s < MAX_SUPPORT_SLOTS:
                 out.append(M.CURE_SUPPORT + M.support_arg(off, s))
+    return out
+
+
+def modified_tot(
+    base: list[int], counts: list[list[int]], cost_mods: list[dict], action: str
+) -> list[int] | None:
+    """``MenuView.single_tot`` of an Action whose "cost" modifiers only add Elements, "same" (of
+    the Action's Element) or "any" (section 4.10: the Phobias' surcharges, 9.2): the value per
+    Element ``t`` such that a printed cost of n of Element e is payable exactly when
+    ``t[e] >= n``, as ``can_pay_single`` answers (no transform). ``base``: the value per Element
+    of the cards the decider may pay with, -1 for an Element whose Actions are forbidden
+    (``MenuView._ban_tot``, V-36); ``counts``: those cards by value. None for other modifiers.
+
+    The cost is ``r = n + same`` of e plus ``extra`` of any. Paid as ``payment.can_cover``
+    does, e's part takes the least sum ``S(r) >= r`` of e's cards and the rest pays "any": so r
+    is payable when ``r <= base[e]`` and ``S(r) <= free`` (all funds' value less ``extra``).
+    S never decreases in r, so the payable r are those up to a largest one, and as S(r) wastes at
+    most 2 (a card of value 3 at most), it lies within 2 of ``min(base[e], free)``."""
+    same = extra = 0
+    for m in cost_mods:
+        if m["action"] == action or m["action"] == "all":
+            amount, el = m["amount"], m["element"]
+            if amount < 0 or (el != "same" and el != "any"):
+                return None  # a discount (clamped at 0) or an Element's part: can_pay_single
+            if el == "same":
+                same += amount
+            else:
+                extra += amount
+    if not extra:
+        return base if not same else [v - same if v >= same else -1 for v in base]
+    free = sum(v for v in base if v > 0) - extra
+    out = []
+    for e, v in enumerate(base):
+        if v < 0 or free < 0:
+            out.append(-1)
+            continue
+        r = v if v <= free else free  # S(base[e]) = base[e]: every card of e
+        if r < v:
+            c1, c2, c3 = counts[e]
+            while r > 0:
+                n1, n2, n3 = _min_sum_at_least(r, c1, c2, c3)  # type: ignore[misc]  # r <= base[e]
+                if n1 + 2 * n2 + 3 * n3 <= free:
+                    break
+                r -= 1
+        out.append(r - same if r >= same else -1)
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from . import action_rulings as rulings
 from . import hooks
 from . import moves as M
 from .constants import COST_ANY, COST_PARTS, Element
@@ -106,8 +107,9 @@ class MenuView:
         self._forbid = forbid
         if forbid:  # the modifiers, and the funds per Action (banned Elements left out), read once
             self._mods = mods
-            self._funds_of: dict[str, tuple[list[int], list[list[int]]]] = {}
-            self._ban_tot = _ban_tot(self, state, mods)
+            # by Action and by banned Elements (Actions with the same ban share them)
+            self._funds_of: dict[str | frozenset[int], tuple[list[int], list[list[int]]]] = {}
+            self._ban_tot = _ban_tot(self, state, mods) if state.config.modules else None
         self._cost_mods = cost_mods
         self._cost = bool(cost_mods) or cure_only
         modules = state.config.modules
@@ -146,17 +148,18 @@ class MenuView:
         ``can_pay_single``: ``tot`` when ``plain``; with uniform module transforms (no banned
         Element, no "cost" modifier on the Action: ``hooks.GatedTransform.uniform``), ``tot`` plus
         a Spontaneous Element per pair of currency cards (section 4.9) and, with the Air
-        conversion (V-12), the best Air card for each other Element (``_pays_flagged``); when
-        every "forbid" modifier bans an Element for every Action and no module transforms the
-        costs, ``tot`` without the banned Elements' cards, a banned Element's -1 (``_ban_tot``)."""
-        if self._forbid:
-            if self._ban_tot is None or self._transforms:
+        conversion (V-12), the best Air card for each other Element (``_pays_flagged``). In a
+        module game without transforms, also under a "forbid" that bans Elements for every Action
+        (``_ban_tot``) and "cost" modifiers that add "same" or "any" Elements (the Phobias' V-36
+        bans and surcharges, section 9.2): ``action_rulings.modified_tot``."""
+        if self._forbid or (self._cost and (action in self._cost_actions or "all" in self._cost_actions)):
+            if self._transforms or not state.config.modules:
+                return None  # (a base game's modifiers: its general path, as printed)
+            if not self._forbid:
+                return rulings.modified_tot(self.tot, self.counts, self._cost_mods, action)
+            if self._ban_tot is None:
                 return None
-            if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
-                return None
-            return self._ban_tot
-        if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
-            return None
+            return rulings.modified_tot(self._ban_tot, self._funds(state, action)[1], self._cost_mods, action)
         if not self._transforms:
             return self.tot
         if self._flags is None:
@@ -211,12 +214,11 @@ class MenuView:
             funds = self._funds_of.get(action)
             if funds is None:
                 banned = hooks.banned_by(self._mods, action)
-                if banned:
+                funds = self._funds_of.get(banned) if banned else (self.tot, self.counts)
+                if funds is None:
                     # available_values(state, p, banned): the same counts, a banned Element's none
                     counts = [_NO_CARDS if e in banned else c for e, c in enumerate(self.counts)]
-                    funds = ([c[0] + 2 * c[1] + 3 * c[2] for c in counts], counts)
-                else:
-                    funds = (self.tot, self.counts)
+                    funds = self._funds_of[banned] = ([c[0] + 2 * c[1] + 3 * c[2] for c in counts], counts)
                 self._funds_of[action] = funds
             return funds
         return self.tot, self.counts
