@@ -10,6 +10,7 @@ from .constants import LAST_SPACE, NUM_TRACK_SLOTS, ROUNDS, SLOTS_OF_SPACE, Phas
 from .moves import PICK_HAND, PICK_SPELL
 from .records import CurseOnTrack, with_exhausted
 from .resolver import done, frame, push
+from .rules import ruleset
 from .zones import check_immediate_win, draw, eliminate, end_game, madness_in_hand, remove_curse
 
 if TYPE_CHECKING:
@@ -240,8 +241,6 @@ def run_recup(state: GameState, f: RecupFrame) -> None:
 def _recup_drawn(state: GameState, p: int) -> bool:
     """The modules' ``recup_drawn`` seams after the Recuperation draw (the Phobia module places the
     Phobias of the hand, RULES.md 9.2): True when one of them took over the end of Recuperation."""
-    from .rules import ruleset
-
     took = False
     for hook in ruleset(state.config.modules).recup_drawn:
         took = hook(state, p) or took

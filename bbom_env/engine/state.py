@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numbers
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,6 +77,10 @@ class PlayerState:
         else:
             self.support[slot] = SupportSlot(top.crushed)
         return top.card
+
+
+# hooks.player_mods, once imported (GameState.has_mod; hooks is a higher layer, see there)
+_PLAYER_MODS: list[Callable[[GameState, int], Iterable[dict]]] = []
 
 
 @dataclass
@@ -241,9 +246,11 @@ class GameState:
     # -- hooks (queried fresh every time, never cached: STYLE.md practice 10) ------------------
 
     def has_mod(self, p: int, kind: str) -> bool:
-        from .hooks import player_mods
+        if not _PLAYER_MODS:  # hooks is a higher layer: imported on first use, kept (an import
+            from .hooks import player_mods  # statement in a function costs ~1 us per call)
 
-        for m in player_mods(self, p):  # a loop: asked by most payments and menus
+            _PLAYER_MODS.append(player_mods)
+        for m in _PLAYER_MODS[0](self, p):  # a loop: asked by most payments and menus
             if m["kind"] == kind:
                 return True
         return False

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from .constants import MADNESS, NUM_CODES, NUM_ELEMENTS, PHOBIA_BASE, ROUNDS, Phase
 from .records import NO_CARD, SupportSlot
+from .rules import ruleset  # (at import: an import in a function costs ~1 us per call)
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -94,8 +95,6 @@ def arrived(state: GameState, p: int, code: int, zone: str) -> None:
     """A card arrived directly in p's hand or support by an effect ("hand", "support"): the
     modules' ``madness_arrived`` seams see it (the Phobia module places a Phobia, V-21, V-22).
     Callers ask only in a game with modules."""
-    from .rules import ruleset
-
     for hook in ruleset(state.config.modules).madness_arrived:
         hook(state, p, code, zone)
 
@@ -105,8 +104,6 @@ def madness_under(state: GameState, curse: str, code: int) -> bool:
     module keeps it by identity (V-29: a Phobia), else the Curse's ``madness`` count takes it."""
     if code == MADNESS or not state.config.modules:
         return False
-    from .rules import ruleset
-
     return any(hook(state, curse, code) for hook in ruleset(state.config.modules).under_curse)
 
 
@@ -156,8 +153,6 @@ def remove_curse(state: GameState, slot: int, pos: int, destroyer: int) -> str:
         state.tokens[e] += tokens[e]
     kept: list[int] = []
     if state.config.modules:  # V-29: the cards a module kept under it, each by identity
-        from .rules import ruleset
-
         for hook in ruleset(state.config.modules).from_curse:
             kept += hook(state, cid)
     for code in [MADNESS] * under + kept:
