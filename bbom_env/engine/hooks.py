@@ -323,13 +323,13 @@ def apply_cost_mods(
 
 def triggers(state: GameState, p: int, event: str) -> list[tuple[str, str]]:
     """(card id, effect part) of every trigger of player p for an event."""
-    pl = state.players[p]
+    mag = state.pack.magicians[state.players[p].magician]
     out = []
-    if not ability_lost(state, p):
-        mag = state.pack.magicians[pl.magician]
-        for i, m in enumerate(mag.mods):
-            if m["kind"] == "trigger" and m["event"] == event:
-                out.append((mag.id, f"trigger{i}"))
+    for i, m in enumerate(mag.mods):
+        if m["kind"] == "trigger" and m["event"] == event:
+            out.append((mag.id, f"trigger{i}"))
+    if out and ability_lost(state, p):  # asked only when a trigger would fire (a module's query)
+        return []
     return out
 
 
