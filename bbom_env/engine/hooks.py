@@ -170,6 +170,19 @@ def spell_limit(state: GameState, p: int) -> int:
     return max(1, base + _sum(state, p, "spell_limit"))
 
 
+def support_and_spell_limits(state: GameState, p: int) -> tuple[int, int]:
+    """(``support_capacity``, ``spell_limit``) of player p, the modifiers read once."""
+    mag = state.pack.magicians[state.players[p].magician]
+    slots = extra = 0
+    for m in player_mods(state, p):
+        kind = m["kind"]
+        if kind == "support_slots":
+            slots += m["amount"]
+        elif kind == "spell_limit":
+            extra += m["amount"]
+    return max(0, mag.support_slots + slots), max(1, mag.spell_limit + extra)
+
+
 def hand_size(state: GameState, p: int) -> int:
     """Section 5.1: the hand size (6) at its rule point, plus "hand_size" changes."""
     if not state.config.modules:

@@ -75,6 +75,9 @@ class ObsContext:
     ntypes: int = field(init=False)
     type_index: list[int] = field(init=False)  # card code -> position in ``codes``, -1 if absent
     codes_prefix: bool = field(init=False)  # codes == 0..ntypes-1: counts are a plain slice
+    # codes as runs of consecutive codes (lo, hi): counts are that many slices (the Phobia module
+    # alone: the base's 13 codes, then 14..29 past the Dark Matter code)
+    code_runs: tuple[tuple[int, int], ...] = field(init=False)
 
     def __post_init__(self) -> None:
         self.rules = ruleset(self.modules)
@@ -84,6 +87,13 @@ class ObsContext:
         for i, c in enumerate(self.codes):
             self.type_index[c] = i
         self.codes_prefix = self.codes == list(range(self.ntypes))
+        runs: list[list[int]] = []
+        for c in self.codes:
+            if runs and runs[-1][1] == c:
+                runs[-1][1] = c + 1
+            else:
+                runs.append([c, c + 1])
+        self.code_runs = tuple((lo, hi) for lo, hi in runs)
 
     def type_names(self) -> str:
         return ", ".join(code_name(c) for c in self.codes)
@@ -92,6 +102,10 @@ class ObsContext:
         """A count vector indexed by card code, restricted to the card types of this layout."""
         if self.codes_prefix:
             return counts[: self.ntypes]
+        runs = self.code_runs
+        if len(runs) == 2:  # (the Phobia module alone)
+            (a, b), (c, d) = runs
+            return counts[a:b] + counts[c:d]
         return [counts[c] for c in self.codes]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from bbom_env.engine.constants import MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_CODES
-from bbom_env.engine.hooks import ability_lost, spell_limit, support_capacity
+from bbom_env.engine.hooks import ability_lost, support_and_spell_limits
 from bbom_env.engine.state import GameState, PlayerState
 
 from .obs_core import ObsContext, ObsSection, Part
@@ -251,7 +251,7 @@ class Seats(ObsSection):
         if fast is None:
             for m in pl.mods:
                 on.append(b_mods + mod_index[m.modifier["kind"]])
-            return support_capacity(state, p), spell_limit(state, p)
+            return support_and_spell_limits(state, p)
         # hooks.ability_lost, not pl.ability_lost: a lose_ability modifier (V-10) drops the sheet's too.
         cap, lim = fast[pl.magician][lost]
         for m in pl.mods:
