@@ -170,17 +170,23 @@ def spell_limit(state: GameState, p: int) -> int:
     return max(1, base + _sum(state, p, "spell_limit"))
 
 
-def support_and_spell_limits(state: GameState, p: int) -> tuple[int, int]:
-    """(``support_capacity``, ``spell_limit``) of player p, the modifiers read once."""
-    mag = state.pack.magicians[state.players[p].magician]
+def ability_and_limits(state: GameState, p: int) -> tuple[bool, int, int]:
+    """(``ability_lost``, ``support_capacity``, ``spell_limit``) of player p, each modifier source
+    asked once (an observation's seat block asks all three)."""
+    pl = state.players[p]
+    mag = state.pack.magicians[pl.magician]
+    sources = ruleset(state.config.modules).modifier_sources if state.config.modules else ()
+    sourced = _sourced(state, p, sources) if sources else []
+    temp = [m.modifier for m in pl.mods]
+    lost = pl.ability_lost or _loses(temp) or _loses(sourced)  # player_mods' and ability_lost's test
     slots = extra = 0
-    for m in player_mods(state, p):
+    for m in [*temp, *sourced] if lost else [*mag.mods, *temp, *sourced]:
         kind = m["kind"]
         if kind == "support_slots":
             slots += m["amount"]
         elif kind == "spell_limit":
             extra += m["amount"]
-    return max(0, mag.support_slots + slots), max(1, mag.spell_limit + extra)
+    return lost, max(0, mag.support_slots + slots), max(1, mag.spell_limit + extra)
 
 
 def hand_size(state: GameState, p: int) -> int:

@@ -126,14 +126,11 @@ class PhobiaSections(ObsSection):
             top = pile[-1]
             on.append(self.o_top + (top - PHOBIA_BASE + 1 if top >= PHOBIA_BASE else 0))
             o = self.o_pile + 1 - PHOBIA_BASE
-            phobias = 0
-            for c in pile:
-                if c >= PHOBIA_BASE:
-                    on.append(o + c)
-                    phobias += 1
-            if len(pile) > phobias:
+            phobias = [o + c for c in pile if c >= PHOBIA_BASE]
+            on += phobias
+            if len(pile) > len(phobias):
                 idx.append(self.o_pile)
-                val.append(len(pile) - phobias)
+                val.append(len(pile) - len(phobias))
         if state.stack:
             f = state.stack[-1]
             if f["kind"] == PLACE and f["decider"] is not None:  # placement.run_place: DP-34 waits

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from bbom_env.engine.constants import MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_CODES
-from bbom_env.engine.hooks import ability_lost, support_and_spell_limits
+from bbom_env.engine.hooks import ability_and_limits, ability_lost
 from bbom_env.engine.state import GameState, PlayerState
 
 from .obs_core import ObsContext, ObsSection, Part
@@ -194,10 +194,13 @@ class Seats(ObsSection):
             if pl.ability_used:
                 on.append(b + _USED)
             # Lost for good, or while a lose_ability modifier lasts (a module's kind, V-10, V-27).
-            lost = ability_lost(state, p)
+            if self.fast_limits is None:  # modifier sources: read once for the limits too
+                lost, *limits = ability_and_limits(state, p)
+            else:
+                lost, limits = ability_lost(state, p), None
             if lost:
                 on.append(b + _LOST)
-            self._player(state, p, pl, k, lost, vec, on, idx, val)
+            self._player(state, p, pl, k, lost, limits, vec, on, idx, val)
 
     def _player(
         self,
@@ -206,6 +209,7 @@ class Seats(ObsSection):
         pl: PlayerState,
         k: int,
         lost: bool,
+        limits: list[int] | None,
         vec: np.ndarray,
         on: list[int],
         idx: list[int],
@@ -215,7 +219,7 @@ class Seats(ObsSection):
         nt = ctx.ntypes
         b_mag, b_sizes, b_disc, b_hand, b_sup, b_spells, b_mods = self.rows[k]
         on.append(b_mag + self.magician_index[pl.magician])
-        cap, lim = self._limits(state, p, pl, lost, b_mods, on)
+        cap, lim = self._limits(pl, lost, limits, b_mods, on)
         idx += (b_sizes, b_sizes + 1, b_sizes + 2, b_sizes + 3, b_sizes + 4, b_sizes + 5)
         ndiscard = sum(pl.discard)
         val += (sum(pl.hand), len(pl.deck), ndiscard, len(pl.support), cap, lim)
@@ -242,16 +246,18 @@ class Seats(ObsSection):
             r += rec
 
     def _limits(
-        self, state: GameState, p: int, pl: PlayerState, lost: bool, b_mods: int, on: list[int]
+        self, pl: PlayerState, lost: bool, limits: list[int] | None, b_mods: int, on: list[int]
     ) -> tuple[int, int]:
-        """Support capacity and Spell limit of player ``p`` (``lost``: hooks.ability_lost); flags
-        their temporary modifiers."""
+        """Support capacity and Spell limit of player ``pl`` (``lost``: hooks.ability_lost;
+        ``limits``: both read by ``hooks.ability_and_limits`` with modifier sources); flags their
+        temporary modifiers."""
         mod_index = self.mod_index
         fast = self.fast_limits
         if fast is None:
             for m in pl.mods:
                 on.append(b_mods + mod_index[m.modifier["kind"]])
-            return support_and_spell_limits(state, p)
+            assert limits is not None  # read by encode (fast_limits is None)
+            return limits[0], limits[1]
         # hooks.ability_lost, not pl.ability_lost: a lose_ability modifier (V-10) drops the sheet's too.
         cap, lim = fast[pl.magician][lost]
         for m in pl.mods:
