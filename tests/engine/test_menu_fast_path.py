@@ -175,3 +175,18 @@ def test_modified_tot_leaves_other_modifiers_to_the_general_path() -> None:
     assert rulings.modified_tot(base, counts, discount, "acquire") is None
     assert rulings.modified_tot(base, counts, named, "learn") is None
     assert rulings.modified_tot(base, counts, other, "learn") == base
+
+
+def test_fits_answers_as_the_exact_cover_for_costs_with_any() -> None:
+    """``menu.fits`` decides a cost of Element parts and "any" (a Phobia's "any" surcharge on a
+    one-Element cost, section 9.2; a Multi-Element cost with one, 4.10) by the sums where they
+    settle it: exactly ``can_cover``'s answer (cards never split) for every small hand."""
+    checked = 0
+    for a in itertools.product(range(2), repeat=3):
+        for b in ((0, 0, 0), (1, 0, 0), (0, 0, 1), (2, 1, 0)):
+            counts = [list(a), list(b), [0, 1, 0], [0, 0, 0]]
+            tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
+            for req in itertools.product(range(5), range(4), (0, 2), (0, 1), range(1, 4)):
+                assert menu.fits(tot, counts, req) == can_cover(counts, req), (counts, req)
+                checked += 1
+    assert checked == 8 * 4 * 5 * 4 * 2 * 2 * 3
