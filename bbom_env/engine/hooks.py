@@ -307,6 +307,8 @@ def active_transforms(
     """The transforms that may change a cost of payer p now: a ``GatedTransform`` whose gate is
     closed is left out, the others kept as they are (unwrapped: one call less per use); and
     whether all those kept are ``uniform``."""
+    if not transforms:
+        return (), True  # no module with cost transforms (the Phobia module alone)
     out = []
     uniform = True
     for t in transforms:
