@@ -176,17 +176,25 @@ def ability_and_limits(state: GameState, p: int) -> tuple[bool, int, int]:
     pl = state.players[p]
     mag = state.pack.magicians[pl.magician]
     sources = ruleset(state.config.modules).modifier_sources if state.config.modules else ()
-    sourced = _sourced(state, p, sources) if sources else []
-    temp = [m.modifier for m in pl.mods]
-    lost = pl.ability_lost or _loses(temp) or _loses(sourced)  # player_mods' and ability_lost's test
+    sourced: Iterable[dict] = ()
+    if len(sources) == 1:
+        sourced = sources[0](state, p)
+        if type(sourced) is not tuple:
+            sourced = list(sourced)  # any iterable (Module.modifier_sources)
+    elif sources:
+        sourced = _sourced(state, p, sources)
+    temp = [m.modifier for m in pl.mods] if pl.mods else ()
+    # player_mods' and ability_lost's test
+    lost = pl.ability_lost or (temp and _loses(temp)) or (sourced and _loses(sourced))
     slots = extra = 0
-    for m in [*temp, *sourced] if lost else [*mag.mods, *temp, *sourced]:
-        kind = m["kind"]
-        if kind == "support_slots":
-            slots += m["amount"]
-        elif kind == "spell_limit":
-            extra += m["amount"]
-    return lost, max(0, mag.support_slots + slots), max(1, mag.spell_limit + extra)
+    for group in (temp, sourced) if lost else (mag.mods, temp, sourced):
+        for m in group:
+            kind = m["kind"]
+            if kind == "support_slots":
+                slots += m["amount"]
+            elif kind == "spell_limit":
+                extra += m["amount"]
+    return bool(lost), max(0, mag.support_slots + slots), max(1, mag.spell_limit + extra)
 
 
 def hand_size(state: GameState, p: int) -> int:

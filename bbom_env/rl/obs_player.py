@@ -224,8 +224,11 @@ class Seats(ObsSection):
         ndiscard = sum(pl.discard)
         val += (sum(pl.hand), len(pl.deck), ndiscard, len(pl.support), cap, lim)
         if ndiscard:
-            idx += self.discard_idx[k]
-            val += pl.discard[:nt] if ctx.codes_prefix else ctx.types(pl.discard)
+            if ctx.codes_prefix:
+                idx += self.discard_idx[k]
+                val += pl.discard[:nt]
+            else:  # written in place (the layout scales it as the others): fewer indices to gather
+                vec[b_disc : b_disc + nt] = ctx.types(pl.discard)
         if b_hand >= 0:
             vec[b_hand : b_hand + nt] = pl.hand[:nt] if ctx.codes_prefix else ctx.types(pl.hand)
         tidx = ctx.type_index
