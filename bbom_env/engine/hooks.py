@@ -17,6 +17,7 @@ from .constants import COST_ANY, ELEMENT_NAMES, HAND_SIZE
 from .rules import ruleset
 
 if TYPE_CHECKING:
+    from .card_types import Magician
     from .state import GameState
 
 
@@ -183,9 +184,27 @@ def ability_and_limits(state: GameState, p: int) -> tuple[bool, int, int]:
             sourced = list(sourced)  # any iterable (Module.modifier_sources)
     elif sources:
         sourced = _sourced(state, p, sources)
-    temp = [m.modifier for m in pl.mods] if pl.mods else ()
+    if not pl.mods and type(sourced) is tuple:
+        # No temporary modifier (most seats): the answer depends on the Magician, the flag and the
+        # sourced tuple only, which a source gives again unchanged (the Phobias' table rows, ()),
+        # so it is worked out once per (Magician, flag, tuple) and kept.
+        key = (id(mag), pl.ability_lost, id(sourced))
+        known = _LIMITS.get(key)
+        if known is not None and known[0] is mag and known[1] is sourced:
+            return known[2]
+        if len(_LIMITS) > 4096:
+            _LIMITS.clear()
+        answer = _ability_and_limits(mag, pl.ability_lost, (), sourced)
+        _LIMITS[key] = (mag, sourced, answer)  # both kept: their ids are not reused meanwhile
+        return answer
+    return _ability_and_limits(mag, pl.ability_lost, [m.modifier for m in pl.mods], sourced)
+
+
+def _ability_and_limits(
+    mag: Magician, lost_flag: bool, temp: Sequence[dict], sourced: Iterable[dict]
+) -> tuple[bool, int, int]:
     # player_mods' and ability_lost's test
-    lost = pl.ability_lost or (temp and _loses(temp)) or (sourced and _loses(sourced))
+    lost = lost_flag or (temp and _loses(temp)) or (sourced and _loses(sourced))
     slots = extra = 0
     for group in (temp, sourced) if lost else (mag.mods, temp, sourced):
         for m in group:
@@ -195,6 +214,9 @@ def ability_and_limits(state: GameState, p: int) -> tuple[bool, int, int]:
             elif kind == "spell_limit":
                 extra += m["amount"]
     return bool(lost), max(0, mag.support_slots + slots), max(1, mag.spell_limit + extra)
+
+
+_LIMITS: dict[tuple[int, bool, int], tuple[Magician, tuple, tuple[bool, int, int]]] = {}
 
 
 def hand_size(state: GameState, p: int) -> int:
