@@ -96,7 +96,8 @@ def ability_lost(state: GameState, p: int) -> bool:
         if m.modifier["kind"] == "lose_ability":
             return True
     for source in ruleset(state.config.modules).modifier_sources:
-        if _loses(source(state, p)):
+        sourced = source(state, p)
+        if sourced and _loses(sourced):  # (most often (): nothing active)
             return True
     return False
 
