@@ -314,16 +314,25 @@ class GatedTransform:
     non-free Element-only cost (five numbers) of an Action to the same cost with the same module
     fields set, whatever its Element parts (Spontaneous Elements: ``wildcards``; the Air
     conversion: ``convert``). The menu then transforms one probe cost per Action and query and
-    checks the others with closed forms."""
+    checks the others with closed forms.
 
-    __slots__ = ("transform", "active", "uniform")
+    ``opened``: the transform for a payer whose gate is open (the same answers as ``transform``
+    while the state does not change, without asking the gate again): the menu asks the gate once
+    per query and then calls this one (``active_transforms``); by default ``transform`` itself."""
+
+    __slots__ = ("transform", "active", "uniform", "opened")
 
     def __init__(
-        self, transform: CostTransform, active: Callable[[GameState, int], bool], uniform: bool = False
+        self,
+        transform: CostTransform,
+        active: Callable[[GameState, int], bool],
+        uniform: bool = False,
+        opened: CostTransform | None = None,
     ) -> None:
         self.transform = transform
         self.active = active
         self.uniform = uniform
+        self.opened = transform if opened is None else opened
 
     def __call__(self, state: GameState, p: int, action: str, req: tuple) -> tuple:
         return self.transform(state, p, action, req)
@@ -336,7 +345,8 @@ def active_transforms(
     state: GameState, p: int, transforms: tuple[CostTransform, ...]
 ) -> tuple[tuple[CostTransform, ...], bool]:
     """The transforms that may change a cost of payer p now: a ``GatedTransform`` whose gate is
-    closed is left out, the others kept as they are (unwrapped: one call less per use); and
+    closed is left out, one whose gate is open kept as its ``opened`` transform (unwrapped, the
+    gate not asked again: the caller uses them in this state only), the others as they are; and
     whether all those kept are ``uniform``."""
     if not transforms:
         return (), True  # no module with cost transforms (the Phobia module alone)
@@ -345,7 +355,7 @@ def active_transforms(
     for t in transforms:
         if type(t) is GatedTransform:
             if t.active(state, p):
-                out.append(t.transform)
+                out.append(t.opened)
                 uniform = uniform and t.uniform
         else:
             out.append(t)

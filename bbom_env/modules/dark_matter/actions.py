@@ -74,6 +74,14 @@ def spontaneous_cost(state: GameState, p: int, action: str, req: tuple) -> tuple
     either: when the cost needs that Element it stays unpayable, so it gets no wildcards."""
     if action not in SPONTANEOUS_ACTIONS or not may_pair(state, p):
         return req
+    return spontaneous_opened(state, p, action, req)
+
+
+def spontaneous_opened(state: GameState, p: int, action: str, req: tuple) -> tuple:
+    """``spontaneous_cost`` for a payer whose gate ``may_pair`` is open (``hooks.GatedTransform``:
+    the menu asks the gate once per query)."""
+    if action not in SPONTANEOUS_ACTIONS:
+        return req
     cost = as_cost(req)
     if cost.currency or cost.distinct or cost.wildcards or cost.is_free:
         return req

@@ -58,6 +58,12 @@ def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tu
     ability is not lost (V-10) and Air is not banned for this payment (section 4.10)."""
     if not conversion_on(state, p):
         return req
+    return air_conversion_opened(state, p, action, req)
+
+
+def air_conversion_opened(state: GameState, p: int, action: str, req: tuple) -> tuple:
+    """``air_conversion_cost`` for a payer whose gate ``conversion_on`` is open
+    (``hooks.GatedTransform``: the menu asks the gate once per query)."""
     cost = as_cost(req)
     if cost.convert or not (
         cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY] or cost.one_of or cost.distinct

@@ -175,8 +175,12 @@ DARK_MATTER_MODULE = Module(
     # menu leaves a transform out for a player it cannot change a cost of: hooks.GatedTransform).
     # Both uniform: without a banned Element, each sets one flag on every Element cost.
     cost_transforms=(
-        hooks.GatedTransform(actions.spontaneous_cost, actions.may_pair, uniform=True),
-        hooks.GatedTransform(air.air_conversion_cost, air.conversion_on, uniform=True),
+        hooks.GatedTransform(
+            actions.spontaneous_cost, actions.may_pair, uniform=True, opened=actions.spontaneous_opened
+        ),
+        hooks.GatedTransform(
+            air.air_conversion_cost, air.conversion_on, uniform=True, opened=air.air_conversion_opened
+        ),
     ),
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the
     # observation's Curse types follow from it.

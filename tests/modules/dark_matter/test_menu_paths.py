@@ -48,3 +48,40 @@ def test_gated_and_uniform_menus_match_the_plain_transforms(
             state.apply_action(legal[rng.randrange(len(legal))])
     # The comparison covers menus where a transform is open (a pair held, or the conversion).
     assert menus > 100 and fast_paths > 10, (menus, fast_paths)
+
+
+def test_an_opened_transform_answers_as_the_gated_one_while_its_gate_is_open(dm: None) -> None:
+    """``hooks.GatedTransform.opened`` (what the menu calls once the gate said yes, sections 4.9,
+    V-12): for every payer whose gate is open, every pay Action and a spread of costs (Element
+    parts, "any", Dark Matter, different Elements), the same cost as the transform with its gate."""
+    from bbom_env.engine.payment import Cost
+
+    transforms = ruleset((NAME,)).cost_transforms
+    assert all(t.opened is not t.transform for t in transforms)
+    costs: tuple[tuple, ...] = (
+        (1, 0, 0, 0, 0),
+        (0, 2, 0, 3, 0),
+        (0, 0, 0, 0, 2),
+        (0, 0, 0, 0, 0),
+        Cost(currency=4),
+        Cost(distinct=2),
+        Cost(1, 0, 0, 0, 1, one_of=1, one_of_set=(0, 3)),
+    )
+    actions = ("activate", "learn", "acquire", "destroy", "cure", "acquire_dark_matter", "black_book")
+    opened = checked = 0
+    for seed in range(4):
+        state = new_game(GameConfig(num_players=3, payment="auto", seed=seed, modules=(NAME,)))
+        rng = random.Random(seed)
+        while not state.over:
+            for t in transforms:
+                for p in range(len(state.players)):
+                    if not t.active(state, p):
+                        continue
+                    opened += 1
+                    for action in actions:
+                        for req in costs:
+                            assert t.opened(state, p, action, req) == t.transform(state, p, action, req)
+                            checked += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert opened > 100 and checked > 1000, (opened, checked)
