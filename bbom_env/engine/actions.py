@@ -317,7 +317,7 @@ def legal_cure(state: GameState, view: MenuView) -> list[int]:
         return out
     elif not view.can_pay(state, "cure", view.cost(state, "cure", None, CURE_REQ)):
         return out
-    elif (only := hooks.cure_targets(state, view.p)) is not None:
+    elif view.cure_only and (only := hooks.cure_targets(state, view.p)) is not None:
         return rulings.cure_only_moves(state, view, only)  # V-31 (a "cure_only" modifier)
     hand = view.player.hand
     out += [M.CURE_HAND + c for c in _MADNESS_CODES if hand[c]]

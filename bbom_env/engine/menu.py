@@ -78,7 +78,7 @@ class MenuView:
     __slots__ = (
         "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods",
         "_transforms", "_currency", "_cost_actions", "_flags", "_mods", "_funds_of",
-        "_ban_tot",
+        "_ban_tot", "cure_only",
     )  # fmt: skip
 
     def __init__(self, state: GameState, f: MenuFrame) -> None:
@@ -112,6 +112,9 @@ class MenuView:
             self._ban_tot = _ban_tot(self, state, mods) if state.config.modules else None
         self._cost_mods = cost_mods
         self._cost = bool(cost_mods) or cure_only
+        # Whether a "cure_only" modifier is among the player's (V-31): without one,
+        # hooks.cure_targets (which reads the same modifiers) answers None.
+        self.cure_only = cure_only
         modules = state.config.modules
         if modules:
             # Only the transforms that may change this player's costs now (hooks.GatedTransform:
