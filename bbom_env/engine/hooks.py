@@ -149,8 +149,11 @@ def standing_surcharge(state: GameState, p: int, action: str) -> int:
     Spell ("until the next Monster") is not counted: those rulings are the Phobia's."""
     if not state.config.modules:
         return 0
+    sources = ruleset(state.config.modules).modifier_sources
+    if not sources:
+        return 0  # no module source (the Dark Matter module alone: asked for each Dark Curse)
     n = 0
-    for source in ruleset(state.config.modules).modifier_sources:
+    for source in sources:
         for m in source(state, p):
             if m["kind"] == "cost" and m["element"] == "same" and m["action"] in (action, "all"):
                 n += m["amount"]

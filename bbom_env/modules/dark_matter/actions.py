@@ -28,7 +28,7 @@ from bbom_env.engine.payment_frame import pay_frame
 from bbom_env.engine.resolver import done, frame, push
 from bbom_env.engine.rules import MenuAction
 
-from .state import dm_state
+from .state import NAME, dm_state
 
 if TYPE_CHECKING:
     from bbom_env.engine.menu import MenuView
@@ -112,17 +112,24 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
     """The Action's one id while the supply has a card, the Action is not forbidden and the
     decider holds (hand and support pool) 2 payable Element cards of different Elements (a
     list, not a generator: the menu asks on every query)."""
-    if dm_state(state).supply <= 0 or view.forbidden(state, ACQUIRE, None):
+    if state.ext[NAME].supply <= 0 or view.forbidden(state, ACQUIRE, None):  # dm_state, inline
         return []
-    # The cost transforms (the Air conversion, V-12: "different Elements" too), not the "cost"
-    # modifiers (V-17: counted in cards; A-51).
-    cost = view.transform(state, ACQUIRE, ACQUIRE_COST)
-    if cost is ACQUIRE_COST:  # untransformed: the Elements the player holds a payable card of
-        ok = view.elements_held(state, ACQUIRE) >= ACQUIRE_COST.distinct
+    if view.plain(ACQUIRE):
+        # No modifier, no open transform (most menus): the Elements the player holds a payable
+        # card of (elements_held without a "forbid", inline: tot[e] > 0 exactly when one is held).
+        tot = view.tot
+        if (tot[0] > 0) + (tot[1] > 0) + (tot[2] > 0) + (tot[3] > 0) < ACQUIRE_COST.distinct:
+            return []
     else:
-        ok = view.affordable(state, ACQUIRE, cost)
-    if not ok:
-        return []
+        # The cost transforms (the Air conversion, V-12: "different Elements" too), not the
+        # "cost" modifiers (V-17: counted in cards; A-51).
+        cost = view.transform(state, ACQUIRE, ACQUIRE_COST)
+        if cost is ACQUIRE_COST:  # untransformed: the Elements the player holds a payable card of
+            ok = view.elements_held(state, ACQUIRE) >= ACQUIRE_COST.distinct
+        else:
+            ok = view.affordable(state, ACQUIRE, cost)
+        if not ok:
+            return []
     modules = state.config.modules
     move = _ACQUIRE_ID.get(modules)
     return [acquire_id(modules) if move is None else move]
