@@ -28,7 +28,7 @@ from bbom_env.engine.payment_frame import pay_frame
 from bbom_env.engine.resolver import done, frame, push
 from bbom_env.engine.rules import MenuAction
 
-from .state import NAME, dm_state
+from .state import dm_state
 
 if TYPE_CHECKING:
     from bbom_env.engine.menu import MenuView
@@ -112,7 +112,7 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
     """The Action's one id while the supply has a card, the Action is not forbidden and the
     decider holds (hand and support pool) 2 payable Element cards of different Elements (a
     list, not a generator: the menu asks on every query)."""
-    if state.ext[NAME].supply <= 0 or view.forbidden(state, ACQUIRE, None):  # dm_state, inline
+    if dm_state(state).supply <= 0 or view.forbidden(state, ACQUIRE, None):
         return []
     if view.plain(ACQUIRE):
         # No modifier, no open transform (most menus): the Elements the player holds a payable
