@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .card_types import (
     BASE_PARSERS,
@@ -150,6 +150,36 @@ class Pack:
             if card_id in cards:
                 return name
         return None
+
+
+T = TypeVar("T")
+
+
+class PackMemo(Generic[T]):
+    """``build(pack)`` once per loaded pack: a module's table read by the menu or the hooks on
+    every query (a Magician set, castable pages, the Phobias' constraints). A pack is immutable
+    once loaded but not hashable (its tables are dicts), so it is keyed by identity and kept, so
+    that its id is not reused while the entry lives. ``last`` is ``(pack, value)`` of the last pack
+    asked: a hot path reads ``m.last[1] if m.last[0] is pack else m(pack)`` without a call."""
+
+    __slots__ = ("build", "last", "_known")
+
+    def __init__(self, build: Callable[[Pack], T]) -> None:
+        self.build = build
+        self.last: tuple[Pack | None, T | None] = (None, None)
+        self._known: dict[int, tuple[Pack, T]] = {}
+
+    def __call__(self, pack: Pack) -> T:
+        last = self.last
+        if last[0] is pack:
+            return last[1]  # type: ignore[return-value]
+        known = self._known.get(id(pack))
+        if known is None or known[0] is not pack:
+            if len(self._known) > 64:
+                self._known.clear()
+            known = self._known[id(pack)] = (pack, self.build(pack))
+        self.last = known
+        return known[1]
 
 
 # -- sections of a module ------------------------------------------------------------------------

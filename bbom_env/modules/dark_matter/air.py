@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bbom_env.engine import hooks
+from bbom_env.engine.cards import PackMemo
 from bbom_env.engine.constants import COST_ANY, Element
 from bbom_env.engine.payment import as_cost, with_flag
 
@@ -34,22 +35,12 @@ KIND = "air_conversion"  # the modifier kind on the Magician's sheet (``ability 
 MODIFIER_SCHEMAS: tuple[tuple[str, dict], ...] = ((KIND, {}),)
 
 
-def _converters(pack: Pack) -> tuple[Pack, frozenset[str]]:
-    """(pack, ids of its Magicians with the conversion): a set per pack (the menu asks often),
-    the last pack's kept at hand (``_LAST``)."""
-    known = _CONVERTERS.get(id(pack))
-    if known is None or known[0] is not pack:
-        mags = pack.magicians
-        ids = frozenset(mid for mid, m in mags.items() if any(x["kind"] == KIND for x in m.mods))
-        if len(_CONVERTERS) > 64:
-            _CONVERTERS.clear()
-        known = _CONVERTERS[id(pack)] = (pack, ids)  # the pack kept: its id is not reused meanwhile
-    _LAST[:] = known
-    return known
+def _converter_ids(pack: Pack) -> frozenset[str]:
+    """Ids of the pack's Magicians with the conversion (a set per pack: the menu asks often)."""
+    return frozenset(mid for mid, m in pack.magicians.items() if any(x["kind"] == KIND for x in m.mods))
 
 
-_CONVERTERS: dict[int, tuple[Pack, frozenset[str]]] = {}
-_LAST: list = [None, frozenset()]  # (pack, ids) of the last pack asked (``_converters``)
+_CONVERTERS: PackMemo[frozenset[str]] = PackMemo(_converter_ids)
 
 
 def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
@@ -83,5 +74,6 @@ def conversion_on(state: GameState, p: int) -> bool:
     pl = state.players[p]
     if pl.ability_used:
         return False
-    known = _LAST if _LAST[0] is state.pack else _converters(state.pack)
-    return pl.magician in known[1] and not hooks.ability_lost(state, p)  # the sheet has it
+    last = _CONVERTERS.last  # the memo's look-up, inline (asked on every menu query)
+    ids = last[1] if last[0] is state.pack else _CONVERTERS(state.pack)
+    return pl.magician in ids and not hooks.ability_lost(state, p)  # type: ignore[operator]

@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bbom_env.engine import moves as M
+from bbom_env.engine.cards import PackMemo
 from bbom_env.engine.constants import DARK_MATTER, NUM_ELEMENTS, element_code
 from bbom_env.engine.flow import seq
 from bbom_env.engine.frames import Frame, Seat, Stage, Text
@@ -91,7 +92,7 @@ def legal_black_book(state: GameState, view: MenuView) -> list[int]:
     st = dm_state(state)
     if st.closed or st.used_turn == state.turn or view.forbidden(state, BLACK_BOOK, None):
         return []
-    costs = _castable(state.pack)
+    costs = _CASTABLE(state.pack)
     left = costs[LEFT].get(st.book[st.spread])
     right = costs[RIGHT].get(st.book[st.spread + 1])
     if (left is None or left > have) and (right is None or right > have):
@@ -103,21 +104,17 @@ def legal_black_book(state: GameState, view: MenuView) -> list[int]:
 def _castable(pack: Pack) -> tuple[dict[str, int], dict[str, int]]:
     """For each side (LEFT, RIGHT): page id -> the printed cost of its Black Spell on that side,
     for the faces that can be cast (the face exists and its text has an effect, not a ``needs``:
-    ``shown_spell`` and ``pack.effects``); built once per pack (the menu asks on every query)."""
-    known = _CASTABLE.get(id(pack))
-    if known is None or known[0] is not pack:
-        sides: tuple[dict[str, int], dict[str, int]] = ({}, {})
-        for pid, page in pack.sections[BLACK_PAGE.name].items():
-            for side, face in ((LEFT, page.back), (RIGHT, page.front)):
-                if face is not None and (pid, PARTS[side]) in pack.effects:
-                    sides[side][pid] = face.cost
-        if len(_CASTABLE) > 64:
-            _CASTABLE.clear()
-        known = _CASTABLE[id(pack)] = (pack, sides)  # the pack kept: its id is not reused meanwhile
-    return known[1]
+    ``shown_spell`` and ``pack.effects``); built once per pack (``_CASTABLE``: the menu asks on
+    every query)."""
+    sides: tuple[dict[str, int], dict[str, int]] = ({}, {})
+    for pid, page in pack.sections[BLACK_PAGE.name].items():
+        for side, face in ((LEFT, page.back), (RIGHT, page.front)):
+            if face is not None and (pid, PARTS[side]) in pack.effects:
+                sides[side][pid] = face.cost
+    return sides
 
 
-_CASTABLE: dict[int, tuple[Pack, tuple[dict[str, int], dict[str, int]]]] = {}
+_CASTABLE: PackMemo[tuple[dict[str, int], dict[str, int]]] = PackMemo(_castable)
 
 
 def _book_ids(modules: tuple[str, ...]) -> tuple[int, int]:

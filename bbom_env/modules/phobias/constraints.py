@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bbom_env.engine.cards import PackMemo
 from bbom_env.engine.constants import NUM_PHOBIAS, PHOBIA_BASE
 
 from .content import SECTION, phobia_codes
@@ -49,16 +50,9 @@ MODIFIER_KINDS: tuple[str, ...] = ("cost", "forbid", "no_support_payment") + (
 Table = tuple[tuple[dict, ...], ...]  # by code - PHOBIA_BASE: the Phobia's modifiers
 
 
-def constraint_table(pack: Pack) -> Table:
-    """Each Phobia's modifiers by ``code - PHOBIA_BASE`` (a ``cure_only`` one with its ``code``),
-    built once per pack (``pack`` is immutable once loaded)."""
-    last = _LAST[0]
-    if last[0] is pack:  # the pack of the game being played (asked on most queries)
-        return last[1]
-    known = _TABLES.get(id(pack))
-    if known is not None and known[0] is pack:
-        _LAST[0] = known
-        return known[1]
+def _build_table(pack: Pack) -> Table:
+    """Each Phobia's modifiers by ``code - PHOBIA_BASE`` (a ``cure_only`` one with its ``code``);
+    ``constraint_table`` keeps it per pack."""
     sections = pack.sections
     rows: list[tuple[dict, ...]] = [()] * NUM_PHOBIAS
     for pid, code in phobia_codes(sections).items():
@@ -66,15 +60,10 @@ def constraint_table(pack: Pack) -> Table:
         rows[code - PHOBIA_BASE] = tuple(
             {**m, "code": code} if m["kind"] == CURE_ONLY else m for m in card.constraint
         )
-    table = tuple(rows)
-    if len(_TABLES) > 64:
-        _TABLES.clear()
-    _TABLES[id(pack)] = _LAST[0] = (pack, table)  # the pack kept: its id is not reused meanwhile
-    return table
+    return tuple(rows)
 
 
-_TABLES: dict[int, tuple[Pack, Table]] = {}
-_LAST: list[tuple[Pack | None, Table]] = [(None, ())]  # the last pack asked and its table
+constraint_table: PackMemo[Table] = PackMemo(_build_table)  # built once per pack
 
 
 def phobia_modifiers(state: GameState, p: int) -> tuple[dict, ...]:
@@ -84,9 +73,9 @@ def phobia_modifiers(state: GameState, p: int) -> tuple[dict, ...]:
     for slot in state.players[p].support:
         code = slot.card
         if code >= PHOBIA_BASE:
-            last = _LAST[0]  # constraint_table's look-up, inline (a hot path: every hook asks)
+            last = constraint_table.last  # the memo's look-up, inline (a hot path: every hook asks)
             table = last[1] if last[0] is state.pack else constraint_table(state.pack)
-            out += table[code - PHOBIA_BASE]
+            out += table[code - PHOBIA_BASE]  # type: ignore[index]
     return out
 
 
