@@ -44,12 +44,12 @@ from bbom_env.engine import GameState
 from bbom_env.engine import moves as M
 from bbom_env.engine.constants import ELEMENT_NAMES, MADNESS, MAX_SUPPORT_SLOTS, PHOBIA_BASE, is_madness
 from bbom_env.engine.decision import pending
+from bbom_env.modules.phobias.placement import PLACE
 
 from .heuristic_eval import card_score, wanted
 
 MODULE = "phobias"
 URGENT = 8  # harm from which a Phobia is cured even out of the reserve the base plan keeps
-CRUSH_FRAME = "phobia_place"  # placement.PLACE: the frame whose decider crushes a card (DP-34)
 
 # Harm of one constraint modifier: (kind, detail) -> harm; detail is the rule point of a
 # "replace", the Action of a "cost", "" otherwise.
@@ -165,7 +165,7 @@ def phobia_choice(state: GameState, f: dict, legal: list[int]) -> int | None:
     Madness cards (V-28); None for any other decision (the base answers)."""
     if not _on(state):
         return None
-    if f["kind"] == CRUSH_FRAME:
+    if f["kind"] == PLACE:  # the frame whose decider crushes a card (DP-34)
         return crush_choice(state, f["player"], legal)
     if "cure" in pending(state).kind:
         return _cure_choice(state, f, legal)
