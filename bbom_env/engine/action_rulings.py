@@ -14,11 +14,20 @@ paths a modifier already takes off the base game's fast path; they never name a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import hooks
 from . import moves as M
-from .constants import MAX_SUPPORT_SLOTS, NUM_CODES, NUM_ELEMENT_CODES, NUM_ELEMENTS, is_madness
+from .constants import (
+    COST_ANY,
+    ELEMENT_NAMES,
+    MAX_SUPPORT_SLOTS,
+    NUM_CODES,
+    NUM_ELEMENT_CODES,
+    NUM_ELEMENTS,
+    is_madness,
+)
 from .payment import Cost, _min_sum_at_least
 from .rules import ruleset
 
@@ -54,17 +63,46 @@ def token_surcharge(
     return hooks.transform_cost(state, p, "destroy", cost)
 
 
+class DestroyRuling:
+    """``actions.legal_destroy``'s reads for its slow path (a modifier or a cost transform touches
+    the Destroy Action), once per query: ``banned``, the decider's Elements barred for it (V-36),
+    and ``surcharge``, their standing "matching Element" surcharge (V-32, A-49: 0 without a
+    module source). Without a cost transform and when every "cost" modifier on the Action adds
+    (none is a discount, clamped at 0: section 4.10), ``adds`` is what they add to a base Curse's
+    cost (Element parts, "any", and "same": to the Curse's Element, or to "any" for a
+    Multi-Element Curse, as ``hooks.apply_cost_mods`` places it) and ``tot``/``counts`` the funds
+    that may pay (``MenuView._funds``): ``destroy_payable`` then checks the cost written out."""
+
+    __slots__ = ("banned", "surcharge", "adds", "tot", "counts")
+
+    def __init__(self, state: GameState, view: MenuView) -> None:
+        self.banned = view.banned("destroy")
+        # (a base game: no module source, no surcharge; the hook answers 0 without a lookup)
+        self.surcharge = hooks.standing_surcharge(state, view.p, "destroy")
+        self.adds: tuple[int, int, int, int, int, int] | None = None
+        if view._transforms:
+            return  # the transforms' costs: view.can_pay (and the transforms' own closed forms)
+        add = [0, 0, 0, 0, 0, 0]  # Element parts, "any", "same"
+        if view._cost:
+            for m in view._cost_mods:
+                if m["action"] != "destroy" and m["action"] != "all":
+                    continue
+                amount, el = m["amount"], m["element"]
+                if amount < 0:
+                    return  # a discount, clamped at 0 in its order: hooks.apply_cost_mods
+                add[5 if el == "same" else COST_ANY if el == "any" else ELEMENT_NAMES.index(el)] += amount
+        self.adds = (add[0], add[1], add[2], add[3], add[4], add[5])
+        self.tot, self.counts = view._funds(state, "destroy")
+
+
 def module_destroy(
     state: GameState, view: MenuView, budget: int | None
-) -> tuple[dict[str, CurseRule], frozenset[int], int]:
-    """``actions.legal_destroy``'s per-query reads in a game with modules: the Curse rules by Curse
-    type and, when a modifier or transform sends the Curses to the slow path (``budget`` None),
-    the decider's banned Elements and standing surcharge (``destroy_payable``)."""
-    rules = ruleset(state.config.modules).curse_rules
-    if budget is not None:
-        return rules, hooks.NO_BAN, 0
-    p = view.p
-    return rules, view.banned("destroy"), hooks.standing_surcharge(state, p, "destroy")
+) -> tuple[dict[str, CurseRule] | None, DestroyRuling | None]:
+    """``actions.legal_destroy``'s per-query reads: in a game with modules the Curse rules by
+    Curse type (None in a base game: no look-up on its hot path) and, when a modifier or transform
+    sends the Curses to the slow path (``budget`` None), its ``DestroyRuling``."""
+    rules = ruleset(state.config.modules).curse_rules if state.config.modules else None
+    return rules, (DestroyRuling(state, view) if budget is None else None)
 
 
 def destroy_payable(
@@ -73,28 +111,55 @@ def destroy_payable(
     curse: CurseOnTrack,
     base: tuple[int, ...],
     el: int | None,
-    banned: frozenset[int],
-    surcharge: int,
+    ruling: DestroyRuling,
 ) -> bool:
     """Whether the decider may destroy this base Curse (``base``, ``el``: ``actions._curse_base``)
     when a modifier or a cost transform touches the Action (``legal_destroy``'s slow path).
-    ``banned``: the Elements barred for them (V-36: a Curse of one, a Multi-Element Curse and a
-    Curse with a token of one are forbidden; Dark Curses are not base Curses and stay allowed).
-    ``surcharge``: their standing "matching Element" surcharge, which a token's colour may pay
-    (V-32, ``token_surcharge``)."""
+    ``ruling.banned``: the Elements barred for them (V-36: a Curse of one, a Multi-Element Curse
+    and a Curse with a token of one are forbidden; Dark Curses are not base Curses and stay
+    allowed). ``ruling.surcharge``: their standing "matching Element" surcharge, which a token's
+    colour may pay (V-32, ``token_surcharge``)."""
     tokens = curse.tokens
+    banned = ruling.banned
     if banned:
         if el is None or el in banned:
             return False
         for e in banned:
             if tokens[e]:
                 return False
+    surcharge = ruling.surcharge
     if surcharge and el is not None:
         for e in range(NUM_ELEMENTS):  # other_colours, inline (a loop per Curse on the track)
             if tokens[e] and e != el:
                 cost = token_surcharge(state, view.p, curse, base, el, surcharge)
                 return view.affordable(state, "destroy", cost)
-    return view.can_pay(state, "destroy", view.cost(state, "destroy", el, base))
+    if ruling.adds is None:
+        return view.can_pay(state, "destroy", view.cost(state, "destroy", el, base))
+    return _payable_with_adds(state, view, ruling, base, el)
+
+
+def _payable_with_adds(
+    state: GameState, view: MenuView, ruling: DestroyRuling, base: tuple[int, ...], el: int | None
+) -> bool:
+    adds: tuple[int, ...] = ruling.adds  # type: ignore[assignment]  # (destroy_payable: not None)
+    # view.cost and view.can_pay without a transform, written out: the modifiers' additions
+    # (section 4.10) to the printed cost plus tokens, against the funds (menu.fits).
+    r0, r1, r2, r3 = base[0] + adds[0], base[1] + adds[1], base[2] + adds[2], base[3] + adds[3]
+    any_ = adds[COST_ANY]
+    if el is None:
+        any_ += adds[5]  # "same" of an Action without an Element of its own: "any"
+    elif el == 0:
+        r0 += adds[5]
+    elif el == 1:
+        r1 += adds[5]
+    elif el == 2:
+        r2 += adds[5]
+    else:
+        r3 += adds[5]
+    if not any_:
+        tot = ruling.tot
+        return tot[0] >= r0 and tot[1] >= r1 and tot[2] >= r2 and tot[3] >= r3
+    return view._fits(state, "destroy", (r0, r1, r2, r3, any_))
 
 
 def cure_only_moves(state: GameState, view: MenuView, only: frozenset[int]) -> list[int]:
@@ -116,7 +181,7 @@ def cure_only_moves(state: GameState, view: MenuView, only: frozenset[int]) -> l
 
 
 def modified_tot(
-    base: list[int], counts: list[list[int]], cost_mods: list[dict], action: str
+    base: list[int], counts: list[list[int]], cost_mods: Sequence[dict], action: str
 ) -> list[int] | None:
     """``MenuView.single_tot`` of an Action whose "cost" modifiers only add Elements, "same" (of
     the Action's Element) or "any" (section 4.10: the Phobias' surcharges, 9.2): the value per

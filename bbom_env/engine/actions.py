@@ -220,9 +220,11 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
     if view.forbidden(state, "destroy", None):
         return out
     budget = view.part_budget(state, "destroy")  # None: ask can_pay
-    # The modules' Curse rules by Curse type (curse_rule's look-up), the banned Elements and the
-    # standing surcharge (action_rulings), read once per query; a base game: none of them.
-    rules, banned, surcharge = rulings.module_destroy(state, view, budget) if state.config.modules else _BASE
+    # The modules' Curse rules by Curse type (curse_rule's look-up) and the slow path's reads
+    # (action_rulings.DestroyRuling: the banned Elements, the standing surcharge, the modifiers'
+    # additions), once per query; a base game's fast path: none of them.
+    modules = state.config.modules
+    rules, ruling = rulings.module_destroy(state, view, budget) if modules or budget is None else _BASE
     solved: dict[int, tuple[object, bool]] = {}  # id of a module cost -> (the cost, payable)
     tot = view.tot
     curses = state.pack.curses
@@ -263,12 +265,12 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
                 continue
             base, el = _curse_base(state, curse)
-            if rulings.destroy_payable(state, view, curse, base, el, banned, surcharge):
+            if rulings.destroy_payable(state, view, curse, base, el, ruling):  # type: ignore[arg-type]  # (budget None: set)
                 out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
     return out
 
 
-_BASE: tuple[None, frozenset[int], int] = (None, hooks.NO_BAN, 0)  # legal_destroy in a base game
+_BASE: tuple[None, None] = (None, None)  # legal_destroy in a base game (its fast path)
 
 
 def _module_curse_payable(
@@ -317,7 +319,7 @@ def legal_cure(state: GameState, view: MenuView) -> list[int]:
         return out
     elif not view.can_pay(state, "cure", view.cost(state, "cure", None, CURE_REQ)):
         return out
-    elif view.cure_only and (only := hooks.cure_targets(state, view.p)) is not None:
+    elif view.cure_only and (only := view._reading.cure_targets) is not None:  # hooks.cure_targets
         return rulings.cure_only_moves(state, view, only)  # V-31 (a "cure_only" modifier)
     hand = view.player.hand
     out += [M.CURE_HAND + c for c in _MADNESS_CODES if hand[c]]

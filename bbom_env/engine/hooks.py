@@ -14,6 +14,9 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .constants import COST_ANY, ELEMENT_NAMES, HAND_SIZE
+from .mod_reading import NO_BAN, banned_by, forbidden_by, read
+
+__all__ = ["NO_BAN", "banned_by", "forbidden_by"]  # (re-exported: the hooks' names for them)
 from .rules import ruleset
 
 if TYPE_CHECKING:
@@ -40,6 +43,13 @@ def player_mods(state: GameState, p: int) -> Iterable[dict]:
         # each asked once; one source's answer taken as it is (most often (): nothing active).
         sourced = sources[0](state, p) if len(sources) == 1 else _sourced(state, p, sources)
         if sourced:
+            if not pl.mods and not pl.ability_lost:
+                # The merged tuple of _with_sourced, found again (inline: a hot path)
+                known = _MERGED.get(id(sourced))
+                if known is not None and known[1] is sourced:
+                    mag = state.pack.magicians[pl.magician].mods
+                    if known[0] is mag:
+                        return known[2]
             return _with_sourced(state, p, sourced)
     # Nothing sourced (no module source, e.g. the Dark Matter module alone, or nothing active in
     # a zone): the Magician's and the temporary ones; a temporary "lose_ability" modifier (V-10)
@@ -67,12 +77,30 @@ def _with_sourced(state: GameState, p: int, sourced: Iterable[dict]) -> Sequence
     iterator): the Magician's (unless the ability is lost, also by a temporary or sourced
     "lose_ability" modifier: V-10, V-27), the temporary ones, then the sourced ones."""
     pl = state.players[p]
-    sourced = sourced if type(sourced) is tuple else list(sourced)  # any iterable (Module field)
     mods = pl.mods
+    if type(sourced) is tuple:
+        if not mods and not pl.ability_lost:
+            # No temporary modifier, the flag off (most seats with a Phobia): the answer depends
+            # on the Magician's tuple and the sourced one only, which the sources give again
+            # unchanged for the same cards (the Phobias' rows and combos), so the merged tuple is
+            # built once per pair and found again by identity: a pure function of two immutable
+            # tuples, not a reading kept across states (the source is asked on every query).
+            # (Keyed by the sourced tuple: a Magician's tuple is checked, and replaced, on use.)
+            mag = state.pack.magicians[pl.magician].mods
+            if len(_MERGED) > 4096:
+                _MERGED.clear()
+            merged = sourced if _loses(sourced) else mag + sourced  # V-27 (see below)
+            _MERGED[id(sourced)] = (mag, sourced, merged)  # both kept: their ids are not reused meanwhile
+            return merged
+    else:
+        sourced = list(sourced)  # any iterable (Module field)
     temp = [m.modifier for m in mods] if mods else []
     if pl.ability_lost or _loses(temp) or _loses(sourced):
         return [*temp, *sourced]
     return [*state.pack.magicians[pl.magician].mods, *temp, *sourced]
+
+
+_MERGED: dict[int, tuple[tuple[dict, ...], tuple[dict, ...], tuple[dict, ...]]] = {}
 
 
 def _loses(mods: Iterable[dict]) -> bool:
@@ -133,11 +161,8 @@ def cure_targets(state: GameState, p: int) -> frozenset[int] | None:
     effects work as printed (RULES.md 4.5)."""
     if not state.config.modules:
         return None  # "cure_only" is a module kind: never in a base game (see player_mods)
-    out = None
-    for m in player_mods(state, p):
-        if m["kind"] == "cure_only":
-            out = (out or frozenset()) | ({m["code"]} if "code" in m else frozenset())
-    return out
+    mods = player_mods(state, p)
+    return read(mods).cure_targets  # (worked out in mod_reading.ModReading)
 
 
 def standing_surcharge(state: GameState, p: int, action: str) -> int:
@@ -152,12 +177,36 @@ def standing_surcharge(state: GameState, p: int, action: str) -> int:
     sources = ruleset(state.config.modules).modifier_sources
     if not sources:
         return 0  # no module source (the Dark Matter module alone: asked for each Dark Curse)
+    if len(sources) == 1:
+        sourced = sources[0](state, p)
+        if not sourced:
+            return 0  # nothing active in a zone (most queries)
+        if type(sourced) is tuple:
+            # The same tuple for the same cards (the Phobias' rows and combos): its surcharge per
+            # Action worked out once (a pure function of the tuple, kept with it: its id is not
+            # reused meanwhile); the source is still asked on every query.
+            known = _SURCHARGE.get(id(sourced))
+            if known is None or known[0] is not sourced:
+                if len(_SURCHARGE) > 4096:
+                    _SURCHARGE.clear()
+                known = _SURCHARGE[id(sourced)] = (sourced, {})
+            n = known[1].get(action)
+            if n is None:
+                n = known[1][action] = _surcharge(sourced, action)
+            return n
+        return _surcharge(sourced, action)
+    return _surcharge(_sourced(state, p, sources), action)
+
+
+def _surcharge(sourced: Iterable[dict], action: str) -> int:
     n = 0
-    for source in sources:
-        for m in source(state, p):
-            if m["kind"] == "cost" and m["element"] == "same" and m["action"] in (action, "all"):
-                n += m["amount"]
+    for m in sourced:
+        if m["kind"] == "cost" and m["element"] == "same" and m["action"] in (action, "all"):
+            n += m["amount"]
     return max(0, n)
+
+
+_SURCHARGE: dict[int, tuple[tuple[dict, ...], dict[str, int]]] = {}
 
 
 def _sum(state: GameState, p: int, kind: str) -> int:
@@ -245,39 +294,21 @@ def forbidden(state: GameState, p: int, action: str, element: int | None) -> boo
     Element of its own (Cure, a Multi-Element Curse): it filters the payer's sources instead
     (``banned_elements``), so the Action is offered when it can be paid without that Element
     (section 4.10)."""
-    return forbidden_by(player_mods(state, p), action, element)
-
-
-def forbidden_by(mods: Iterable[dict], action: str, element: int | None) -> bool:
-    """``forbidden`` with the player's modifiers already read (the menu reads them once per
-    query)."""
-    for m in mods:
-        if m["kind"] == "forbid" and m["action"] in (action, "all"):
-            if m["element"] == "any":
-                return True
-            if element is not None and m["element"] == ELEMENT_NAMES[element]:
-                return True
-    return False
+    mods = player_mods(state, p)
+    if state.config.modules and type(mods) is tuple:
+        return read(mods).forbidden(action, element)  # a module game's reading (mod_reading.read)
+    return forbidden_by(mods, action, element)
 
 
 def banned_elements(state: GameState, p: int, action: str) -> frozenset[int]:
     """Elements whose cards player p may not pay with for this Action (section 4.10: "you can no
     longer take an Action using <Element>" also bars that Element from every payment)."""
-    return banned_by(player_mods(state, p), action)
-
-
-def banned_by(mods: Iterable[dict], action: str) -> frozenset[int]:
-    """``banned_elements`` with the player's modifiers already read (the menu's query)."""
-    out = None  # a loop, not a list comprehension: asked by every payment and most have no ban
-    for m in mods:
-        if m["kind"] == "forbid" and m["action"] in (action, "all") and m["element"] != "any":
-            if out is None:
-                out = []
-            out.append(ELEMENT_NAMES.index(m["element"]))
-    return frozenset(out) if out else NO_BAN
-
-
-NO_BAN: frozenset[int] = frozenset()  # shared: most payers have no banned Element
+    mods = player_mods(state, p)
+    if state.config.modules and type(mods) is tuple:
+        # A module game's tuple (the Phobias' V-36 bans): its reading (mod_reading.read), found
+        # again by identity, answers without a pass; a base game's (most payments) loops.
+        return read(mods).banned(action)
+    return banned_by(mods, action)
 
 
 def adjust_cost(

@@ -9,13 +9,15 @@ Active Player's own Action phase (unlimited Actions), else the number of granted
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import action_rulings as rulings
 from . import hooks
 from . import moves as M
 from .constants import COST_ANY, COST_PARTS, Element
+from .mod_reading import ModReading
+from .mod_reading import read as read_mods
 from .payment import (
     NO_BAN,
     Cost,
@@ -77,9 +79,11 @@ class MenuView:
 
     __slots__ = (
         "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods",
-        "_transforms", "_currency", "_cost_actions", "_flags", "_mods", "_funds_of",
-        "_ban_tot", "cure_only",
+        "_transforms", "_currency", "_cost_actions", "_flags", "_funds_of",
+        "_ban_tot", "cure_only", "_reading",
     )  # fmt: skip
+    _cost_mods: Sequence[dict]  # the "cost" modifiers (a module game's: its reading's tuple)
+    _reading: ModReading  # (set with a "forbid" or "cure_only" modifier, and in a module game)
 
     def __init__(self, state: GameState, f: MenuFrame) -> None:
         self.frame = f
@@ -93,28 +97,48 @@ class MenuView:
             counts = available_values(state, p)  # a base game (the hot path)
         self.counts = counts
         self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
-        forbid = cure_only = False
-        cost_mods = []
         mods = hooks.player_mods(state, p)
-        for m in mods:  # one pass (a hot path)
-            kind = m["kind"]
-            if kind == "cost":
-                cost_mods.append(m)
-            elif kind == "forbid":
-                forbid = True
-            elif kind == "cure_only":
-                cure_only = True
-        self._forbid = forbid
-        if forbid:  # the modifiers, and the funds per Action (banned Elements left out), read once
-            self._mods = mods
-            # by Action and by banned Elements (Actions with the same ban share them)
-            self._funds_of: dict[str | frozenset[int], tuple[list[int], list[list[int]]]] = {}
-            self._ban_tot = _ban_tot(self, state, mods) if state.config.modules else None
-        self._cost_mods = cost_mods
-        self._cost = bool(cost_mods) or cure_only
-        # Whether a "cure_only" modifier is among the player's (V-31): without one,
-        # hooks.cure_targets (which reads the same modifiers) answers None.
-        self.cure_only = cure_only
+        if state.config.modules:
+            # A module game: the modifiers' reading (mod_reading.read: for a tuple, the same one
+            # query after query, for the same Magician and Phobias in support) instead of a pass;
+            # the reading is of this query's modifiers, read fresh.
+            r = self._reading = read_mods(mods)
+            self._forbid = r.forbid
+            self._cost_mods = r.cost_mods
+            self.cure_only = r.cure_only
+            self._cost = r.cost
+            self._cost_actions = r.cost_actions
+            if r.forbid:
+                # the funds by Action and by banned Elements (Actions with the same ban share them)
+                self._funds_of: dict[str | frozenset[int], tuple[list[int], list[list[int]]]] = {}
+                self._ban_tot = _ban_tot(self, state, r.ban_all)
+        else:  # a base game's modifier pass (its hot path: mostly the Magician's, a short tuple)
+            forbid = cure_only = False
+            cost_mods: list[dict] = []
+            for m in mods:  # one pass (a hot path)
+                kind = m["kind"]
+                if kind == "cost":
+                    cost_mods.append(m)
+                elif kind == "forbid":
+                    forbid = True
+                elif kind == "cure_only":
+                    cure_only = True
+            self._forbid = forbid
+            if forbid or cure_only:
+                self._reading = read_mods(mods)  # (banned, forbidden, cure_targets)
+            if forbid:  # the funds per Action (banned Elements left out), read once
+                self._funds_of = {}
+                self._ban_tot = None
+            self._cost_mods = cost_mods
+            self._cost = bool(cost_mods) or cure_only
+            # Whether a "cure_only" modifier is among the player's (V-31): without one,
+            # hooks.cure_targets (which reads the same modifiers) answers None.
+            self.cure_only = cure_only
+            # The Actions a "cost" modifier names ("all": every one): the others are priced as
+            # printed; and the Cure Action under a "cure_only" modifier (V-31: its targets,
+            # actions.legal_cure).
+            cost_actions = frozenset(m["action"] for m in cost_mods) if cost_mods else frozenset()
+            self._cost_actions = cost_actions | _CURE if cure_only else cost_actions
         modules = state.config.modules
         if modules:
             # Only the transforms that may change this player's costs now (hooks.GatedTransform:
@@ -128,11 +152,6 @@ class MenuView:
             self._flags: dict[str, tuple[bool, bool] | None] | None = {} if transforms and uniform else None
         else:
             self._transforms = ()  # a base game: no transform, no currency (a hot path)
-        # The Actions a "cost" modifier names ("all": every one): the others are priced as printed;
-        # and the Cure Action under a "cure_only" modifier (V-31: its targets, actions.legal_cure).
-        self._cost_actions = frozenset(m["action"] for m in cost_mods) if cost_mods else frozenset()
-        if cure_only:
-            self._cost_actions |= _CURE
 
     def plain(self, action: str) -> bool:
         """True when no modifier can change what this Action costs or whether it is allowed (no
@@ -202,7 +221,7 @@ class MenuView:
         return self._currency // 2 if known[0] else 0
 
     def forbidden(self, state: GameState, action: str, element: int | None) -> bool:
-        return self._forbid and hooks.forbidden_by(self._mods, action, element)
+        return self._forbid and self._reading.forbidden(action, element)
 
     def cost(self, state: GameState, action: str, element: int | None, req: Req) -> Req:
         """The cost after the player's "cost" modifiers (section 4.10). The modules' cost
@@ -216,7 +235,7 @@ class MenuView:
         if self._forbid:
             funds = self._funds_of.get(action)
             if funds is None:
-                banned = hooks.banned_by(self._mods, action)
+                banned = self._reading.banned(action)
                 funds = self._funds_of.get(banned) if banned else (self.tot, self.counts)
                 if funds is None:
                     # available_values(state, p, banned): the same counts, a banned Element's none
@@ -229,7 +248,7 @@ class MenuView:
     def banned(self, action: str) -> frozenset[int]:
         """``hooks.banned_elements`` of the decider for this Action, with the modifiers read once
         per query (none without a "forbid" modifier)."""
-        return hooks.banned_by(self._mods, action) if self._forbid else NO_BAN
+        return self._reading.banned(action) if self._forbid else NO_BAN
 
     def _fits(self, state: GameState, action: str, req: Req) -> bool:
         """Whether the Element cards pay an Element-only cost (five numbers)."""
@@ -345,12 +364,12 @@ class MenuView:
         once per query) no Element is banned, so the payment's ban look-up is skipped, and a
         cost counted in cards (currency cards: a Dark Curse, a Black Spell, sections 4.7, 4.8;
         cards of different Elements: Acquire Dark Matter, 4.6) is checked with this query's
-        counts (``payment.affordable``'s closed form)."""
-        if self._forbid:
-            return affordable(state, self.p, req, action)
+        counts (``payment.affordable``'s closed form). Under a "forbid" modifier: its banned
+        Elements, read once per query (a currency card has no Element: no ban reaches it)."""
         cost = as_cost(req)
         if cost.one_of or cost.convert or cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY]:
-            return affordable(state, self.p, cost, action, NO_BAN)
+            banned = self._reading.banned(action) if self._forbid else NO_BAN
+            return affordable(state, self.p, cost, action, banned)
         if cost.currency and self._currency < cost.currency:
             return False
         return not cost.distinct or self.elements_held(state, action) >= cost.distinct
@@ -381,17 +400,15 @@ class MenuView:
         return req
 
 
-def _ban_tot(view: MenuView, state: GameState, mods: Iterable[dict]) -> list[int] | None:
+def _ban_tot(view: MenuView, state: GameState, banned: frozenset[int] | None) -> list[int] | None:
     """V-36, section 4.10: when every "forbid" modifier of the decider bans an Element for every
-    Action (the Phobias "You can no longer take an Action using <Element>"), the value per Element
-    that decides their one-Element costs (``single_tot``): the cards they may pay with (no card
-    of a banned Element), and -1 for a banned Element, whose Actions are forbidden
-    (``hooks.forbidden``), as no cost (>= 0) is <= -1. None otherwise."""
-    for m in mods:
-        kind = m["kind"]
-        if kind == "forbid" and (m["action"] != "all" or m["element"] == "any"):
-            return None
-    banned = hooks.banned_by(mods, "all")
+    Action (the Phobias "You can no longer take an Action using <Element>": ``banned``, the
+    reading's ``ban_all``), the value per Element that decides their one-Element costs
+    (``single_tot``): the cards they may pay with (no card of a banned Element), and -1 for a
+    banned Element, whose Actions are forbidden (``hooks.forbidden``), as no cost (>= 0) is
+    <= -1. None otherwise (``banned`` None)."""
+    if banned is None:
+        return None
     tot = view._funds(state, "all")[0]
     return [-1 if e in banned else v for e, v in enumerate(tot)]
 

@@ -50,7 +50,31 @@ MODIFIER_KINDS: tuple[str, ...] = ("cost", "forbid", "no_support_payment") + (
 Table = tuple[tuple[dict, ...], ...]  # by code - PHOBIA_BASE: the Phobia's modifiers
 
 
-def _build_table(pack: Pack) -> Table:
+class Constraints:
+    """A pack's Phobia constraints: ``rows`` (``Table``) and the concatenations already asked for
+    supports holding several Phobias (``combos``, by the codes in slot order). The source then
+    gives one tuple object per combination of Phobias, as it does for one Phobia (its row), so the
+    hooks' readings of a sourced tuple (``hooks.player_mods``) are found again by identity. A combo
+    is a pure function of the pack's immutable rows, never of a state."""
+
+    __slots__ = ("rows", "combos")
+
+    def __init__(self, rows: Table) -> None:
+        self.rows = rows
+        self.combos: dict[tuple[int, ...], tuple[dict, ...]] = {}
+
+    def combo(self, codes: tuple[int, ...]) -> tuple[dict, ...]:
+        out = self.combos.get(codes)
+        if out is None:
+            out = ()
+            for code in codes:
+                out += self.rows[code - PHOBIA_BASE]
+            if len(self.combos) < 4096:  # (16 Phobias, at most 6 slots: in practice a few dozen)
+                self.combos[codes] = out
+        return out
+
+
+def _build_table(pack: Pack) -> Constraints:
     """Each Phobia's modifiers by ``code - PHOBIA_BASE`` (a ``cure_only`` one with its ``code``);
     ``constraint_table`` keeps it per pack."""
     sections = pack.sections
@@ -60,27 +84,38 @@ def _build_table(pack: Pack) -> Table:
         rows[code - PHOBIA_BASE] = tuple(
             {**m, "code": code} if m["kind"] == CURE_ONLY else m for m in card.constraint
         )
-    return tuple(rows)
+    return Constraints(tuple(rows))
 
 
-constraint_table: PackMemo[Table] = PackMemo(_build_table)  # built once per pack
+constraint_table: PackMemo[Constraints] = PackMemo(_build_table)  # built once per pack
 
 
 def phobia_modifiers(state: GameState, p: int) -> tuple[dict, ...]:
     """The module's modifier source: the constraints of the Phobias lying as cards in player p's
-    support (section 9.2), in slot order; () when there is none (most queries)."""
-    out: tuple[dict, ...] = ()
+    support (section 9.2), in slot order; () when there is none (most queries). The same tuple
+    object for the same Phobias (a row, or ``Constraints.combo``)."""
+    first = -1
+    codes: list[int] | None = None
     for slot in state.players[p].support:
         code = slot.card
         if code >= PHOBIA_BASE:
-            last = constraint_table.last  # the memo's look-up, inline (a hot path: every hook asks)
-            table = last[1] if last[0] is state.pack else constraint_table(state.pack)
-            out += table[code - PHOBIA_BASE]  # type: ignore[index]
-    return out
+            if first < 0:
+                first = code
+            elif codes is None:
+                codes = [first, code]
+            else:
+                codes.append(code)
+    if first < 0:
+        return ()
+    last = constraint_table.last  # the memo's look-up, inline (a hot path: every hook asks)
+    table = last[1] if last[0] is state.pack else constraint_table(state.pack)
+    if codes is None:
+        return table.rows[first - PHOBIA_BASE]  # type: ignore[union-attr]
+    return table.combo(tuple(codes))  # type: ignore[union-attr]
 
 
 def loses_ability(state: GameState, code: int) -> bool:
     """Whether Phobia ``code``'s constraint takes its owner's Magician ability away (V-27)."""
     if code < PHOBIA_BASE:
         return False
-    return any(m["kind"] == "lose_ability" for m in constraint_table(state.pack)[code - PHOBIA_BASE])
+    return any(m["kind"] == "lose_ability" for m in constraint_table(state.pack).rows[code - PHOBIA_BASE])

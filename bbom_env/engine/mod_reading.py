@@ -1,0 +1,139 @@
+"""One reading of a player's modifiers (RULES.md section 4.10; the Vth Element's Phobias, 9.2):
+what the menu (``menu.MenuView``) and the rulings on the Actions (``action_rulings``) ask of the
+modifiers ``hooks.player_mods`` answers, worked out once per modifier tuple.
+
+The modifiers are still read fresh on every query (``hooks.player_mods`` asks every source):
+this is a pure function of that answer, an immutable tuple of immutable modifiers, found again by
+identity (the Magician's tuple, the Phobias' rows and combos and their merges with it are the
+same objects query after query). A list (temporary modifiers) is read anew each time. No state
+is kept: the same modifiers give the same reading whatever the state (STYLE.md practice 10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .constants import ELEMENT_NAMES
+
+
+class ModReading:
+    """What a menu query asks of one player's modifiers.
+
+    ``cost_mods``: the "cost" modifiers, in order; ``forbid``: whether a "forbid" modifier is
+    among them; ``cure_only``: whether a "cure_only" one is (V-31); ``cost``: either of the two
+    (``MenuView._cost``); ``cost_actions``: the Actions a "cost" modifier names (with "cure"
+    under "cure_only": its targets change); ``ban_all``: when every "forbid" modifier bans one
+    Element for every Action (the Phobias' V-36 texts), the banned Elements (``menu._ban_tot``),
+    else None; ``cure_targets``: ``hooks.cure_targets``'s answer. ``banned`` and ``forbidden``
+    answer ``hooks.banned_by`` and ``hooks.forbidden_by``,
+    each (Action, Element) worked out once."""
+
+    __slots__ = (
+        "mods", "cost_mods", "forbid", "cure_only", "cost", "cost_actions", "ban_all", "cure_targets",
+        "_banned", "_forbidden",
+    )  # fmt: skip
+
+    def __init__(self, mods: Iterable[dict]) -> None:
+        # (hooks.player_mods answers a tuple or a list: another iterable is read once, kept)
+        self.mods: Sequence[dict] = mods if isinstance(mods, (tuple, list)) else tuple(mods)
+        mods = self.mods
+        cost_mods = []
+        forbid = cure_only = False
+        ban_all: list[int] | None = []
+        targets: frozenset[int] | None = None
+        for m in mods:
+            kind = m["kind"]
+            if kind == "cost":
+                cost_mods.append(m)
+            elif kind == "forbid":
+                forbid = True
+                if m["action"] != "all" or m["element"] == "any":
+                    ban_all = None  # _ban_tot's case only: an Element banned for every Action
+                elif ban_all is not None:
+                    ban_all.append(ELEMENT_NAMES.index(m["element"]))
+            elif kind == "cure_only":
+                # hooks.cure_targets (V-31): the card that yields it (none without a code)
+                cure_only = True
+                targets = (targets or frozenset()) | ({m["code"]} if "code" in m else frozenset())
+        self.cost_mods = tuple(cost_mods)
+        self.forbid = forbid
+        self.cure_only = cure_only
+        self.cost = bool(cost_mods) or cure_only  # (menu.MenuView._cost)
+        actions = frozenset(m["action"] for m in cost_mods)
+        self.cost_actions = actions | _CURE if cure_only else actions
+        self.ban_all = frozenset(ban_all) if forbid and ban_all is not None else None
+        self.cure_targets = targets
+        self._banned: dict[str, frozenset[int]] = {}
+        self._forbidden: dict[tuple[str, int | None], bool] = {}
+
+    def banned(self, action: str) -> frozenset[int]:
+        """``hooks.banned_by`` of these modifiers."""
+        out = self._banned.get(action)
+        if out is None:
+            out = self._banned[action] = banned_by(self.mods, action)
+        return out
+
+    def forbidden(self, action: str, element: int | None) -> bool:
+        """``hooks.forbidden_by`` of these modifiers."""
+        key = (action, element)
+        out = self._forbidden.get(key)
+        if out is None:
+            out = self._forbidden[key] = forbidden_by(self.mods, action, element)
+        return out
+
+
+def forbidden_by(mods: Iterable[dict], action: str, element: int | None) -> bool:
+    """``forbidden`` with the player's modifiers already read (the menu reads them once per
+    query)."""
+    for m in mods:
+        if m["kind"] == "forbid" and m["action"] in (action, "all"):
+            if m["element"] == "any":
+                return True
+            if element is not None and m["element"] == ELEMENT_NAMES[element]:
+                return True
+    return False
+
+
+def banned_by(mods: Iterable[dict], action: str) -> frozenset[int]:
+    """``banned_elements`` with the player's modifiers already read (the menu's query)."""
+    out = None  # a loop, not a list comprehension: asked by every payment and most have no ban
+    for m in mods:
+        if m["kind"] == "forbid" and m["action"] in (action, "all") and m["element"] != "any":
+            if out is None:
+                out = []
+            out.append(ELEMENT_NAMES.index(m["element"]))
+    return frozenset(out) if out else NO_BAN
+
+
+NO_BAN: frozenset[int] = frozenset()  # shared: most payers have no banned Element
+
+
+class _ReadOnce(ModReading):
+    """The reading of modifiers that are not found again (a list: temporary modifiers): asked a
+    few times in one query, its answers are worked out on each question, not stored."""
+
+    __slots__ = ()
+
+    def banned(self, action: str) -> frozenset[int]:
+        return banned_by(self.mods, action)
+
+    def forbidden(self, action: str, element: int | None) -> bool:
+        return forbidden_by(self.mods, action, element)
+
+
+_CURE = frozenset(("cure",))
+_READ: dict[int, ModReading] = {}
+
+
+def read(mods: Iterable[dict]) -> ModReading:
+    """The reading of ``hooks.player_mods``' answer: a tuple's found again by identity (kept with
+    it, so its id is not reused meanwhile), a list's made anew."""
+    if type(mods) is not tuple:
+        return _ReadOnce(mods)
+    known = _READ.get(id(mods))
+    if known is not None and known.mods is mods:
+        return known
+    if len(_READ) > 4096:
+        _READ.clear()
+    known = _READ[id(mods)] = ModReading(mods)
+    return known

@@ -1,0 +1,196 @@
+"""The shortcuts of the modifier readings in games with Phobias (RULES.md 4.10, 9.2; EXPANSION.md
+V-31, V-32, V-36): each compared, on every menu of random games, with the general path it
+replaces (the modifiers gathered and looped over anew on every question):
+
+* ``phobias.constraints.phobia_modifiers``: one tuple object per set of Phobias (rows, combos);
+* ``hooks.player_mods``: the merged tuple of the Magician's and the sourced modifiers, found again;
+* ``mod_reading.read``: what the menu asks of the modifiers (kinds, banned Elements, bans, the
+  Cure Action's targets), worked out once per modifier tuple;
+* ``hooks.standing_surcharge``: the V-32 surcharge per sourced tuple;
+* ``action_rulings.DestroyRuling``: the destroy costs with the modifiers' additions written out;
+* ``MenuView.affordable`` under a "forbid" modifier: the banned Elements read once per query.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from bbom_env.engine import GameConfig, hooks, new_game
+from bbom_env.engine import action_rulings as rulings
+from bbom_env.engine.actions import legal_destroy
+from bbom_env.engine.constants import ELEMENT_NAMES, PHOBIA_BASE
+from bbom_env.engine.menu import MenuView
+from bbom_env.engine.mod_reading import ModReading, banned_by, forbidden_by, read
+from bbom_env.engine.payment import affordable
+from bbom_env.engine.records import TempModifier
+from bbom_env.engine.rules import ruleset
+from bbom_env.engine.state import GameState
+from bbom_env.modules.dark_matter.actions import dark_matter_cost
+from bbom_env.modules.phobias.constraints import CURE_ONLY
+from bbom_env.modules.phobias.content import phobia_of
+
+ACTIONS = ("activate", "learn", "acquire", "destroy", "cure", "acquire_dark_matter", "black_book", "all")
+
+
+def _sourced(state: GameState, p: int) -> list[dict]:
+    """The Phobias' constraints in p's support, from the cards themselves (section 9.2)."""
+    out: list[dict] = []
+    for slot in state.players[p].support:
+        if slot.card >= PHOBIA_BASE:
+            for m in phobia_of(state.pack.sections, slot.card).constraint:
+                out.append({**m, "code": slot.card} if m["kind"] == CURE_ONLY else m)
+    return out
+
+
+def _player_mods(state: GameState, p: int) -> list[dict]:
+    """``hooks.player_mods``, the general path: the Magician's unless the ability is lost (the
+    flag, or a "lose_ability" modifier: V-10, V-27), the temporary ones, the sourced ones."""
+    pl = state.players[p]
+    temp = [m.modifier for m in pl.mods]
+    sourced = _sourced(state, p)
+    lost = pl.ability_lost or any(m["kind"] == "lose_ability" for m in temp + sourced)
+    return ([] if lost else list(state.pack.magicians[pl.magician].mods)) + temp + sourced
+
+
+def _check_reading(r: ModReading, mods: list[dict]) -> None:
+    kinds = [m["kind"] for m in mods]
+    assert list(r.cost_mods) == [m for m in mods if m["kind"] == "cost"]
+    assert r.forbid == ("forbid" in kinds) and r.cure_only == (CURE_ONLY in kinds)
+    assert r.cost == (bool(r.cost_mods) or r.cure_only)
+    named = {m["action"] for m in r.cost_mods} | ({"cure"} if r.cure_only else set())
+    assert r.cost_actions == named
+    forbids = [m for m in mods if m["kind"] == "forbid"]
+    every = forbids and all(m["action"] == "all" and m["element"] != "any" for m in forbids)
+    assert r.ban_all == (frozenset(ELEMENT_NAMES.index(m["element"]) for m in forbids) if every else None)
+    codes = [m.get("code") for m in mods if m["kind"] == CURE_ONLY]
+    assert r.cure_targets == (frozenset(c for c in codes if c is not None) if codes else None)
+    for _ in range(2):  # asked again: the stored answers
+        for action in ACTIONS:
+            assert r.banned(action) == banned_by(mods, action)
+            for e in (None, 0, 1, 2, 3):
+                assert r.forbidden(action, e) == forbidden_by(mods, action, e)
+
+
+def _general_destroy(state: GameState, view: MenuView, ruling, base, el) -> bool:  # type: ignore[no-untyped-def]
+    return view.can_pay(state, "destroy", view.cost(state, "destroy", el, base))
+
+
+@pytest.mark.parametrize("modules", [("phobias",), ("dark_matter", "phobias")])
+def test_the_readings_answer_as_the_general_path(
+    modules: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every menu of random games with Phobias: each reading equals its general path."""
+    seen = Counter[str]()
+    for seed in range(8):
+        config = GameConfig(num_players=2 + seed % 4, seed=seed, modules=modules)
+        state = new_game(config)
+        rng = random.Random(seed)
+        while not state.over:
+            f = state.stack[-1]
+            if f["kind"] == "menu":
+                p = f["player"]
+                ref = _player_mods(state, p)
+                mods = hooks.player_mods(state, p)
+                assert list(mods) == ref
+                assert list(ruleset(modules).modifier_sources[0](state, p)) == _sourced(state, p)
+                _check_reading(read(mods), ref)
+                surcharge = sum(
+                    m["amount"]
+                    for m in _sourced(state, p)
+                    if m["kind"] == "cost" and m["element"] == "same" and m["action"] in ("destroy", "all")
+                )
+                assert hooks.standing_surcharge(state, p, "destroy") == max(0, surcharge)
+                codes = [m.get("code") for m in ref if m["kind"] == CURE_ONLY]
+                expected = frozenset(c for c in codes if c is not None) if codes else None
+                assert hooks.cure_targets(state, p) == expected
+                for action in ACTIONS:
+                    assert hooks.banned_elements(state, p, action) == banned_by(ref, action)
+                    assert hooks.forbidden(state, p, action, 1) == forbidden_by(ref, action, 1)
+                seen["phobia"] += any(s.card >= PHOBIA_BASE for s in state.players[p].support)
+                seen["combo"] += sum(s.card >= PHOBIA_BASE for s in state.players[p].support) > 1
+                seen["merged"] += type(mods) is tuple and bool(_sourced(state, p))
+                # legal_destroy with the modifiers' additions written out, and the general path
+                view = MenuView(state, f)
+                fast = legal_destroy(state, view)
+                ruling = rulings.DestroyRuling(state, view)
+                if view.part_budget(state, "destroy") is None and ruling.adds is not None:
+                    seen["adds"] += 1
+                    seen["adds+"] += any(ruling.adds)
+                with monkeypatch.context() as m:
+                    m.setattr(rulings, "_payable_with_adds", _general_destroy)
+                    assert legal_destroy(state, MenuView(state, f)) == fast
+                # the menu's affordable under a "forbid" (a Dark Curse's and an Element cost)
+                if view._forbid:
+                    seen["forbid"] += 1
+                    costs: list[tuple] = [(0, 0, 0, 0, 2), (1, 1, 0, 0, 0)]
+                    if "dark_matter" in modules:
+                        costs.append(dark_matter_cost(4))  # a Dark Curse's (section 4.7)
+                    for cost in costs:
+                        expected = affordable(state, p, cost, "destroy")
+                        assert view.affordable(state, "destroy", cost) == expected
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    # every shortcut was taken
+    assert seen["phobia"] > 100 and seen["combo"] > 10 and seen["merged"] > 50, seen
+    assert seen["adds"] > 20 and seen["adds+"] > 5 and seen["forbid"] > 10, seen
+
+
+def test_a_reading_is_found_again_only_for_the_same_tuple() -> None:
+    """``mod_reading.read``: a tuple's reading is kept with the tuple (found by identity); a list
+    (temporary modifiers) is read anew; equal contents in another tuple get their own reading."""
+    a = ({"kind": "forbid", "action": "all", "element": "fire"},)
+    b = ({"kind": "forbid", "action": "all", "element": "fire"},)
+    assert read(a) is read(a) and read(b) is not read(a)
+    assert read(a).banned("learn") == frozenset({0}) == read(list(a)).banned("learn")
+    assert read(list(a)) is not read(list(a))
+
+
+_VARIANTS = (
+    ({"kind": "cost", "action": "destroy", "element": "same", "amount": 1},),
+    ({"kind": "cost", "action": "all", "element": "same", "amount": 2},),
+    ({"kind": "cost", "action": "destroy", "element": "any", "amount": 1},),
+    ({"kind": "cost", "action": "destroy", "element": "water", "amount": 1},),
+    (
+        {"kind": "cost", "action": "destroy", "element": "same", "amount": 1},
+        {"kind": "cost", "action": "all", "element": "any", "amount": 1},
+    ),
+    ({"kind": "cost", "action": "destroy", "element": "same", "amount": -1},),  # a discount: general
+    (
+        {"kind": "forbid", "action": "all", "element": "earth"},
+        {"kind": "cost", "action": "destroy", "element": "same", "amount": 1},
+    ),
+)
+
+
+@pytest.mark.parametrize("modules", [("phobias",), ("dark_matter", "phobias")])
+def test_destroy_with_the_additions_written_out_is_the_general_path(
+    modules: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Section 4.10 (V-32, V-36): on menus of random games, with each of these "cost" / "forbid"
+    modifiers added to the decider's (a temporary one: with a Phobia's standing ones), the Curses
+    ``legal_destroy`` offers with ``DestroyRuling.adds`` are those of the general path
+    (``MenuView.cost`` and ``can_pay`` per Curse)."""
+    offered = taken = 0
+    for seed in range(6):
+        state = new_game(GameConfig(num_players=2 + seed % 3, seed=100 + seed, modules=modules))
+        rng = random.Random(seed)
+        while not state.over:
+            f = state.stack[-1]
+            if f["kind"] == "menu" and state.track:
+                pl = state.players[f["player"]]
+                for variant in _VARIANTS:
+                    pl.mods.extend(TempModifier(m, "this_turn", "test") for m in variant)
+                    view = MenuView(state, f)
+                    fast = legal_destroy(state, view)
+                    taken += rulings.DestroyRuling(state, view).adds is not None
+                    with monkeypatch.context() as m:
+                        m.setattr(rulings, "_payable_with_adds", _general_destroy)
+                        assert legal_destroy(state, MenuView(state, f)) == fast, (seed, variant)
+                    offered += len(fast)
+                    del pl.mods[-len(variant) :]
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert taken > 500 and offered > 100, (taken, offered)
