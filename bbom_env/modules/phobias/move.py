@@ -122,13 +122,42 @@ def legal_move(state: GameState, view: MenuView) -> list[int]:
     p = view.p
     if view.frame["grants"] >= 0 or p != state.active or not has_move(state, p):
         return []
-    if state.players[p].ability_used or hooks.ability_lost(state, p) or view.currency(state) < 1:
+    if state.players[p].ability_used or view.currency(state) < 1 or not _any_movable(state):
         return []
-    if not any(slot.card >= PHOBIA_BASE for q in state.players for slot in q.support):
-        return []
-    if not _movable(state, p):
+    if hooks.ability_lost(state, p):
         return []
     return [M.layout(state.config.modules).by_name[BLOCK].start]
+
+
+def _any_movable(state: GameState) -> bool:
+    """``bool(_movable(state, p))`` without building the lists: a Phobia of a living player's
+    support (``_sources``) with somewhere to go (``_destinations``, V-19): a non-Phobia card of a
+    living support (never the Phobia's own slot), else a free slot of another living support, or
+    of its own when it crushes a card."""
+    phobias = []
+    crushable = False
+    for q in state.players:
+        if q.eliminated:
+            continue
+        for t, slot in enumerate(q.support):
+            if t >= MAX_SUPPORT_SLOTS:
+                break
+            if slot.card >= PHOBIA_BASE:
+                phobias.append((q, slot))
+            else:
+                crushable = True
+    if not phobias:
+        return False
+    if crushable:
+        return True
+    for a, slot in phobias:
+        lifted = slot.crushed != NO_CARD
+        for b, q in enumerate(state.players):
+            if q.eliminated or (q is a and not lifted):
+                continue
+            if len(q.support) < MAX_SUPPORT_SLOTS and len(q.support) < hooks.support_capacity(state, b):
+                return True
+    return False
 
 
 def _to_frame(state: GameState, p: int, move: int) -> MoveToFrame:

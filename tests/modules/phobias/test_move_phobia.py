@@ -248,3 +248,42 @@ def test_v19_v27_the_text_changes_owner_at_once() -> None:
     assert len(pl.support) == 3 and pl.support[0].card == no_ability
     assert pending(s).player == 0  # back to the mover's menu
     check_invariants(s)
+
+
+def test_v19_any_movable_is_whether_a_phobia_has_somewhere_to_go() -> None:
+    """``move._any_movable`` (the menu's question, without the lists) answers as
+    ``move._movable`` does, on random supports: Phobias (some crushing a card), other cards, full
+    and empty supports, eliminated players."""
+    rng = random.Random(7)
+    answers = {True: 0, False: 0}
+    for seed in range(120):
+        s = _game(seed % 5)
+        phobias = (0.5, 0.9, 1.0)[seed % 3]  # the share of Phobias: with 1.0, only free slots are left
+        for q, pl in enumerate(s.players):
+            clear_support(s, q)
+            pl.eliminated = rng.random() < 0.15
+            cap = hooks.support_capacity(s, q)
+            for _ in range(cap if rng.random() < 0.5 else rng.randrange(cap + 1)):
+                roll = rng.random()
+                if roll < phobias:
+                    crushed = rng.choice((-1, -1, 3, DARK_MATTER))
+                    pl.support.append(SupportSlot(rng.choice(P), crushed=crushed))
+                elif roll < 0.8:
+                    pl.support.append(SupportSlot(rng.randrange(12)))
+                else:
+                    pl.support.append(SupportSlot(DARK_MATTER))
+        if seed % 4 == 3:  # every support full of Phobias but one slot of one player's
+            for q, pl in enumerate(s.players):
+                clear_support(s, q)
+                for _ in range(hooks.support_capacity(s, q)):
+                    pl.support.append(SupportSlot(rng.choice(P), crushed=rng.choice((-1, -1, 3))))
+            pl = s.players[rng.randrange(3)]
+            if pl.support:
+                pl.support.pop()
+            for q in s.players:  # sometimes alone: only its own free slot (for a crushing Phobia)
+                q.eliminated = q is not pl and rng.random() < 0.5
+        for p in range(3):
+            expected = bool(move._movable(s, p))
+            assert move._any_movable(s) == expected, (seed, p, [pl.support for pl in s.players])
+            answers[expected] += 1
+    assert answers[True] > 50 and answers[False] > 30, answers
