@@ -181,6 +181,8 @@ class MenuView:
                 return rulings.modified_tot(self.tot, self.counts, self._cost_mods, action)
             if self._ban_tot is None:
                 return None
+            if not self._cost or (action not in self._cost_actions and "all" not in self._cost_actions):
+                return self._ban_tot  # no "cost" modifier on the Action: modified_tot's answer
             return rulings.modified_tot(self._ban_tot, self._funds(state, action)[1], self._cost_mods, action)
         if not self._transforms:
             return self.tot
@@ -409,8 +411,16 @@ def _ban_tot(view: MenuView, state: GameState, banned: frozenset[int] | None) ->
     <= -1. None otherwise (``banned`` None)."""
     if banned is None:
         return None
-    tot = view._funds(state, "all")[0]
-    return [-1 if e in banned else v for e, v in enumerate(tot)]
+    # The funds' values for "all" (``_funds``: a banned Element's cards left out), written out:
+    # an Element not banned keeps its value in ``tot``; the funds themselves are built only when
+    # an Action asks for them.
+    tot = view.tot
+    return [
+        -1 if 0 in banned else tot[0],
+        -1 if 1 in banned else tot[1],
+        -1 if 2 in banned else tot[2],
+        -1 if 3 in banned else tot[3],
+    ]
 
 
 _CURE = frozenset(("cure",))

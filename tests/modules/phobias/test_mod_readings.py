@@ -22,7 +22,7 @@ from bbom_env.engine import GameConfig, hooks, new_game
 from bbom_env.engine import action_rulings as rulings
 from bbom_env.engine.actions import legal_destroy
 from bbom_env.engine.constants import ELEMENT_NAMES, PHOBIA_BASE
-from bbom_env.engine.menu import MenuView
+from bbom_env.engine.menu import MenuView, menu_legal
 from bbom_env.engine.mod_reading import ModReading, banned_by, forbidden_by, read
 from bbom_env.engine.payment import affordable
 from bbom_env.engine.records import TempModifier
@@ -194,3 +194,42 @@ def test_destroy_with_the_additions_written_out_is_the_general_path(
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
     assert taken > 500 and offered > 100, (taken, offered)
+
+
+_BANS = tuple(({"kind": "forbid", "action": "all", "element": name},) for name in ELEMENT_NAMES) + (
+    (
+        {"kind": "forbid", "action": "all", "element": "water"},
+        {"kind": "cost", "action": "all", "element": "any", "amount": 1},
+    ),
+    ({"kind": "forbid", "action": "learn", "element": "fire"},),  # not for every Action: no _ban_tot
+)
+
+
+@pytest.mark.parametrize("modules", [("phobias",), ("dark_matter", "phobias")])
+def test_menus_under_each_element_ban_are_the_general_paths(
+    modules: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """V-36 (section 4.10): on menus of random games, with each Element banned for every Action
+    (the Phobias' texts, as a temporary modifier), alone or with an "any" surcharge, the menu
+    (``MenuView._ban_tot`` and ``single_tot``'s closed forms) equals the general path's."""
+    from engine.test_menu_fast_path import _general_path
+
+    menus = 0
+    for seed in range(4):
+        state = new_game(GameConfig(num_players=2 + seed % 3, seed=200 + seed, modules=modules))
+        rng = random.Random(seed)
+        while not state.over:
+            f = state.stack[-1]
+            if f["kind"] == "menu":
+                pl = state.players[f["player"]]
+                for variant in _BANS:
+                    pl.mods.extend(TempModifier(m, "this_turn", "test") for m in variant)
+                    fast = menu_legal(state, f)
+                    with monkeypatch.context() as m:
+                        _general_path(m, state)
+                        assert menu_legal(state, f) == fast, (seed, variant)
+                    del pl.mods[-len(variant) :]
+                    menus += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert menus > 500, menus
