@@ -70,10 +70,11 @@ class DestroyRuling:
     module source). Without a cost transform and when every "cost" modifier on the Action adds
     (none is a discount, clamped at 0: section 4.10), ``adds`` is what they add to a base Curse's
     cost (Element parts, "any", and "same": to the Curse's Element, or to "any" for a
-    Multi-Element Curse, as ``hooks.apply_cost_mods`` places it) and ``tot``/``counts`` the funds
-    that may pay (``MenuView._funds``): ``destroy_payable`` then checks the cost written out."""
+    Multi-Element Curse, as ``hooks.apply_cost_mods`` places it) and ``tot`` the value per Element
+    of the funds that may pay (``MenuView._funds``): ``destroy_payable`` then checks the cost
+    written out."""
 
-    __slots__ = ("banned", "surcharge", "adds", "tot", "counts")
+    __slots__ = ("banned", "surcharge", "adds", "tot")
 
     def __init__(self, state: GameState, view: MenuView) -> None:
         self.banned = view.banned("destroy")
@@ -92,7 +93,10 @@ class DestroyRuling:
                     return  # a discount, clamped at 0 in its order: hooks.apply_cost_mods
                 add[5 if el == "same" else COST_ANY if el == "any" else ELEMENT_NAMES.index(el)] += amount
         self.adds = (add[0], add[1], add[2], add[3], add[4], add[5])
-        self.tot, self.counts = view._funds(state, "destroy")
+        # The funds' values (MenuView._funds: a banned Element's cards left out, value 0), without
+        # building their counts (view._fits builds them for a cost with an "any" part).
+        tot, banned = view.tot, self.banned
+        self.tot = [0 if e in banned else v for e, v in enumerate(tot)] if banned else tot
 
 
 def module_destroy(

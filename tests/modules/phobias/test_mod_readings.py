@@ -162,6 +162,10 @@ _VARIANTS = (
         {"kind": "forbid", "action": "all", "element": "earth"},
         {"kind": "cost", "action": "destroy", "element": "same", "amount": 1},
     ),
+    (  # a part in a banned Element: never payable (its cards may not pay, section 4.10)
+        {"kind": "forbid", "action": "all", "element": "water"},
+        {"kind": "cost", "action": "destroy", "element": "water", "amount": 1},
+    ),
 )
 
 
