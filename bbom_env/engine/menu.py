@@ -171,19 +171,19 @@ class MenuView:
         Element, no "cost" modifier on the Action: ``hooks.GatedTransform.uniform``), ``tot`` plus
         a Spontaneous Element per pair of currency cards (section 4.9) and, with the Air
         conversion (V-12), the best Air card for each other Element (``_pays_flagged``). In a
-        module game without transforms, also under a "forbid" that bans Elements for every Action
-        (``_ban_tot``) and "cost" modifiers that add "same" or "any" Elements (the Phobias' V-36
-        bans and surcharges, section 9.2): ``action_rulings.modified_tot``."""
+        module game without transforms, also under "forbid" modifiers (``_ban_tot``: Elements
+        banned for every Action; else ``_action_ban_tot``) and "cost" modifiers that add "same"
+        or "any" Elements (the Phobias' V-36 bans and surcharges, section 9.2):
+        ``action_rulings.modified_tot``."""
         if self._forbid or (self._cost and (action in self._cost_actions or "all" in self._cost_actions)):
             if self._transforms or not state.config.modules:
                 return None  # (a base game's modifiers: its general path, as printed)
             if not self._forbid:
                 return rulings.modified_tot(self.tot, self.counts, self._cost_mods, action)
-            if self._ban_tot is None:
-                return None
+            base = self._ban_tot if self._ban_tot is not None else self._action_ban_tot(action)
             if not self._cost or (action not in self._cost_actions and "all" not in self._cost_actions):
-                return self._ban_tot  # no "cost" modifier on the Action: modified_tot's answer
-            return rulings.modified_tot(self._ban_tot, self._funds(state, action)[1], self._cost_mods, action)
+                return base  # no "cost" modifier on the Action: modified_tot's answer
+            return rulings.modified_tot(base, self._funds(state, action)[1], self._cost_mods, action)
         if not self._transforms:
             return self.tot
         if self._flags is None:
@@ -201,6 +201,19 @@ class MenuView:
         if not (bonus or air):
             return tot
         return [tot[0] + bonus + air, tot[1] + bonus + air, tot[2] + bonus + air, tot[3] + bonus]
+
+    def _action_ban_tot(self, action: str) -> list[int]:
+        """``_ban_tot`` for one Action, when not every "forbid" modifier bans an Element for every
+        Action (section 4.10: a temporary "forbid" of one Action, of its every Element): -1 for
+        an Element whose cost of this Action is forbidden (``forbidden``: its Element banned, or
+        the whole Action), else the value of its cards (``_funds``: a banned Element's left out)."""
+        r = self._reading
+        if r.forbidden(action, None):
+            return [-1, -1, -1, -1]  # the whole Action ("any"): every Element's cost forbidden
+        banned, tot = r.banned(action), self.tot
+        if not banned:
+            return tot
+        return [-1 if e in banned else v for e, v in enumerate(tot)]
 
     def part_budget(self, state: GameState, action: str) -> int | None:
         """For this Action's costs of Element parts without "any" (a Curse's, A-62), as printed:

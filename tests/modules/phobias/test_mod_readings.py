@@ -205,7 +205,15 @@ _BANS = tuple(({"kind": "forbid", "action": "all", "element": name},) for name i
         {"kind": "forbid", "action": "all", "element": "water"},
         {"kind": "cost", "action": "all", "element": "any", "amount": 1},
     ),
-    ({"kind": "forbid", "action": "learn", "element": "fire"},),  # not for every Action: no _ban_tot
+    # not for every Action: MenuView._action_ban_tot
+    ({"kind": "forbid", "action": "learn", "element": "fire"},),
+    ({"kind": "forbid", "action": "activate", "element": "any"},),
+    (
+        {"kind": "forbid", "action": "acquire", "element": "water"},
+        {"kind": "forbid", "action": "all", "element": "earth"},
+        {"kind": "cost", "action": "acquire", "element": "same", "amount": 1},
+        {"kind": "cost", "action": "activate", "element": "any", "amount": 1},
+    ),
 )
 
 
