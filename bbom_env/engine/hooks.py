@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .constants import COST_ANY, ELEMENT_NAMES, HAND_SIZE
-from .mod_reading import NO_BAN, banned_by, forbidden_by, read
+from .mod_reading import NO_BAN, banned_by, forbidden_by
 
 __all__ = ["NO_BAN", "banned_by", "forbidden_by"]  # (re-exported: the hooks' names for them)
 from .rules import ruleset
@@ -161,8 +161,11 @@ def cure_targets(state: GameState, p: int) -> frozenset[int] | None:
     effects work as printed (RULES.md 4.5)."""
     if not state.config.modules:
         return None  # "cure_only" is a module kind: never in a base game (see player_mods)
-    mods = player_mods(state, p)
-    return read(mods).cure_targets  # (worked out in mod_reading.ModReading)
+    out = None
+    for m in player_mods(state, p):
+        if m["kind"] == "cure_only":
+            out = (out or frozenset()) | ({m["code"]} if "code" in m else frozenset())
+    return out
 
 
 def standing_surcharge(state: GameState, p: int, action: str) -> int:
@@ -177,36 +180,14 @@ def standing_surcharge(state: GameState, p: int, action: str) -> int:
     sources = ruleset(state.config.modules).modifier_sources
     if not sources:
         return 0  # no module source (the Dark Matter module alone: asked for each Dark Curse)
-    if len(sources) == 1:
-        sourced = sources[0](state, p)
-        if not sourced:
-            return 0  # nothing active in a zone (most queries)
-        if type(sourced) is tuple:
-            # The same tuple for the same cards (the Phobias' rows and combos): its surcharge per
-            # Action worked out once (a pure function of the tuple, kept with it: its id is not
-            # reused meanwhile); the source is still asked on every query.
-            known = _SURCHARGE.get(id(sourced))
-            if known is None or known[0] is not sourced:
-                if len(_SURCHARGE) > 4096:
-                    _SURCHARGE.clear()
-                known = _SURCHARGE[id(sourced)] = (sourced, {})
-            n = known[1].get(action)
-            if n is None:
-                n = known[1][action] = _surcharge(sourced, action)
-            return n
-        return _surcharge(sourced, action)
-    return _surcharge(_sourced(state, p, sources), action)
-
-
-def _surcharge(sourced: Iterable[dict], action: str) -> int:
+    sourced = sources[0](state, p) if len(sources) == 1 else _sourced(state, p, sources)
+    if not sourced:
+        return 0  # nothing active in a zone (most queries)
     n = 0
     for m in sourced:
         if m["kind"] == "cost" and m["element"] == "same" and m["action"] in (action, "all"):
             n += m["amount"]
     return max(0, n)
-
-
-_SURCHARGE: dict[int, tuple[tuple[dict, ...], dict[str, int]]] = {}
 
 
 def _sum(state: GameState, p: int, kind: str) -> int:
@@ -294,21 +275,14 @@ def forbidden(state: GameState, p: int, action: str, element: int | None) -> boo
     Element of its own (Cure, a Multi-Element Curse): it filters the payer's sources instead
     (``banned_elements``), so the Action is offered when it can be paid without that Element
     (section 4.10)."""
-    mods = player_mods(state, p)
-    if state.config.modules and type(mods) is tuple:
-        return read(mods).forbidden(action, element)  # a module game's reading (mod_reading.read)
-    return forbidden_by(mods, action, element)
+    return forbidden_by(player_mods(state, p), action, element)
 
 
 def banned_elements(state: GameState, p: int, action: str) -> frozenset[int]:
     """Elements whose cards player p may not pay with for this Action (section 4.10: "you can no
     longer take an Action using <Element>" also bars that Element from every payment)."""
-    mods = player_mods(state, p)
-    if state.config.modules and type(mods) is tuple:
-        # A module game's tuple (the Phobias' V-36 bans): its reading (mod_reading.read), found
-        # again by identity, answers without a pass; a base game's (most payments) loops.
-        return read(mods).banned(action)
-    return banned_by(mods, action)
+    # (a loop over the few modifiers: cheaper than finding their reading, mod_reading.read)
+    return banned_by(player_mods(state, p), action)
 
 
 def adjust_cost(

@@ -106,6 +106,17 @@ def test_the_readings_answer_as_the_general_path(
                 codes = [m.get("code") for m in ref if m["kind"] == CURE_ONLY]
                 expected = frozenset(c for c in codes if c is not None) if codes else None
                 assert hooks.cure_targets(state, p) == expected
+                for point in hooks.RULE_POINTS:  # the last "replace" found wins
+                    expected_point = next((m["value"] for m in reversed(ref) if m.get("point") == point), 7)
+                    assert hooks.rule_point(state, p, point, 7) == expected_point
+                size = next((m["value"] for m in reversed(ref) if m.get("point") == "hand_size"), 6)
+                extra = sum(m["amount"] for m in ref if m["kind"] == "hand_size")
+                assert hooks.hand_size(state, p) == max(1, size + extra)
+                for action, el, req in (("destroy", 1, (0, 2, 0, 1, 0)), ("cure", None, (0, 0, 0, 0, 1))):
+                    expected_cost = hooks.transform_cost(
+                        state, p, action, hooks.apply_cost_mods(ref, action, el, req)
+                    )
+                    assert hooks.adjust_cost(state, p, action, el, req) == expected_cost
                 for action in ACTIONS:
                     assert hooks.banned_elements(state, p, action) == banned_by(ref, action)
                     assert hooks.forbidden(state, p, action, 1) == forbidden_by(ref, action, 1)
