@@ -9,7 +9,6 @@ Active Player's own Action phase (unlimited Actions), else the number of granted
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import action_rulings as rulings
@@ -82,8 +81,7 @@ class MenuView:
         "_transforms", "_currency", "_cost_actions", "_flags", "_funds_of",
         "_ban_tot", "cure_only", "_reading",
     )  # fmt: skip
-    _cost_mods: Sequence[dict]  # the "cost" modifiers (a module game's: its reading's tuple)
-    _reading: ModReading  # (set with a "forbid" or "cure_only" modifier, and in a module game)
+    _reading: ModReading  # (set with a "forbid" or "cure_only" modifier)
 
     def __init__(self, state: GameState, f: MenuFrame) -> None:
         self.frame = f
@@ -97,48 +95,32 @@ class MenuView:
             counts = available_values(state, p)  # a base game (the hot path)
         self.counts = counts
         self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
+        forbid = cure_only = False
+        cost_mods: list[dict] = []
         mods = hooks.player_mods(state, p)
-        if state.config.modules:
-            # A module game: the modifiers' reading (mod_reading.read: for a tuple, the same one
-            # query after query, for the same Magician and Phobias in support) instead of a pass;
-            # the reading is of this query's modifiers, read fresh.
+        for m in mods:  # one pass (a hot path: a pass measured cheaper than finding the reading)
+            kind = m["kind"]
+            if kind == "cost":
+                cost_mods.append(m)
+            elif kind == "forbid":
+                forbid = True
+            elif kind == "cure_only":
+                cure_only = True
+        self._forbid = forbid
+        if forbid or cure_only:
+            # The reading of the modifiers (mod_reading.read: banned Elements and forbidden
+            # Actions worked out once per modifier tuple, found again by identity: the Magician's,
+            # the Phobias' in support and their merge), and the funds per Action read once.
             r = self._reading = read_mods(mods)
-            self._forbid = r.forbid
-            self._cost_mods = r.cost_mods
-            self.cure_only = r.cure_only
-            self._cost = r.cost
-            self._cost_actions = r.cost_actions
-            if r.forbid:
-                # the funds by Action and by banned Elements (Actions with the same ban share them)
+            if forbid:
+                # by Action and by banned Elements (Actions with the same ban share them)
                 self._funds_of: dict[str | frozenset[int], tuple[list[int], list[list[int]]]] = {}
-                self._ban_tot = _ban_tot(self, state, r.ban_all)
-        else:  # a base game's modifier pass (its hot path: mostly the Magician's, a short tuple)
-            forbid = cure_only = False
-            cost_mods: list[dict] = []
-            for m in mods:  # one pass (a hot path)
-                kind = m["kind"]
-                if kind == "cost":
-                    cost_mods.append(m)
-                elif kind == "forbid":
-                    forbid = True
-                elif kind == "cure_only":
-                    cure_only = True
-            self._forbid = forbid
-            if forbid or cure_only:
-                self._reading = read_mods(mods)  # (banned, forbidden, cure_targets)
-            if forbid:  # the funds per Action (banned Elements left out), read once
-                self._funds_of = {}
-                self._ban_tot = None
-            self._cost_mods = cost_mods
-            self._cost = bool(cost_mods) or cure_only
-            # Whether a "cure_only" modifier is among the player's (V-31): without one,
-            # hooks.cure_targets (which reads the same modifiers) answers None.
-            self.cure_only = cure_only
-            # The Actions a "cost" modifier names ("all": every one): the others are priced as
-            # printed; and the Cure Action under a "cure_only" modifier (V-31: its targets,
-            # actions.legal_cure).
-            cost_actions = frozenset(m["action"] for m in cost_mods) if cost_mods else frozenset()
-            self._cost_actions = cost_actions | _CURE if cure_only else cost_actions
+                self._ban_tot = _ban_tot(self, state, r.ban_all) if state.config.modules else None
+        self._cost_mods = cost_mods
+        self._cost = bool(cost_mods) or cure_only
+        # Whether a "cure_only" modifier is among the player's (V-31): without one,
+        # hooks.cure_targets (which reads the same modifiers) answers None.
+        self.cure_only = cure_only
         modules = state.config.modules
         if modules:
             # Only the transforms that may change this player's costs now (hooks.GatedTransform:
@@ -152,6 +134,11 @@ class MenuView:
             self._flags: dict[str, tuple[bool, bool] | None] | None = {} if transforms and uniform else None
         else:
             self._transforms = ()  # a base game: no transform, no currency (a hot path)
+        # The Actions a "cost" modifier names ("all": every one): the others are priced as printed;
+        # and the Cure Action under a "cure_only" modifier (V-31: its targets, actions.legal_cure).
+        self._cost_actions = frozenset(m["action"] for m in cost_mods) if cost_mods else frozenset()
+        if cure_only:
+            self._cost_actions |= _CURE
 
     def plain(self, action: str) -> bool:
         """True when no modifier can change what this Action costs or whether it is allowed (no

@@ -1,6 +1,8 @@
 """One reading of a player's modifiers (RULES.md section 4.10; the Vth Element's Phobias, 9.2):
-what the menu (``menu.MenuView``) and the rulings on the Actions (``action_rulings``) ask of the
-modifiers ``hooks.player_mods`` answers, worked out once per modifier tuple.
+what the menu (``menu.MenuView``) asks of the modifiers ``hooks.player_mods`` answers under a
+"forbid" or "cure_only" modifier (banned Elements, forbidden Actions, V-36 bans, the Cure
+Action's targets), worked out once per modifier tuple. (Without one, the menu's pass over the
+few modifiers is cheaper than finding their reading.)
 
 The modifiers are still read fresh on every query (``hooks.player_mods`` asks every source):
 this is a pure function of that answer, an immutable tuple of immutable modifiers, found again by
@@ -17,35 +19,25 @@ from .constants import ELEMENT_NAMES
 
 
 class ModReading:
-    """What a menu query asks of one player's modifiers.
+    """What a menu query under a "forbid" or "cure_only" modifier asks of the player's modifiers.
 
-    ``cost_mods``: the "cost" modifiers, in order; ``forbid``: whether a "forbid" modifier is
-    among them; ``cure_only``: whether a "cure_only" one is (V-31); ``cost``: either of the two
-    (``MenuView._cost``); ``cost_actions``: the Actions a "cost" modifier names (with "cure"
-    under "cure_only": its targets change); ``ban_all``: when every "forbid" modifier bans one
-    Element for every Action (the Phobias' V-36 texts), the banned Elements (``menu._ban_tot``),
-    else None; ``cure_targets``: ``hooks.cure_targets``'s answer. ``banned`` and ``forbidden``
-    answer ``hooks.banned_by`` and ``hooks.forbidden_by``,
-    each (Action, Element) worked out once."""
+    ``forbid``: whether a "forbid" modifier is among them; ``ban_all``: when every "forbid"
+    modifier bans one Element for every Action (the Phobias' V-36 texts), the banned Elements
+    (``menu._ban_tot``), else None; ``cure_targets``: ``hooks.cure_targets``'s answer (V-31).
+    ``banned`` and ``forbidden`` answer ``hooks.banned_by`` and ``hooks.forbidden_by``, each
+    (Action, Element) worked out once."""
 
-    __slots__ = (
-        "mods", "cost_mods", "forbid", "cure_only", "cost", "cost_actions", "ban_all", "cure_targets",
-        "_banned", "_forbidden",
-    )  # fmt: skip
+    __slots__ = ("mods", "forbid", "ban_all", "cure_targets", "_banned", "_forbidden")
 
     def __init__(self, mods: Iterable[dict]) -> None:
         # (hooks.player_mods answers a tuple or a list: another iterable is read once, kept)
         self.mods: Sequence[dict] = mods if isinstance(mods, (tuple, list)) else tuple(mods)
-        mods = self.mods
-        cost_mods = []
-        forbid = cure_only = False
+        forbid = False
         ban_all: list[int] | None = []
         targets: frozenset[int] | None = None
-        for m in mods:
+        for m in self.mods:
             kind = m["kind"]
-            if kind == "cost":
-                cost_mods.append(m)
-            elif kind == "forbid":
+            if kind == "forbid":
                 forbid = True
                 if m["action"] != "all" or m["element"] == "any":
                     ban_all = None  # _ban_tot's case only: an Element banned for every Action
@@ -53,14 +45,8 @@ class ModReading:
                     ban_all.append(ELEMENT_NAMES.index(m["element"]))
             elif kind == "cure_only":
                 # hooks.cure_targets (V-31): the card that yields it (none without a code)
-                cure_only = True
                 targets = (targets or frozenset()) | ({m["code"]} if "code" in m else frozenset())
-        self.cost_mods = tuple(cost_mods)
         self.forbid = forbid
-        self.cure_only = cure_only
-        self.cost = bool(cost_mods) or cure_only  # (menu.MenuView._cost)
-        actions = frozenset(m["action"] for m in cost_mods)
-        self.cost_actions = actions | _CURE if cure_only else actions
         self.ban_all = frozenset(ban_all) if forbid and ban_all is not None else None
         self.cure_targets = targets
         self._banned: dict[str, frozenset[int]] = {}
@@ -121,7 +107,6 @@ class _ReadOnce(ModReading):
         return forbidden_by(self.mods, action, element)
 
 
-_CURE = frozenset(("cure",))
 _READ: dict[int, ModReading] = {}
 
 
