@@ -135,11 +135,46 @@ def destroy_payable(
     if surcharge and el is not None:
         for e in range(NUM_ELEMENTS):  # other_colours, inline (a loop per Curse on the track)
             if tokens[e] and e != el:
+                if ruling.adds is not None:
+                    known = _token_payable(view, ruling, tokens, base, el, surcharge)
+                    if known is not None:
+                        return known
                 cost = token_surcharge(state, view.p, curse, base, el, surcharge)
                 return view.affordable(state, "destroy", cost)
     if ruling.adds is None:
         return view.can_pay(state, "destroy", view.cost(state, "destroy", el, base))
     return _payable_with_adds(state, view, ruling, base, el)
+
+
+def _token_payable(
+    view: MenuView, ruling: DestroyRuling, tokens: tuple[int, ...], base: tuple[int, ...], el: int, extra: int
+) -> bool | None:
+    """``token_surcharge``'s cost (V-32: ``extra`` Elements among the Curse's Element and its
+    tokens' colours) against the funds, without a transform, written out; None when the cost has
+    an "any" part (the payment search decides). Each card's whole value goes to one part
+    (``payment_search``): a colour's cards pay its own part with the least sum at or above it
+    (``_min_sum_at_least``) and what is left of them the surcharge, so the cost is payable
+    exactly when every part is and those leftovers reach ``extra``."""
+    adds: tuple[int, ...] = ruling.adds  # type: ignore[assignment]  # (the caller checks it)
+    if adds[COST_ANY]:
+        return None
+    tot, counts = ruling.tot, view.counts  # (a colour is never banned: destroy_payable)
+    left = 0
+    for e in range(NUM_ELEMENTS):
+        r = base[e] + adds[e]
+        if e == el:
+            r += adds[5] - extra  # the surcharge leaves the Curse's part (token_surcharge)
+            if r < 0:
+                r = 0
+        if tot[e] < r:
+            return False
+        if e == el or tokens[e]:
+            if r:
+                n1, n2, n3 = _min_sum_at_least(r, *counts[e])  # type: ignore[misc]  # r <= tot[e]
+                left += tot[e] - n1 - 2 * n2 - 3 * n3
+            else:
+                left += tot[e]
+    return left >= extra
 
 
 def _payable_with_adds(

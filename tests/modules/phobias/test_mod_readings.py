@@ -13,6 +13,7 @@ replaces (the modifiers gathered and looped over anew on every question):
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -21,7 +22,7 @@ import pytest
 from bbom_env.engine import GameConfig, hooks, new_game
 from bbom_env.engine import action_rulings as rulings
 from bbom_env.engine.actions import legal_destroy
-from bbom_env.engine.constants import ELEMENT_NAMES, PHOBIA_BASE
+from bbom_env.engine.constants import ELEMENT_NAMES, NUM_ELEMENT_CODES, PHOBIA_BASE
 from bbom_env.engine.menu import MenuView, menu_legal
 from bbom_env.engine.mod_reading import ModReading, banned_by, forbidden_by, read
 from bbom_env.engine.payment import affordable
@@ -127,6 +128,7 @@ def test_the_readings_answer_as_the_general_path(
                     seen["adds+"] += any(ruling.adds)
                 with monkeypatch.context() as m:
                     m.setattr(rulings, "_payable_with_adds", _general_destroy)
+                    m.setattr(rulings, "_token_payable", lambda *args: None)
                     assert legal_destroy(state, MenuView(state, f)) == fast
                 # the menu's affordable under a "forbid" (a Dark Curse's and an Element cost)
                 if view._forbid:
@@ -184,26 +186,48 @@ def test_destroy_with_the_additions_written_out_is_the_general_path(
     ``legal_destroy`` offers with ``DestroyRuling.adds`` are those of the general path
     (``MenuView.cost`` and ``can_pay`` per Curse)."""
     offered = taken = 0
+    tokens = Counter[bool]()
+    token_payable = rulings._token_payable
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        out = token_payable(*args)
+        if out is not None:
+            tokens[out] += 1
+        return out
+
+    monkeypatch.setattr(rulings, "_token_payable", counted)
+    # A standing V-32 surcharge on every other game (as a Phobia in support would give: both
+    # paths read it), so that Curses with tokens take token_surcharge's costs.
+    standing = hooks.standing_surcharge
     for seed in range(6):
+        monkeypatch.setattr(hooks, "standing_surcharge", (lambda *a: 1) if seed % 2 else standing)
         state = new_game(GameConfig(num_players=2 + seed % 3, seed=100 + seed, modules=modules))
         rng = random.Random(seed)
         while not state.over:
             f = state.stack[-1]
             if f["kind"] == "menu" and state.track:
                 pl = state.players[f["player"]]
-                for variant in _VARIANTS:
+                for variant, rich in itertools.product(_VARIANTS, (False, True)):
                     pl.mods.extend(TempModifier(m, "this_turn", "test") for m in variant)
+                    if rich:  # a card of each Element and value more in hand: more Curses payable
+                        for code in range(NUM_ELEMENT_CODES):
+                            pl.hand[code] += 1
                     view = MenuView(state, f)
                     fast = legal_destroy(state, view)
                     taken += rulings.DestroyRuling(state, view).adds is not None
                     with monkeypatch.context() as m:
                         m.setattr(rulings, "_payable_with_adds", _general_destroy)
-                        assert legal_destroy(state, MenuView(state, f)) == fast, (seed, variant)
+                        m.setattr(rulings, "_token_payable", lambda *args: None)
+                        assert legal_destroy(state, MenuView(state, f)) == fast, (seed, variant, rich)
                     offered += len(fast)
                     del pl.mods[-len(variant) :]
+                    if rich:
+                        for code in range(NUM_ELEMENT_CODES):
+                            pl.hand[code] -= 1
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
     assert taken > 500 and offered > 100, (taken, offered)
+    assert tokens[True] > 10 and tokens[False] > 10, tokens  # V-32's closed form, both answers
 
 
 _BANS = tuple(({"kind": "forbid", "action": "all", "element": name},) for name in ELEMENT_NAMES) + (
@@ -251,3 +275,34 @@ def test_menus_under_each_element_ban_are_the_general_paths(
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
     assert menus > 500, menus
+
+
+def test_token_payable_is_the_payment_search_answer() -> None:
+    """V-32 (``action_rulings._token_payable``): for small hands, a Curse's cost with a standing
+    surcharge that the Curse's Element or its tokens' colours may pay is payable exactly when the
+    payment search (``payment_search.remaining``, cards never split) covers the same cost."""
+    from types import SimpleNamespace
+
+    from bbom_env.engine.constants import element_code
+    from bbom_env.engine.payment import Cost
+    from bbom_env.engine.payment_search import remaining
+
+    checked = answers = 0
+    for own in itertools.product(range(2), repeat=3):  # the Curse's Element (fire): values 1-3
+        for token in ((0, 0, 0), (1, 0, 0), (0, 0, 1), (2, 1, 0)):  # the token's colour (water)
+            counts = [list(own), list(token), [0, 1, 0], [1, 0, 0]]
+            tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
+            codes = tuple(
+                element_code(e, v + 1) for e in range(4) for v in range(3) for _ in range(counts[e][v])
+            )
+            for req in itertools.product(range(4), range(3), (0, 1), (0, 1)):
+                for extra in (1, 2):
+                    base = (req[0] + extra, req[1], req[2], req[3], 0)  # printed, tokens, surcharge
+                    view = SimpleNamespace(counts=counts)
+                    ruling = SimpleNamespace(adds=(0, 0, 0, 0, 0, 0), tot=tot)
+                    fast = rulings._token_payable(view, ruling, (0, 1, 0, 0), base, 0, extra)  # type: ignore[arg-type]
+                    cost = Cost(req[0], req[1], req[2], req[3], 0, one_of=extra, one_of_set=(0, 1))
+                    assert fast == (not any(remaining(codes, cost))), (counts, req, extra)
+                    checked += 1
+                    answers += bool(fast)
+    assert checked == 8 * 4 * 4 * 3 * 2 * 2 * 2 and 0 < answers < checked
