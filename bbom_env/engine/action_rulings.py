@@ -78,7 +78,6 @@ class DestroyRuling:
 
     def __init__(self, state: GameState, view: MenuView) -> None:
         self.banned = view.banned("destroy")
-        # (a base game: no module source, no surcharge; the hook answers 0 without a lookup)
         self.surcharge = hooks.standing_surcharge(state, view.p, "destroy")
         self.adds: tuple[int, int, int, int, int, int] | None = None
         if view._transforms:
@@ -99,14 +98,24 @@ class DestroyRuling:
         self.tot = [0 if e in banned else v for e, v in enumerate(tot)] if banned else tot
 
 
+def _base_ruling() -> DestroyRuling:
+    ruling = DestroyRuling.__new__(DestroyRuling)
+    ruling.banned, ruling.surcharge, ruling.adds = hooks.NO_BAN, 0, None
+    return ruling
+
+
+# A base game's slow path (its own modifiers): no V-36 ban, no V-32 surcharge (module rulings),
+# each Curse's cost through MenuView.cost and can_pay, as printed.
+BASE_RULING = _base_ruling()
+
+
 def module_destroy(
     state: GameState, view: MenuView, budget: int | None
-) -> tuple[dict[str, CurseRule] | None, DestroyRuling | None]:
-    """``actions.legal_destroy``'s per-query reads: in a game with modules the Curse rules by
-    Curse type (None in a base game: no look-up on its hot path) and, when a modifier or transform
-    sends the Curses to the slow path (``budget`` None), its ``DestroyRuling``."""
-    rules = ruleset(state.config.modules).curse_rules if state.config.modules else None
-    return rules, (DestroyRuling(state, view) if budget is None else None)
+) -> tuple[dict[str, CurseRule], DestroyRuling | None]:
+    """``actions.legal_destroy``'s per-query reads in a game with modules: the Curse rules by
+    Curse type and, when a modifier or transform sends the Curses to the slow path (``budget``
+    None), its ``DestroyRuling``."""
+    return ruleset(state.config.modules).curse_rules, (DestroyRuling(state, view) if budget is None else None)
 
 
 def destroy_payable(

@@ -223,8 +223,7 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
     # The modules' Curse rules by Curse type (curse_rule's look-up) and the slow path's reads
     # (action_rulings.DestroyRuling: the banned Elements, the standing surcharge, the modifiers'
     # additions), once per query; a base game's fast path: none of them.
-    modules = state.config.modules
-    rules, ruling = rulings.module_destroy(state, view, budget) if modules or budget is None else _BASE
+    rules, ruling = rulings.module_destroy(state, view, budget) if state.config.modules else _BASE
     solved: dict[int, tuple[object, bool]] = {}  # id of a module cost -> (the cost, payable)
     tot = view.tot
     curses = state.pack.curses
@@ -270,7 +269,7 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
     return out
 
 
-_BASE: tuple[None, None] = (None, None)  # legal_destroy in a base game (its fast path)
+_BASE = (None, rulings.BASE_RULING)  # legal_destroy in a base game: no Curse rule, the general path
 
 
 def _module_curse_payable(

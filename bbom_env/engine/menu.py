@@ -15,7 +15,7 @@ from . import action_rulings as rulings
 from . import hooks
 from . import moves as M
 from .constants import COST_ANY, COST_PARTS, Element
-from .mod_reading import ModReading
+from .mod_reading import ForbidOnly, ModReading
 from .mod_reading import read as read_mods
 from .payment import (
     NO_BAN,
@@ -111,11 +111,15 @@ class MenuView:
             # The reading of the modifiers (mod_reading.read: banned Elements and forbidden
             # Actions worked out once per modifier tuple, found again by identity: the Magician's,
             # the Phobias' in support and their merge), and the funds per Action read once.
-            r = self._reading = read_mods(mods)
+            modules = state.config.modules
+            if modules or cure_only:
+                r = self._reading = read_mods(mods)
+            else:  # a base game's "forbid" (its hot path as before: a pass per question)
+                r = self._reading = ForbidOnly(mods)  # type: ignore[arg-type]  # (a tuple or a list)
             if forbid:
                 # by Action and by banned Elements (Actions with the same ban share them)
                 self._funds_of: dict[str | frozenset[int], tuple[list[int], list[list[int]]]] = {}
-                self._ban_tot = _ban_tot(self, state, r.ban_all) if state.config.modules else None
+                self._ban_tot = _ban_tot(self, state, r.ban_all) if modules else None
         self._cost_mods = cost_mods
         self._cost = bool(cost_mods) or cure_only
         # Whether a "cure_only" modifier is among the player's (V-31): without one,

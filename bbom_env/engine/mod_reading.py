@@ -107,6 +107,18 @@ class _ReadOnce(ModReading):
         return forbidden_by(self.mods, action, element)
 
 
+class ForbidOnly(_ReadOnce):
+    """A base game's "forbid" modifiers (its own, a Magician's or a temporary one): only
+    ``banned`` and ``forbidden`` are asked (no V-36 ban of every Action, no "cure_only": module
+    rulings), answered by a pass on each question, as before the readings."""
+
+    __slots__ = ()
+
+    def __init__(self, mods: Sequence[dict]) -> None:  # (nothing read ahead)
+        self.mods = mods
+        self.forbid, self.ban_all, self.cure_targets = True, None, None
+
+
 _READ: dict[int, ModReading] = {}
 
 
