@@ -246,7 +246,8 @@ class MenuView:
                 if funds is None:
                     # available_values(state, p, banned): the same counts, a banned Element's none
                     counts = [_NO_CARDS if e in banned else c for e, c in enumerate(self.counts)]
-                    funds = self._funds_of[banned] = ([c[0] + 2 * c[1] + 3 * c[2] for c in counts], counts)
+                    tot = [0 if e in banned else v for e, v in enumerate(self.tot)]  # (tot's values)
+                    funds = self._funds_of[banned] = (tot, counts)
                 self._funds_of[action] = funds
             return funds
         return self.tot, self.counts
