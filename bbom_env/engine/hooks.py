@@ -14,9 +14,6 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .constants import COST_ANY, ELEMENT_NAMES, HAND_SIZE
-from .mod_reading import NO_BAN, banned_by, forbidden_by
-
-__all__ = ["NO_BAN", "banned_by", "forbidden_by"]  # (re-exported: the hooks' names for them)
 from .rules import ruleset
 
 if TYPE_CHECKING:
@@ -278,11 +275,36 @@ def forbidden(state: GameState, p: int, action: str, element: int | None) -> boo
     return forbidden_by(player_mods(state, p), action, element)
 
 
+def forbidden_by(mods: Iterable[dict], action: str, element: int | None) -> bool:
+    """``forbidden`` with the player's modifiers already read (the menu reads them once per
+    query)."""
+    for m in mods:
+        if m["kind"] == "forbid" and m["action"] in (action, "all"):
+            if m["element"] == "any":
+                return True
+            if element is not None and m["element"] == ELEMENT_NAMES[element]:
+                return True
+    return False
+
+
 def banned_elements(state: GameState, p: int, action: str) -> frozenset[int]:
     """Elements whose cards player p may not pay with for this Action (section 4.10: "you can no
     longer take an Action using <Element>" also bars that Element from every payment)."""
-    # (a loop over the few modifiers: cheaper than finding their reading, mod_reading.read)
     return banned_by(player_mods(state, p), action)
+
+
+def banned_by(mods: Iterable[dict], action: str) -> frozenset[int]:
+    """``banned_elements`` with the player's modifiers already read (the menu's query)."""
+    out = None  # a loop, not a list comprehension: asked by every payment and most have no ban
+    for m in mods:
+        if m["kind"] == "forbid" and m["action"] in (action, "all") and m["element"] != "any":
+            if out is None:
+                out = []
+            out.append(ELEMENT_NAMES.index(m["element"]))
+    return frozenset(out) if out else NO_BAN
+
+
+NO_BAN: frozenset[int] = frozenset()  # shared: most payers have no banned Element
 
 
 def adjust_cost(

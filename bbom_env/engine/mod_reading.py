@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .constants import ELEMENT_NAMES
+from .hooks import banned_by, forbidden_by
 
 
 class ModReading:
@@ -66,32 +67,6 @@ class ModReading:
         if out is None:
             out = self._forbidden[key] = forbidden_by(self.mods, action, element)
         return out
-
-
-def forbidden_by(mods: Iterable[dict], action: str, element: int | None) -> bool:
-    """``forbidden`` with the player's modifiers already read (the menu reads them once per
-    query)."""
-    for m in mods:
-        if m["kind"] == "forbid" and m["action"] in (action, "all"):
-            if m["element"] == "any":
-                return True
-            if element is not None and m["element"] == ELEMENT_NAMES[element]:
-                return True
-    return False
-
-
-def banned_by(mods: Iterable[dict], action: str) -> frozenset[int]:
-    """``banned_elements`` with the player's modifiers already read (the menu's query)."""
-    out = None  # a loop, not a list comprehension: asked by every payment and most have no ban
-    for m in mods:
-        if m["kind"] == "forbid" and m["action"] in (action, "all") and m["element"] != "any":
-            if out is None:
-                out = []
-            out.append(ELEMENT_NAMES.index(m["element"]))
-    return frozenset(out) if out else NO_BAN
-
-
-NO_BAN: frozenset[int] = frozenset()  # shared: most payers have no banned Element
 
 
 class _ReadOnce(ModReading):

@@ -23,8 +23,9 @@ from bbom_env.engine import GameConfig, hooks, new_game
 from bbom_env.engine import action_rulings as rulings
 from bbom_env.engine.actions import legal_destroy
 from bbom_env.engine.constants import ELEMENT_NAMES, NUM_ELEMENT_CODES, PHOBIA_BASE
+from bbom_env.engine.hooks import banned_by, forbidden_by
 from bbom_env.engine.menu import MenuView, menu_legal
-from bbom_env.engine.mod_reading import ModReading, banned_by, forbidden_by, read
+from bbom_env.engine.mod_reading import ModReading, read
 from bbom_env.engine.payment import affordable
 from bbom_env.engine.records import TempModifier
 from bbom_env.engine.rules import ruleset
