@@ -123,7 +123,12 @@ def _note_conversion(state: GameState, p: int, req: tuple, codes: tuple[int, ...
     """A cost with the Air conversion (``Cost.convert``, a Magician's ability, V-12) that these
     cards pay only with it spends the ability for this turn (section 4.11: once per turn)."""
     cost = as_cost(req)
-    if cost.convert and not covers(list(codes), cost._replace(convert=False)):
+    if not cost.convert:
+        return
+    # The cost without the conversion: an Element cost with no other module part is its five
+    # numbers (covers' closed form, the answer it gives that Cost), else the Cost less the flag.
+    other = cost.one_of or cost.distinct or cost.currency or cost.wildcards
+    if not covers(list(codes), cost._replace(convert=False) if other else cost[:COST_PARTS]):
         pl = state.players[p]
         pl.ability_used = True
         state.event("ability", p, pl.magician)
