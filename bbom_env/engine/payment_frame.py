@@ -200,6 +200,8 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     else:
         assert cost is not None
         pays_part, trial_of = _module_judges(picked, cost, pool)
+        if irreducible_only:
+            with_picks = _with_picks(pool, picked)  # once per query: the same for every card asked
 
     def useful(code: int) -> bool:
         if code in verdict:
@@ -214,7 +216,7 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
         if ok and irreducible_only:
             if cost is not None:  # a module's cost (never Element-only): a bounded search
                 trial = (trial_of(code) if trial_of is not None else None) or [*picked, code]
-                ok = completable_module(trial, _with_picks(pool, picked), cost)
+                ok = completable_module(trial, with_picks, cost)
             else:
                 exact = completable_pick(picked, pool, req, code)
                 if exact is None:  # mixed cost: at least no reducible payment is ever confirmed
