@@ -321,9 +321,14 @@ class GatedTransform:
 
     ``opened``: the transform for a payer whose gate is open (the same answers as ``transform``
     while the state does not change, without asking the gate again): the menu asks the gate once
-    per query and then calls this one (``active_transforms``); by default ``transform`` itself."""
+    per query and then calls this one (``active_transforms``); by default ``transform`` itself.
 
-    __slots__ = ("transform", "active", "uniform", "opened")
+    ``unbanned``: ``opened`` for a payer with no banned Element for any Action (no "forbid"
+    modifier with an Element, section 4.10): the same answers, without reading the payer's
+    modifiers for a ban (the menu knows there is none: ``active_transforms(unbanned=True)``);
+    by default ``opened``."""
+
+    __slots__ = ("transform", "active", "uniform", "opened", "unbanned")
 
     def __init__(
         self,
@@ -331,11 +336,13 @@ class GatedTransform:
         active: Callable[[GameState, int], bool],
         uniform: bool = False,
         opened: CostTransform | None = None,
+        unbanned: CostTransform | None = None,
     ) -> None:
         self.transform = transform
         self.active = active
         self.uniform = uniform
         self.opened = transform if opened is None else opened
+        self.unbanned = self.opened if unbanned is None else unbanned
 
     def __call__(self, state: GameState, p: int, action: str, req: tuple) -> tuple:
         return self.transform(state, p, action, req)
@@ -345,12 +352,13 @@ class GatedTransform:
 
 
 def active_transforms(
-    state: GameState, p: int, transforms: tuple[CostTransform, ...]
+    state: GameState, p: int, transforms: tuple[CostTransform, ...], unbanned: bool = False
 ) -> tuple[tuple[CostTransform, ...], bool]:
     """The transforms that may change a cost of payer p now: a ``GatedTransform`` whose gate is
     closed is left out, one whose gate is open kept as its ``opened`` transform (unwrapped, the
-    gate not asked again: the caller uses them in this state only), the others as they are; and
-    whether all those kept are ``uniform``."""
+    gate not asked again: the caller uses them in this state only), or as its ``unbanned`` one
+    when the caller knows p has no banned Element (``unbanned``: no "forbid" modifier, section
+    4.10), the others as they are; and whether all those kept are ``uniform``."""
     if not transforms:
         return (), True  # no module with cost transforms (the Phobia module alone)
     out = []
@@ -358,7 +366,7 @@ def active_transforms(
     for t in transforms:
         if type(t) is GatedTransform:
             if t.active(state, p):
-                out.append(t.opened)
+                out.append(t.unbanned if unbanned else t.opened)
                 uniform = uniform and t.uniform
         else:
             out.append(t)

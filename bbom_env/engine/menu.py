@@ -16,6 +16,8 @@ from . import action_rulings as rulings
 from . import hooks
 from . import moves as M
 from .constants import COST_ANY, COST_PARTS, Element
+from .menu_closed_forms import distinct_held
+from .menu_closed_forms import parts_payable as _parts_payable
 from .payment import (
     NO_BAN,
     Cost,
@@ -121,7 +123,11 @@ class MenuView:
             # no pair of Dark Matter cards, no Air conversion this turn): with none left the
             # Actions take the plain path, with the same answers (the transforms would return
             # every cost unchanged, and a five-number cost the Element cards fail stays failed).
-            transforms, uniform = hooks.active_transforms(state, p, ruleset(modules).cost_transforms)
+            # Without a "forbid" modifier no Element is banned for any Action (section 4.10): the
+            # transforms' variants that do not read the modifiers again (GatedTransform.unbanned).
+            transforms, uniform = hooks.active_transforms(
+                state, p, ruleset(modules).cost_transforms, not forbid
+            )
             self._transforms = transforms
             # Uniform transforms: the module flags each Action's costs get, found once per Action
             # (without a banned Element) from a probe cost (hooks.GatedTransform.uniform).
@@ -198,6 +204,21 @@ class MenuView:
             return None
         known = self._action_flags(state, action)
         if known is None or known[1]:
+            return None
+        return self._currency // 2 if known[0] else 0
+
+    def part_air(self, state: GameState, action: str) -> int | None:
+        """Where ``part_budget`` is None only because the Air conversion is open (V-12; no
+        modifier touches the Action, no banned Element, uniform transforms): the Spontaneous
+        Elements that may pay besides (section 4.9), so that this Action's costs of Element parts
+        without "any" are payable exactly when ``menu_closed_forms.parts_payable`` with the
+        conversion says so (what ``can_pay`` answers through ``_pays_flagged``); else None."""
+        if self._forbid or self._flags is None:
+            return None
+        if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
+            return None
+        known = self._action_flags(state, action)
+        if known is None or not known[1]:
             return None
         return self._currency // 2 if known[0] else 0
 
@@ -349,10 +370,12 @@ class MenuView:
         if self._forbid:
             return affordable(state, self.p, req, action)
         cost = as_cost(req)
-        if cost.one_of or cost.convert or cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY]:
+        if cost.one_of or cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY]:
             return affordable(state, self.p, cost, action, NO_BAN)
         if cost.currency and self._currency < cost.currency:
             return False
+        if cost.convert:  # the Air conversion (V-12): a second Air card as a missing Element
+            return not cost.distinct or distinct_held(self.counts, True) >= cost.distinct
         return not cost.distinct or self.elements_held(state, action) >= cost.distinct
 
     def elements_held(self, state: GameState, action: str) -> int:
@@ -400,34 +423,6 @@ _CURE = frozenset(("cure",))
 _NO_CARDS = [0, 0, 0]  # counts of an Element whose cards may not pay (never changed)
 _PROBE: Req = (1, 0, 0, 0, 0)  # a non-free Element cost (hooks.GatedTransform.uniform)
 _FLAGGED: dict[tuple, Cost] = {}
-
-
-def _parts_payable(tot: list[int], air: list[int], req: Req, pairs: int, convert: bool) -> bool:
-    """``can_cover_module`` for a cost of Element parts without "any": each part's cards pay
-    only it and a pair pays 1 of any part (section 4.9), so the shortfalls, summed, against the
-    pairs decide (``can_cover_pairs``' spread); with the conversion (V-12), also with each Air
-    card value (``air``: counts of values 1-3) converted to pay each other part owed."""
-    # Written out (the menu asks it for each Curse): the parts' shortfalls against ``tot``, summed;
-    # with an Air card of value v converted to pay part k: part k owes v less, Air's cards are
-    # worth v less (``air_need``, the Air part's shortfall before clipping at 0, grows by v).
-    short = [req[0] - tot[0], req[1] - tot[1], req[2] - tot[2]]
-    air_need = req[AIR] - tot[AIR]
-    total = (short[0] if short[0] > 0 else 0) + (short[1] if short[1] > 0 else 0)
-    total += (short[2] if short[2] > 0 else 0) + (air_need if air_need > 0 else 0)
-    if total <= pairs:
-        return True
-    if convert:
-        for i in range(3):
-            if air[i]:
-                v = i + 1
-                with_air = total - (air_need if air_need > 0 else 0) + max(0, air_need + v)
-                for k in range(3):  # the Elements other than Air (Element.AIR is 3)
-                    if req[k] > 0:
-                        need = short[k]
-                        after = with_air - (need if need > 0 else 0) + max(0, need - v)
-                        if after <= pairs:
-                            return True
-    return False
 
 
 def _flagged(req: tuple, wildcards: bool, convert: bool) -> Cost:

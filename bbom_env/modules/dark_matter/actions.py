@@ -91,6 +91,17 @@ def spontaneous_opened(state: GameState, p: int, action: str, req: tuple) -> tup
     return with_flag(cost, "wildcards")
 
 
+def spontaneous_unbanned(state: GameState, p: int, action: str, req: tuple) -> tuple:
+    """``spontaneous_opened`` for a payer with no banned Element (``hooks.GatedTransform``: the
+    menu knows when no "forbid" modifier bans one, section 4.10): the modifiers are not read."""
+    if action not in SPONTANEOUS_ACTIONS:
+        return req
+    cost = as_cost(req)
+    if cost.currency or cost.distinct or cost.wildcards or cost.is_free:
+        return req
+    return with_flag(cost, "wildcards")
+
+
 def may_pair(state: GameState, p: int) -> bool:
     """The gate of ``spontaneous_cost`` (``hooks.GatedTransform``): a payer who cannot make a pair
     (fewer than 2 Dark Matter cards in hand and support pools) pays exactly as without the option

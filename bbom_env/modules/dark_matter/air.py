@@ -65,6 +65,17 @@ def air_conversion_opened(state: GameState, p: int, action: str, req: tuple) -> 
     return with_flag(cost, "convert")
 
 
+def air_conversion_unbanned(state: GameState, p: int, action: str, req: tuple) -> tuple:
+    """``air_conversion_opened`` for a payer with no banned Element (``hooks.GatedTransform``:
+    the menu knows when no "forbid" modifier bans Air, section 4.10): the modifiers are not read."""
+    cost = as_cost(req)
+    if cost.convert or not (
+        cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY] or cost.one_of or cost.distinct
+    ):
+        return req  # nothing an Air card pays (a Dark Matter cost: sections 4.7, 4.8)
+    return with_flag(cost, "convert")
+
+
 def conversion_on(state: GameState, p: int) -> bool:
     """The gate of ``air_conversion_cost`` (``hooks.GatedTransform``): player p may use the
     conversion now (their own turn, not used this turn, the ability not lost: V-10, V-12); when

@@ -176,10 +176,18 @@ DARK_MATTER_MODULE = Module(
     # Both uniform: without a banned Element, each sets one flag on every Element cost.
     cost_transforms=(
         hooks.GatedTransform(
-            actions.spontaneous_cost, actions.may_pair, uniform=True, opened=actions.spontaneous_opened
+            actions.spontaneous_cost,
+            actions.may_pair,
+            uniform=True,
+            opened=actions.spontaneous_opened,
+            unbanned=actions.spontaneous_unbanned,
         ),
         hooks.GatedTransform(
-            air.air_conversion_cost, air.conversion_on, uniform=True, opened=air.air_conversion_opened
+            air.air_conversion_cost,
+            air.conversion_on,
+            uniform=True,
+            opened=air.air_conversion_opened,
+            unbanned=air.air_conversion_unbanned,
         ),
     ),
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the

@@ -18,7 +18,9 @@ from bbom_env.engine.rules import ruleset
 from bbom_env.modules.dark_matter.module import NAME
 
 
-def _all_transforms(state: GameState, p: int, transforms: tuple) -> tuple[tuple, bool]:
+def _all_transforms(
+    state: GameState, p: int, transforms: tuple, unbanned: bool = False
+) -> tuple[tuple, bool]:
     """hooks.active_transforms without gates nor uniform flags: every transform, every cost."""
     return tuple(getattr(t, "transform", t) for t in transforms), False
 
@@ -85,3 +87,47 @@ def test_an_opened_transform_answers_as_the_gated_one_while_its_gate_is_open(dm:
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
     assert opened > 100 and checked > 1000, (opened, checked)
+
+
+@pytest.mark.parametrize("modules", [(NAME,), (NAME, "phobias")])
+def test_an_unbanned_transform_answers_as_the_gated_one_without_a_ban(
+    dm: None, modules: tuple[str, ...]
+) -> None:
+    """``hooks.GatedTransform.unbanned`` (what the menu calls for a payer without a "forbid"
+    modifier, section 4.10): for every payer whose gate is open and who has no banned Element for
+    the Action, the same cost as the transform with its gate (the Phobia module's bans, V-36,
+    are what it may skip reading)."""
+    from bbom_env.engine.payment import Cost
+
+    transforms = ruleset(modules).cost_transforms
+    assert all(t.unbanned is not t.opened for t in transforms)
+    costs: tuple[tuple, ...] = (
+        (1, 0, 0, 0, 0),
+        (0, 2, 0, 3, 0),
+        (0, 0, 0, 0, 2),
+        (0, 0, 0, 0, 0),
+        Cost(currency=4),
+        Cost(distinct=2),
+        Cost(1, 0, 0, 0, 1, one_of=1, one_of_set=(0, 3)),
+    )
+    actions = ("activate", "learn", "acquire", "destroy", "cure", "acquire_dark_matter", "black_book")
+    checked = banned = 0
+    for seed in range(4):
+        state = new_game(GameConfig(num_players=3, payment="auto", seed=seed, modules=modules))
+        rng = random.Random(seed)
+        while not state.over:
+            for t in transforms:
+                for p in range(len(state.players)):
+                    if not t.active(state, p):
+                        continue
+                    for action in actions:
+                        if hooks.banned_elements(state, p, action):
+                            banned += 1
+                            continue
+                        for req in costs:
+                            assert t.unbanned(state, p, action, req) == t.transform(state, p, action, req)
+                            checked += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert checked > 1000, checked
+    assert banned > 0 or len(modules) == 1, banned

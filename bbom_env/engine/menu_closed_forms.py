@@ -1,0 +1,78 @@
+"""Closed forms of the menu (``menu.MenuView``) for costs a module's cost transforms open
+(``hooks.GatedTransform``): Spontaneous Elements, a pair of currency cards paying 1 of any part
+(RULES.md section 4.9), and the Air conversion, one Air card counted as any other Element, its
+whole value (EXPANSION.md V-12). Each gives ``payment.can_cover_module``'s / ``payment.affordable``'s
+answer for a cost of its shape without building the cost or searching
+(``tests/engine/test_payment_closed_forms.py`` compares them on every small hand).
+"""
+
+from __future__ import annotations
+
+from .constants import Element
+
+AIR = Element.AIR  # the Element of the Air conversion (V-12)
+Req = tuple[int, ...]
+
+
+def parts_payable(tot: list[int], air: list[int], req: Req, pairs: int, convert: bool) -> bool:
+    """``can_cover_module`` for a cost of Element parts without "any": each part's cards pay
+    only it and a pair pays 1 of any part (section 4.9), so the shortfalls, summed, against the
+    pairs decide (``can_cover_pairs``' spread); with the conversion (V-12), also with each Air
+    card value (``air``: counts of values 1-3) converted to pay each other part owed."""
+    # Written out (the menu asks it for each Curse): the parts' shortfalls against ``tot``, summed;
+    # with an Air card of value v converted to pay part k: part k owes v less, Air's cards are
+    # worth v less (``air_need``, the Air part's shortfall before clipping at 0, grows by v).
+    short = [req[0] - tot[0], req[1] - tot[1], req[2] - tot[2]]
+    air_need = req[AIR] - tot[AIR]
+    total = (short[0] if short[0] > 0 else 0) + (short[1] if short[1] > 0 else 0)
+    total += (short[2] if short[2] > 0 else 0) + (air_need if air_need > 0 else 0)
+    if total <= pairs:
+        return True
+    if convert:
+        for i in range(3):
+            if air[i]:
+                v = i + 1
+                with_air = total - (air_need if air_need > 0 else 0) + max(0, air_need + v)
+                for k in range(3):  # the Elements other than Air (Element.AIR is 3)
+                    if req[k] > 0:
+                        need = short[k]
+                        after = with_air - (need if need > 0 else 0) + max(0, need - v)
+                        if after <= pairs:
+                            return True
+    return False
+
+
+def curse_payable(
+    tot: list[int], air: list[int], cost: tuple[int, ...], tokens: tuple[int, ...], pairs: int, convert: bool
+) -> bool:
+    """Whether a Curse's printed Element cost plus one Element per token of its colour (A-62: no
+    "any" part) is payable with ``pairs`` Spontaneous Elements (section 4.9) and, with
+    ``convert``, the Air conversion (V-12): ``parts_payable`` of that cost, the shortfalls against
+    ``tot`` summed first (most Curses are settled by them)."""
+    n0, n1 = cost[0] + tokens[0] - tot[0], cost[1] + tokens[1] - tot[1]
+    n2, n3 = cost[2] + tokens[2] - tot[2], cost[3] + tokens[3] - tot[3]
+    short = (n0 if n0 > 0 else 0) + (n1 if n1 > 0 else 0) + (n2 if n2 > 0 else 0) + (n3 if n3 > 0 else 0)
+    if short <= pairs:
+        return True
+    if not convert or not (air[0] or air[1] or air[2]):
+        return False
+    req = (cost[0] + tokens[0], cost[1] + tokens[1], cost[2] + tokens[2], cost[3] + tokens[3], 0)
+    return parts_payable(tot, air, req, pairs, True)
+
+
+def distinct_held(counts: list[list[int]], convert: bool) -> int:
+    """How many cards of pairwise different Elements the cards with counts[element][value-1] can
+    give (a cost of "n cards of different Elements": Acquire Dark Matter, section 4.6, V-17);
+    with the Air conversion (V-12), one Air card may count as an Element none of the others has:
+    the Elements held, plus one when a second Air card can be converted to a missing Element."""
+    held = 0
+    for c in counts[:AIR]:
+        if c[0] or c[1] or c[2]:
+            held += 1
+    a = counts[AIR]
+    airs = a[0] + a[1] + a[2]
+    if not airs:
+        return held
+    if convert and airs >= 2 and held < AIR:  # a non-Air Element none of the cards has
+        return held + 2
+    return held + 1
