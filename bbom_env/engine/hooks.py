@@ -313,11 +313,12 @@ class GatedTransform:
     left, the Actions compare printed costs with the Element cards directly (its hot path).
     Called, it is the transform itself (``transform_cost``).
 
-    ``uniform``: for a payer with no banned Element (section 4.10), the transform maps every
-    non-free Element-only cost (five numbers) of an Action to the same cost with the same module
-    fields set, whatever its Element parts (Spontaneous Elements: ``wildcards``; the Air
-    conversion: ``convert``). The menu then transforms one probe cost per Action and query and
-    checks the others with closed forms.
+    ``uniform``: for a payer whose banned Elements for an Action are B (section 4.10; most
+    payers: none), the transform maps every non-free Element-only cost (five numbers) of that
+    Action with no part of an Element in B to the same cost with the same module fields set,
+    whatever its Element parts (Spontaneous Elements: ``wildcards``; the Air conversion:
+    ``convert``, none while Air is banned). The menu then transforms one probe cost (of an Element
+    not in B) per Action and query and checks the others with closed forms.
 
     ``opened``: the transform for a payer whose gate is open (the same answers as ``transform``
     while the state does not change, without asking the gate again): the menu asks the gate once

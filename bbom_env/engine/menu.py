@@ -16,11 +16,9 @@ from . import action_rulings as rulings
 from . import hooks
 from . import moves as M
 from .constants import COST_ANY, COST_PARTS, Element
-from .menu_closed_forms import distinct_held
-from .menu_closed_forms import parts_payable as _parts_payable
+from .menu_closed_forms import distinct_held, pays_flagged
 from .payment import (
     NO_BAN,
-    Cost,
     affordable,
     as_cost,
     available_values,
@@ -157,12 +155,14 @@ class MenuView:
         ``can_pay_single``: ``tot`` when ``plain``; with uniform module transforms (no banned
         Element, no "cost" modifier on the Action: ``hooks.GatedTransform.uniform``), ``tot`` plus
         a Spontaneous Element per pair of currency cards (section 4.9) and, with the Air
-        conversion (V-12), the best Air card for each other Element (``_pays_flagged``). In a
+        conversion (V-12), the best Air card for each other Element (``menu_closed_forms.pays_flagged``). In a
         module game without transforms, also under a "forbid" that bans Elements for every Action
         (``_ban_tot``) and "cost" modifiers that add "same" or "any" Elements (the Phobias' V-36
         bans and surcharges, section 9.2): ``action_rulings.modified_tot``."""
         if self._forbid or (self._cost and (action in self._cost_actions or "all" in self._cost_actions)):
-            if self._transforms or not state.config.modules:
+            if self._transforms:
+                return self._banned_tot(state, action)
+            if not state.config.modules:
                 return None  # (a base game's modifiers: its general path, as printed)
             if not self._forbid:
                 return rulings.modified_tot(self.tot, self.counts, self._cost_mods, action)
@@ -186,6 +186,27 @@ class MenuView:
         if not (bonus or air):
             return tot
         return [tot[0] + bonus + air, tot[1] + bonus + air, tot[2] + bonus + air, tot[3] + bonus]
+
+    def _banned_tot(self, state: GameState, action: str) -> list[int] | None:
+        """``single_tot`` with uniform transforms open under V-36 bans for every Action and no
+        "cost" modifier on this one (``_ban_tot``): a banned Element's -1 (its Actions are
+        forbidden), the others' value plus what the transforms add to a cost that needs no banned
+        Element (``_action_flags`` with the ban: a Spontaneous Element per pair, section 4.9; the
+        best Air card unless Air is banned, V-12). None otherwise."""
+        if not self._forbid or self._flags is None or self._ban_tot is None:
+            return None  # a "cost" modifier alone (single_tot's caller), no uniform flags, other bans
+        if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
+            return None
+        known = self._action_flags(state, action)
+        if known is None:
+            return None
+        bonus = self._currency // 2 if known[0] else 0
+        air = 0
+        if known[1]:
+            a = self._funds(state, action)[1][AIR]
+            air = 3 if a[2] else 2 if a[1] else 1 if a[0] else 0
+        t = self._ban_tot
+        return [-1 if v < 0 else v + bonus + (air if e != AIR else 0) for e, v in enumerate(t)]
 
     def part_budget(self, state: GameState, action: str) -> int | None:
         """For this Action's costs of Element parts without "any" (a Curse's, A-62), as printed:
@@ -212,7 +233,7 @@ class MenuView:
         modifier touches the Action, no banned Element, uniform transforms): the Spontaneous
         Elements that may pay besides (section 4.9), so that this Action's costs of Element parts
         without "any" are payable exactly when ``menu_closed_forms.parts_payable`` with the
-        conversion says so (what ``can_pay`` answers through ``_pays_flagged``); else None."""
+        conversion says so (what ``can_pay`` answers: ``menu_closed_forms.pays_flagged``); else None."""
         if self._forbid or self._flags is None:
             return None
         if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
@@ -292,7 +313,13 @@ class MenuView:
         if self._flags is not None:
             known = self._action_flags(state, action)
             if known is not None:
-                return self._pays_flagged(state, req, element, known[0], known[1])
+                if not self._forbid:
+                    return pays_flagged(self.tot, self.counts, req, element, known, self._currency)
+                banned = self.banned(action)
+                # The flags hold for a cost that needs no banned Element (hooks.GatedTransform.uniform).
+                if not any(req[e] for e in banned):
+                    tot, counts = self._funds(state, action)
+                    return pays_flagged(tot, counts, req, element, known, self._currency)
         out = req
         for transform in self._transforms:  # hooks.transform_cost, the tuple read once per query
             out = transform(state, self.p, action, out)
@@ -304,44 +331,27 @@ class MenuView:
         assert flags is not None
         if action in flags:
             return flags[action]
-        if self.banned(action):
-            known = None  # a banned Element: the transforms may treat its costs apart (section 4.10)
-        else:
-            known = self._probe(state, action)
+        banned = self.banned(action)
+        # A banned Element (section 4.10): the flags of the costs that need none of them, from a
+        # probe cost of another Element (hooks.GatedTransform.uniform); every Element banned: none.
+        probe = _PROBE if not banned else next((_PROBES[e] for e in range(AIR + 1) if e not in banned), None)
+        known = None if probe is None else self._probe(state, action, probe)
         flags[action] = known
         return known
 
-    def _probe(self, state: GameState, action: str) -> tuple[bool, bool] | None:
+    def _probe(self, state: GameState, action: str, probe: Req) -> tuple[bool, bool] | None:
         """(wildcards, convert) the uniform transforms give this Action's Element costs, read
         from a probe cost; None when they give something else (then each cost is transformed)."""
-        out = _PROBE
+        out = probe
         for transform in self._transforms:
             out = transform(state, self.p, action, out)
         if len(out) == COST_PARTS:
             return (False, False)
         cost = as_cost(out)
-        # The probe cost with only its flags set (``_flagged(_PROBE, ...)``, compared field by field).
-        if cost[:COST_PARTS] != _PROBE or cost.one_of or cost.one_of_set or cost.distinct or cost.currency:
+        # The probe cost with only its flags set (``_flagged(probe, ...)``, compared field by field).
+        if cost[:COST_PARTS] != probe or cost.one_of or cost.one_of_set or cost.distinct or cost.currency:
             return None
         return (cost.wildcards, cost.convert)
-
-    def _pays_flagged(self, state: GameState, req: Req, element: int, wildcards: bool, convert: bool) -> bool:
-        """``_can_pay_module`` of an Element cost (no banned Element) the Element cards alone do
-        not pay, with Spontaneous Elements (``wildcards``, section 4.9) and the Air conversion
-        (``convert``, V-12): for one Element part, the closed form of ``can_cover_module`` (the
-        Element's cards, a pair per Element, the best Air card counted as that Element)."""
-        if not (wildcards or convert):
-            return False
-        pairs = self._currency // 2 if wildcards else 0
-        if element < 0:
-            if not req[COST_ANY]:
-                return _parts_payable(self.tot, self.counts[AIR], req, pairs, convert)
-            return can_cover_module(self.counts, _flagged(req, wildcards, convert), pairs)
-        have = self.tot[element] + pairs
-        if convert and element != AIR:
-            air = self.counts[AIR]
-            have += 3 if air[2] else 2 if air[1] else 1 if air[0] else 0
-        return have >= req[element]
 
     def _can_pay_module(self, state: GameState, action: str, req: tuple, plain_checked: bool = False) -> bool:
         """A cost with a module's parts. Spontaneous Elements (section 4.9) and the Air
@@ -421,19 +431,8 @@ def _ban_tot(view: MenuView, state: GameState, mods: Iterable[dict]) -> list[int
 
 _CURE = frozenset(("cure",))
 _NO_CARDS = [0, 0, 0]  # counts of an Element whose cards may not pay (never changed)
-_PROBE: Req = (1, 0, 0, 0, 0)  # a non-free Element cost (hooks.GatedTransform.uniform)
-_FLAGGED: dict[tuple, Cost] = {}
-
-
-def _flagged(req: tuple, wildcards: bool, convert: bool) -> Cost:
-    """The Element cost ``req`` with these module flags (each built once: the menu asks often)."""
-    key = (req, wildcards, convert)
-    cost = _FLAGGED.get(key)
-    if cost is None:
-        cost = Cost(req[0], req[1], req[2], req[3], req[4], wildcards=wildcards, convert=convert)
-        if len(_FLAGGED) < 4096:
-            _FLAGGED[key] = cost
-    return cost
+_PROBES: tuple[Req, ...] = tuple(req_of(e, 1) for e in range(AIR + 1))  # one per Element
+_PROBE: Req = _PROBES[0]  # a non-free Element cost (hooks.GatedTransform.uniform)
 
 
 def menu_legal(state: GameState, f: MenuFrame) -> list[int]:

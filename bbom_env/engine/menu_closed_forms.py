@@ -8,7 +8,8 @@ answer for a cost of its shape without building the cost or searching
 
 from __future__ import annotations
 
-from .constants import Element
+from .constants import COST_ANY, Element
+from .payment import Cost, can_cover_module
 
 AIR = Element.AIR  # the Element of the Air conversion (V-12)
 Req = tuple[int, ...]
@@ -76,3 +77,41 @@ def distinct_held(counts: list[list[int]], convert: bool) -> int:
     if convert and airs >= 2 and held < AIR:  # a non-Air Element none of the cards has
         return held + 2
     return held + 1
+
+
+def pays_flagged(
+    tot: list[int], counts: list[list[int]], req: Req, element: int, flags: tuple[bool, bool], currency: int
+) -> bool:
+    """``MenuView._can_pay_module`` of an Element cost (none of it of a banned Element) the
+    Element cards alone (value ``tot``, ``counts``: the funds for the Action) do not pay, with the
+    uniform transforms' ``flags`` (wildcards: a Spontaneous Element per pair of the ``currency``
+    cards, section 4.9; convert: the Air conversion, V-12): for one Element part (``element``;
+    -1: several), the closed form of ``can_cover_module`` (the Element's cards, a pair per
+    Element, the best Air card counted as that Element)."""
+    wildcards, convert = flags
+    if not (wildcards or convert):
+        return False
+    pairs = currency // 2 if wildcards else 0
+    if element < 0:
+        if not req[COST_ANY]:
+            return parts_payable(tot, counts[AIR], req, pairs, convert)
+        return can_cover_module(counts, _flagged(req, wildcards, convert), pairs)
+    have = tot[element] + pairs
+    if convert and element != AIR:
+        air = counts[AIR]
+        have += 3 if air[2] else 2 if air[1] else 1 if air[0] else 0
+    return have >= req[element]
+
+
+def _flagged(req: tuple, wildcards: bool, convert: bool) -> Cost:
+    """The Element cost ``req`` with these module flags (each built once: the menu asks often)."""
+    key = (req, wildcards, convert)
+    cost = _FLAGGED.get(key)
+    if cost is None:
+        cost = Cost(req[0], req[1], req[2], req[3], req[4], wildcards=wildcards, convert=convert)
+        if len(_FLAGGED) < 4096:
+            _FLAGGED[key] = cost
+    return cost
+
+
+_FLAGGED: dict[tuple, Cost] = {}

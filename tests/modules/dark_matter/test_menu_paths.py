@@ -25,15 +25,20 @@ def _all_transforms(
     return tuple(getattr(t, "transform", t) for t in transforms), False
 
 
-@pytest.mark.parametrize(("players", "payment"), [(2, "manual"), (3, "auto"), (4, "manual")])
+@pytest.mark.parametrize(
+    ("players", "payment", "modules"),
+    [(2, "manual", (NAME,)), (3, "auto", (NAME,)), (4, "manual", (NAME,)), (2, "auto", (NAME, "phobias"))],
+)
 def test_gated_and_uniform_menus_match_the_plain_transforms(
-    dm: None, monkeypatch: pytest.MonkeyPatch, players: int, payment: str
+    dm: None, monkeypatch: pytest.MonkeyPatch, players: int, payment: str, modules: tuple[str, ...]
 ) -> None:
-    transforms = ruleset((NAME,)).cost_transforms
+    """With the Phobia module too, payers with banned Elements (section 4.10, V-36): the flags
+    of the costs that need no banned Element, from a probe cost of another Element."""
+    transforms = ruleset(modules).cost_transforms
     assert transforms and all(type(t) is hooks.GatedTransform and t.uniform for t in transforms)
-    fast_paths = menus = 0
-    for seed in range(6):
-        state = new_game(GameConfig(num_players=players, payment=payment, seed=seed, modules=(NAME,)))
+    fast_paths = menus = banned_paths = 0
+    for seed in range(6 if len(modules) == 1 else 12):
+        state = new_game(GameConfig(num_players=players, payment=payment, seed=seed, modules=modules))
         rng = random.Random(seed)
         while not state.over:
             top = state.stack[-1] if state.stack else None
@@ -43,6 +48,7 @@ def test_gated_and_uniform_menus_match_the_plain_transforms(
                 fast = menu_legal(state, f)
                 view = MenuView(state, f)
                 fast_paths += bool(view._transforms) and view._flags is not None
+                banned_paths += bool(view._transforms) and view._flags is not None and view._forbid
                 with monkeypatch.context() as m:
                     m.setattr(hooks, "active_transforms", _all_transforms)
                     assert menu_legal(state, f) == fast, (seed, state.turn)
@@ -50,6 +56,7 @@ def test_gated_and_uniform_menus_match_the_plain_transforms(
             state.apply_action(legal[rng.randrange(len(legal))])
     # The comparison covers menus where a transform is open (a pair held, or the conversion).
     assert menus > 100 and fast_paths > 10, (menus, fast_paths)
+    assert banned_paths > 10 or len(modules) == 1, banned_paths
 
 
 def test_an_opened_transform_answers_as_the_gated_one_while_its_gate_is_open(dm: None) -> None:
@@ -131,3 +138,41 @@ def test_an_unbanned_transform_answers_as_the_gated_one_without_a_ban(
             state.apply_action(legal[rng.randrange(len(legal))])
     assert checked > 1000, checked
     assert banned > 0 or len(modules) == 1, banned
+
+
+def test_flagged_costs_of_a_payer_with_a_ban_match_the_plain_transforms(
+    dm: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``MenuView.can_pay`` / ``can_pay_single`` of a payer with banned Elements (section 4.10,
+    V-36) and open uniform transforms (sections 4.9, V-12): for costs that need a banned Element
+    too (a "cost" modifier may add one), the same answers as the plain transforms give."""
+    modules = (NAME, "phobias")
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(12):
+        state = new_game(GameConfig(num_players=2, payment="auto", seed=seed, modules=modules))
+        moves = random.Random(seed)
+        while not state.over:
+            top = state.stack[-1] if state.stack else None
+            if top is not None and top["kind"] == "menu":
+                f = cast(MenuFrame, top)
+                view = MenuView(state, f)
+                if view._forbid and view._transforms and view._flags is not None:
+                    with monkeypatch.context() as m:
+                        m.setattr(hooks, "active_transforms", _all_transforms)
+                        plain = MenuView(state, f)
+                    for action in ("activate", "learn", "acquire", "destroy", "cure"):
+                        for n in range(1, 13):  # "any" (a Cure's): a banned Element's cards pay none
+                            req = (0, 0, 0, 0, n)
+                            assert view.can_pay(state, action, req) == plain.can_pay(state, action, req)
+                        for _ in range(6):
+                            req = tuple(rng.randint(0, 3) if rng.random() < 0.4 else 0 for _ in range(5))
+                            assert view.can_pay(state, action, req) == plain.can_pay(state, action, req)
+                            e = rng.randrange(4)
+                            n = rng.randint(1, 6)
+                            got = view.can_pay_single(state, action, e, n)
+                            assert got == plain.can_pay_single(state, action, e, n), (action, e, n)
+                            checked += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[moves.randrange(len(legal))])
+    assert checked > 300, checked
