@@ -155,13 +155,14 @@ class MenuView:
         ``can_pay_single``: ``tot`` when ``plain``; with uniform module transforms (no banned
         Element, no "cost" modifier on the Action: ``hooks.GatedTransform.uniform``), ``tot`` plus
         a Spontaneous Element per pair of currency cards (section 4.9) and, with the Air
-        conversion (V-12), the best Air card for each other Element (``menu_closed_forms.pays_flagged``). In a
-        module game without transforms, also under a "forbid" that bans Elements for every Action
+        conversion (V-12), the best Air card for each other Element (``_flagged_tot`` with a ban
+        or a "same" modifier; ``menu_closed_forms.pays_flagged``). In a module game without
+        transforms, also under a "forbid" that bans Elements for every Action
         (``_ban_tot``) and "cost" modifiers that add "same" or "any" Elements (the Phobias' V-36
         bans and surcharges, section 9.2): ``action_rulings.modified_tot``."""
         if self._forbid or (self._cost and (action in self._cost_actions or "all" in self._cost_actions)):
             if self._transforms:
-                return self._banned_tot(state, action)
+                return self._flagged_tot(state, action)
             if not state.config.modules:
                 return None  # (a base game's modifiers: its general path, as printed)
             if not self._forbid:
@@ -187,26 +188,38 @@ class MenuView:
             return tot
         return [tot[0] + bonus + air, tot[1] + bonus + air, tot[2] + bonus + air, tot[3] + bonus]
 
-    def _banned_tot(self, state: GameState, action: str) -> list[int] | None:
-        """``single_tot`` with uniform transforms open under V-36 bans for every Action and no
-        "cost" modifier on this one (``_ban_tot``): a banned Element's -1 (its Actions are
-        forbidden), the others' value plus what the transforms add to a cost that needs no banned
-        Element (``_action_flags`` with the ban: a Spontaneous Element per pair, section 4.9; the
-        best Air card unless Air is banned, V-12). None otherwise."""
-        if not self._forbid or self._flags is None or self._ban_tot is None:
-            return None  # a "cost" modifier alone (single_tot's caller), no uniform flags, other bans
-        if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
+    def _flagged_tot(self, state: GameState, action: str) -> list[int] | None:
+        """``single_tot`` with uniform transforms open and a modifier on the Action: under V-36
+        bans for every Action (``_ban_tot``: a banned Element's -1, its Actions are forbidden)
+        and "cost" modifiers that add or take "same" Elements (section 4.10: the Phobias' +1,
+        9.2; a Magician's -1, clamped at 0: n of e costs max(0, n + same)), the value per Element
+        plus what the transforms add to a cost that needs no banned Element (``_action_flags``
+        with the ban: a Spontaneous Element per pair, section 4.9; the best Air card unless Air
+        is banned, V-12), less ``same``. None otherwise (then ``can_pay_single``)."""
+        if self._flags is None:
             return None
+        if self._forbid:
+            base = self._ban_tot
+            if base is None:
+                return None
+        else:
+            base = self.tot
+        same = 0
+        if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
+            for m in self._cost_mods:
+                if m["action"] == action or m["action"] == "all":
+                    if m["element"] != "same":
+                        return None  # "any" or an Element's part: can_pay_single
+                    same += m["amount"]
         known = self._action_flags(state, action)
         if known is None:
             return None
-        bonus = self._currency // 2 if known[0] else 0
+        bonus = (self._currency // 2 if known[0] else 0) - same
         air = 0
         if known[1]:
             a = self._funds(state, action)[1][AIR]
             air = 3 if a[2] else 2 if a[1] else 1 if a[0] else 0
-        t = self._ban_tot
-        return [-1 if v < 0 else v + bonus + (air if e != AIR else 0) for e, v in enumerate(t)]
+        return [-1 if v < 0 else v + bonus + (air if e != AIR else 0) for e, v in enumerate(base)]
 
     def part_budget(self, state: GameState, action: str) -> int | None:
         """For this Action's costs of Element parts without "any" (a Curse's, A-62), as printed:

@@ -9,7 +9,7 @@ answer for a cost of its shape without building the cost or searching
 from __future__ import annotations
 
 from .constants import COST_ANY, Element
-from .payment import Cost, can_cover_module
+from .payment import Cost, _min_sum_at_least, can_cover_module
 
 AIR = Element.AIR  # the Element of the Air conversion (V-12)
 Req = tuple[int, ...]
@@ -95,6 +95,10 @@ def pays_flagged(
     if element < 0:
         if not req[COST_ANY]:
             return parts_payable(tot, counts[AIR], req, pairs, convert)
+        parts = (req[0] > 0) + (req[1] > 0) + (req[2] > 0) + (req[3] > 0)
+        if parts <= 1:  # one Element part (or none) and "any"
+            e = 0 if req[0] else 1 if req[1] else 2 if req[2] else 3
+            return one_part_any(counts, req, e, pairs, convert)
         return can_cover_module(counts, _flagged(req, wildcards, convert), pairs)
     have = tot[element] + pairs
     if convert and element != AIR:
@@ -115,3 +119,38 @@ def _flagged(req: tuple, wildcards: bool, convert: bool) -> Cost:
 
 
 _FLAGGED: dict[tuple, Cost] = {}
+
+
+def one_part_any(counts: list[list[int]], req: Req, e: int, pairs: int, convert: bool) -> bool:
+    """``can_cover_module`` of a cost of ``req[e]`` Elements of Element e and ``req[4]`` of
+    "any" (a one-Element cost with a modifier's "any" surcharge: the Phobias' V-33, section 9.2),
+    with ``pairs`` Spontaneous Elements (section 4.9) and, with ``convert``, the Air conversion
+    (V-12). e's part takes k pairs and its least-waste cards (``_min_sum_at_least``), the rest
+    of every card and the other pairs pay "any"; with the conversion, an Air card of value v may
+    pay v of e's part first (e not Air: an Air card pays Air and "any" without converting)."""
+    r, x = req[e], req[COST_ANY]
+    total = 0
+    for c in counts:
+        total += c[0] + 2 * c[1] + 3 * c[2]
+    n1, n2, n3 = counts[e]
+    if _one_part_any(r, x, total, n1, n2, n3, pairs):
+        return True
+    if convert and e != AIR:
+        air = counts[AIR]
+        for i in range(3):
+            if air[i] and _one_part_any(max(0, r - i - 1), x, total - i - 1, n1, n2, n3, pairs):
+                return True
+    return False
+
+
+def _one_part_any(r: int, x: int, total: int, n1: int, n2: int, n3: int, pairs: int) -> bool:
+    """Whether r of an Element with n1, n2, n3 cards of values 1-3 and x of "any" from cards worth
+    ``total`` in all (those included) are payable with ``pairs`` wildcards of 1 each."""
+    have = n1 + 2 * n2 + 3 * n3
+    for k in range(min(pairs, r) + 1):
+        if r - k > have:
+            continue
+        best = _min_sum_at_least(r - k, n1, n2, n3)
+        if best is not None and total - (best[0] + 2 * best[1] + 3 * best[2]) + pairs - k >= x:
+            return True
+    return False

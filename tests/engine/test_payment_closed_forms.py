@@ -153,3 +153,24 @@ def test_the_menus_curse_and_distinct_forms_match_the_exact_search(seed: int) ->
             for conv in (False, True):
                 cost = Cost(distinct=n, convert=conv)
                 assert (distinct_held(counts, conv) >= n) == _exact(cards, cost), (cards, cost)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_menus_one_part_and_any_form_matches_can_cover_module(seed: int) -> None:
+    """``menu_closed_forms.one_part_any``: n of one Element and an "any" surcharge (the Phobias'
+    V-33) with pairs (section 4.9) and the Air conversion (V-12), as ``can_cover_module`` (and
+    so the exact search) answers; also a cost of "any" alone."""
+    from bbom_env.engine.menu_closed_forms import one_part_any
+
+    rng = random.Random(seed)
+    for _ in range(400):
+        cards = _random_cards(rng) + [element_code(3, rng.randint(1, 3))] * rng.randint(0, 2)
+        counts = _counts(cards)
+        e = rng.randrange(NUM_ELEMENTS)
+        req = [0] * 5
+        req[e] = rng.randint(0, 6)
+        req[4] = rng.randint(0, 4)
+        pairs, convert = rng.randint(0, 3), rng.random() < 0.6
+        cost = Cost(req[0], req[1], req[2], req[3], req[4], wildcards=True, convert=convert)
+        want = can_cover_module(counts, cost, pairs)
+        assert one_part_any(counts, tuple(req), e, pairs, convert) == want, (cards, req, pairs, convert)
