@@ -327,9 +327,15 @@ class GatedTransform:
     ``unbanned``: ``opened`` for a payer with no banned Element for any Action (no "forbid"
     modifier with an Element, section 4.10): the same answers, without reading the payer's
     modifiers for a ban (the menu knows there is none: ``active_transforms(unbanned=True)``);
-    by default ``opened``."""
+    by default ``opened``.
 
-    __slots__ = ("transform", "active", "uniform", "opened", "unbanned")
+    ``flag`` (``uniform`` transforms only): the module field (``"wildcards"``, ``"convert"``) it
+    sets for a payer with no banned Element on every non-free Element-only cost of the Actions in
+    ``flag_actions`` (None: every Action), leaving the others' costs as they are: declared, the
+    menu reads each Action's flags from it instead of transforming a probe cost
+    (``declared_flags``)."""
+
+    __slots__ = ("transform", "active", "uniform", "opened", "unbanned", "flag", "flag_actions")
 
     def __init__(
         self,
@@ -338,12 +344,16 @@ class GatedTransform:
         uniform: bool = False,
         opened: CostTransform | None = None,
         unbanned: CostTransform | None = None,
+        flag: str | None = None,
+        flag_actions: frozenset[str] | None = None,
     ) -> None:
         self.transform = transform
         self.active = active
         self.uniform = uniform
         self.opened = transform if opened is None else opened
         self.unbanned = self.opened if unbanned is None else unbanned
+        self.flag = flag if uniform else None
+        self.flag_actions = flag_actions
 
     def __call__(self, state: GameState, p: int, action: str, req: tuple) -> tuple:
         return self.transform(state, p, action, req)
@@ -373,6 +383,50 @@ def active_transforms(
             out.append(t)
             uniform = False
     return tuple(out), uniform
+
+
+Declared = tuple[tuple[bool, frozenset[str] | None], ...]  # (sets wildcards, its Actions) per transform
+
+
+def declared_flags(transforms: tuple[CostTransform, ...], kept: tuple[CostTransform, ...]) -> Declared | None:
+    """The flags the kept ``unbanned`` transforms (``active_transforms(unbanned=True)`` of
+    ``transforms``) declare (``GatedTransform.flag``): per transform, whether it sets
+    ``wildcards`` (else ``convert``) and the Actions it sets it for; None when one declares none
+    (then the menu probes). Static data of the module set, looked up once per kept tuple."""
+    key = (transforms, kept)
+    known = _DECLARED.get(key, _UNKNOWN)
+    if known is not _UNKNOWN:
+        return known  # type: ignore[return-value]
+    out: list[tuple[bool, frozenset[str] | None]] | None = []
+    for k in kept:
+        t = next((t for t in transforms if type(t) is GatedTransform and t.unbanned is k), None)
+        if t is None or t.flag is None:
+            out = None
+            break
+        out.append((t.flag == "wildcards", t.flag_actions))  # type: ignore[union-attr]
+    answer = None if out is None else tuple(out)
+    if len(_DECLARED) < 64:
+        _DECLARED[key] = answer
+    return answer
+
+
+_DECLARED: dict[tuple, Declared | None] = {}
+
+
+def flags_of(declared: Declared, action: str) -> tuple[bool, bool]:
+    """(wildcards, convert) the declared transforms (``declared_flags``) set on this Action's
+    non-free Element-only costs, for a payer with no banned Element."""
+    wildcards = convert = False
+    for sets_wildcards, actions in declared:
+        if actions is None or action in actions:
+            if sets_wildcards:
+                wildcards = True
+            else:
+                convert = True
+    return wildcards, convert
+
+
+_UNKNOWN = object()
 
 
 def apply_cost_mods(

@@ -78,7 +78,7 @@ class MenuView:
     __slots__ = (
         "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods",
         "_transforms", "_currency", "_cost_actions", "_flags", "_mods", "_funds_of",
-        "_ban_tot", "cure_only",
+        "_ban_tot", "cure_only", "_declared",
     )  # fmt: skip
 
     def __init__(self, state: GameState, f: MenuFrame) -> None:
@@ -123,13 +123,15 @@ class MenuView:
             # every cost unchanged, and a five-number cost the Element cards fail stays failed).
             # Without a "forbid" modifier no Element is banned for any Action (section 4.10): the
             # transforms' variants that do not read the modifiers again (GatedTransform.unbanned).
-            transforms, uniform = hooks.active_transforms(
-                state, p, ruleset(modules).cost_transforms, not forbid
-            )
+            cost_transforms = ruleset(modules).cost_transforms
+            transforms, uniform = hooks.active_transforms(state, p, cost_transforms, not forbid)
             self._transforms = transforms
             # Uniform transforms: the module flags each Action's costs get, found once per Action
             # (without a banned Element) from a probe cost (hooks.GatedTransform.uniform).
             self._flags: dict[str, tuple[bool, bool] | None] | None = {} if transforms and uniform else None
+            # Without a ban, the flags the transforms declare (hooks.GatedTransform.flag), if all do.
+            uniform = uniform and not forbid and bool(transforms)
+            self._declared = hooks.declared_flags(cost_transforms, transforms) if uniform else None
         else:
             self._transforms = ()  # a base game: no transform, no currency (a hot path)
         # The Actions a "cost" modifier names ("all": every one): the others are priced as printed;
@@ -344,6 +346,9 @@ class MenuView:
         assert flags is not None
         if action in flags:
             return flags[action]
+        if self._declared is not None:  # no banned Element (no "forbid" modifier): declared flags
+            declared = flags[action] = hooks.flags_of(self._declared, action)
+            return declared
         banned = self.banned(action)
         # A banned Element (section 4.10): the flags of the costs that need none of them, from a
         # probe cost of another Element (hooks.GatedTransform.uniform); every Element banned: none.

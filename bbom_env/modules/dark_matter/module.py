@@ -181,6 +181,8 @@ DARK_MATTER_MODULE = Module(
             uniform=True,
             opened=actions.spontaneous_opened,
             unbanned=actions.spontaneous_unbanned,
+            flag="wildcards",
+            flag_actions=actions.SPONTANEOUS_ACTIONS,
         ),
         hooks.GatedTransform(
             air.air_conversion_cost,
@@ -188,6 +190,7 @@ DARK_MATTER_MODULE = Module(
             uniform=True,
             opened=air.air_conversion_opened,
             unbanned=air.air_conversion_unbanned,
+            flag="convert",
         ),
     ),
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the

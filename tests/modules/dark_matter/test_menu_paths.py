@@ -176,3 +176,27 @@ def test_flagged_costs_of_a_payer_with_a_ban_match_the_plain_transforms(
             legal = state.legal_actions()
             state.apply_action(legal[moves.randrange(len(legal))])
     assert checked > 300, checked
+
+
+def test_the_declared_flags_are_what_the_unbanned_transforms_set(dm: None) -> None:
+    """``hooks.GatedTransform.flag`` / ``flag_actions`` (what the menu reads instead of a probe
+    cost for a payer without a ban): Spontaneous Elements set ``wildcards`` on the Element costs
+    of the Actions paid in Elements (section 4.9, V-06), the Air conversion ``convert`` on every
+    Action's (V-12); a non-free Element-only cost of another Action is left as it is."""
+    from bbom_env.engine.payment import as_cost
+
+    transforms = ruleset((NAME,)).cost_transforms
+    assert [t.flag for t in transforms] == ["wildcards", "convert"]
+    state = new_game(GameConfig(num_players=2, payment="auto", seed=0, modules=(NAME,)))
+    actions = ("activate", "learn", "acquire", "destroy", "cure", "acquire_dark_matter", "black_book")
+    costs = [(1, 0, 0, 0, 0), (0, 2, 1, 0, 0), (0, 0, 0, 3, 2), (0, 0, 0, 0, 1)]
+    for t in transforms:
+        for action in actions:
+            declared = t.flag_actions is None or action in t.flag_actions
+            for req in costs:
+                out = t.unbanned(state, 0, action, req)
+                want = as_cost(req)._replace(**{t.flag: True}) if declared else req
+                assert as_cost(out) == as_cost(want), (t, action, req)
+    kept = tuple(t.unbanned for t in transforms)
+    assert hooks.declared_flags(transforms, kept) == ((True, transforms[0].flag_actions), (False, None))
+    assert hooks.flags_of(((True, frozenset({"learn"})), (False, None)), "cure") == (False, True)
