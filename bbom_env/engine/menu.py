@@ -16,7 +16,7 @@ from . import action_rulings as rulings
 from . import hooks
 from . import moves as M
 from .constants import COST_ANY, COST_PARTS, Element
-from .menu_closed_forms import distinct_held, pays_flagged
+from .menu_closed_forms import distinct_held, flagged_tot, pays_flagged
 from .payment import (
     NO_BAN,
     affordable,
@@ -191,21 +191,16 @@ class MenuView:
         return [tot[0] + bonus + air, tot[1] + bonus + air, tot[2] + bonus + air, tot[3] + bonus]
 
     def _flagged_tot(self, state: GameState, action: str) -> list[int] | None:
-        """``single_tot`` with uniform transforms open and a modifier on the Action: under V-36
-        bans for every Action (``_ban_tot``: a banned Element's -1, its Actions are forbidden)
-        and "cost" modifiers that add or take "same" Elements (section 4.10: the Phobias' +1,
-        9.2; a Magician's -1, clamped at 0: n of e costs max(0, n + same)), the value per Element
-        plus what the transforms add to a cost that needs no banned Element (``_action_flags``
-        with the ban: a Spontaneous Element per pair, section 4.9; the best Air card unless Air
-        is banned, V-12), less ``same``. None otherwise (then ``can_pay_single``)."""
+        """``single_tot`` with uniform transforms open and a modifier on the Action: under
+        "forbid" modifiers (section 4.10: a banned Element's -1, its Actions are forbidden; every
+        Element's when the whole Action is, V-31) and "cost" modifiers that add or take "same"
+        Elements (the Phobias' +1, 9.2; a Magician's -1, clamped at 0: n of e costs
+        max(0, n + same)), the value per Element plus what the transforms add to a cost that needs
+        no banned Element (``_action_flags`` with the ban: a Spontaneous Element per pair, section
+        4.9; the best Air card unless Air is banned, V-12), less ``same``. None otherwise (then
+        ``can_pay_single``)."""
         if self._flags is None:
             return None
-        if self._forbid:
-            base = self._ban_tot
-            if base is None:
-                return None
-        else:
-            base = self.tot
         same = 0
         if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
             for m in self._cost_mods:
@@ -216,12 +211,17 @@ class MenuView:
         known = self._action_flags(state, action)
         if known is None:
             return None
-        bonus = (self._currency // 2 if known[0] else 0) - same
-        air = 0
-        if known[1]:
-            a = self._funds(state, action)[1][AIR]
-            air = 3 if a[2] else 2 if a[1] else 1 if a[0] else 0
-        return [-1 if v < 0 else v + bonus + (air if e != AIR else 0) for e, v in enumerate(base)]
+        if not self._forbid:
+            base = self.tot
+        elif self._ban_tot is not None:
+            base = self._ban_tot  # V-36 bans for every Action
+        elif hooks.forbidden_by(self._mods, action, None):
+            return _FORBIDDEN  # the whole Action ("forbid" with Element "any")
+        else:  # the Action's own bans
+            banned = self.banned(action)
+            base = [-1 if e in banned else v for e, v in enumerate(self._funds(state, action)[0])]
+        air = self._funds(state, action)[1][AIR] if known[1] else _NO_CARDS
+        return flagged_tot(base, self._currency // 2 if known[0] else 0, air, same)
 
     def part_budget(self, state: GameState, action: str) -> int | None:
         """For this Action's costs of Element parts without "any" (a Curse's, A-62), as printed:
@@ -449,6 +449,7 @@ def _ban_tot(view: MenuView, state: GameState, mods: Iterable[dict]) -> list[int
 
 _CURE = frozenset(("cure",))
 _NO_CARDS = [0, 0, 0]  # counts of an Element whose cards may not pay (never changed)
+_FORBIDDEN = [-1, -1, -1, -1]  # single_tot of a forbidden Action: no cost (>= 0) is <= -1
 _PROBES: tuple[Req, ...] = tuple(req_of(e, 1) for e in range(AIR + 1))  # one per Element
 _PROBE: Req = _PROBES[0]  # a non-free Element cost (hooks.GatedTransform.uniform)
 

@@ -79,6 +79,17 @@ def distinct_held(counts: list[list[int]], convert: bool) -> int:
     return held + 1
 
 
+def flagged_tot(base: list[int], pairs: int, air: list[int], same: int) -> list[int]:
+    """``MenuView.single_tot`` with uniform transforms: ``base`` (the value per Element of the
+    funds for the Action, -1 for a forbidden Element) plus ``pairs`` Spontaneous Elements
+    (section 4.9) and, for each Element but Air, the best Air card (``air``: counts of values
+    1-3, none without the Air conversion, V-12), less the net "same" modifier ``same``: n of e
+    (n + same of e, clamped at 0) is payable exactly when the value is >= n."""
+    a = 3 if air[2] else 2 if air[1] else 1 if air[0] else 0
+    bonus = pairs - same
+    return [-1 if v < 0 else v + bonus + (a if e != AIR else 0) for e, v in enumerate(base)]
+
+
 def pays_flagged(
     tot: list[int], counts: list[list[int]], req: Req, element: int, flags: tuple[bool, bool], currency: int
 ) -> bool:

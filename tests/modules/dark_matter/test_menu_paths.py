@@ -200,3 +200,53 @@ def test_the_declared_flags_are_what_the_unbanned_transforms_set(dm: None) -> No
     kept = tuple(t.unbanned for t in transforms)
     assert hooks.declared_flags(transforms, kept) == ((True, transforms[0].flag_actions), (False, None))
     assert hooks.flags_of(((True, frozenset({"learn"})), (False, None)), "cure") == (False, True)
+
+
+_MODIFIERS = (
+    {"kind": "forbid", "action": "all", "element": "fire"},
+    {"kind": "forbid", "action": "all", "element": "air"},
+    {"kind": "forbid", "action": "activate", "element": "water"},
+    {"kind": "forbid", "action": "learn", "element": "any"},
+    {"kind": "forbid", "action": "cure", "element": "any"},
+    {"kind": "cost", "action": "activate", "element": "same", "amount": 1},
+    {"kind": "cost", "action": "all", "element": "same", "amount": -1},
+    {"kind": "cost", "action": "acquire", "element": "any", "amount": 1},
+    {"kind": "cost", "action": "destroy", "element": "same", "amount": 1},
+    {"kind": "cost", "action": "learn", "element": "earth", "amount": 1},
+)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_modified_menus_with_open_transforms_match_the_plain_transforms(
+    dm: None, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """Sections 4.9, 4.10, V-12: at menus where a transform is open, the decider given one or two
+    "forbid"/"cost" modifiers (bans for every Action or one, a forbidden Action, "same", "any"
+    and an Element's surcharges, a discount): the menu equals the one the plain transforms give
+    (every cost transformed and solved), so each closed form of a modified cost is checked."""
+    from bbom_env.engine.records import TempModifier
+
+    rng = random.Random(seed)
+    checked = 0
+    for game in range(4):
+        modules = (NAME,) if game % 2 else (NAME, "phobias")
+        state = new_game(GameConfig(num_players=2, payment="auto", seed=10 * seed + game, modules=modules))
+        moves = random.Random(game)
+        while not state.over:
+            top = state.stack[-1] if state.stack else None
+            f = cast(MenuFrame, top)
+            if top is not None and top["kind"] == "menu" and MenuView(state, f)._transforms:
+                pl = state.players[f["player"]]
+                kept = pl.mods
+                for _ in range(3):
+                    picked = rng.sample(_MODIFIERS, rng.randint(1, 2))
+                    pl.mods = [*kept, *(TempModifier(m, "this_turn", "test") for m in picked)]
+                    fast = menu_legal(state, f)
+                    with monkeypatch.context() as m:
+                        m.setattr(hooks, "active_transforms", _all_transforms)
+                        assert menu_legal(state, f) == fast, (picked, state.turn)
+                    checked += 1
+                pl.mods = kept
+            legal = state.legal_actions()
+            state.apply_action(legal[moves.randrange(len(legal))])
+    assert checked > 100, checked
