@@ -394,16 +394,14 @@ class MenuView:
         once per query) no Element is banned, so the payment's ban look-up is skipped, and a
         cost counted in cards (currency cards: a Dark Curse, a Black Spell, sections 4.7, 4.8;
         cards of different Elements: Acquire Dark Matter, 4.6) is checked with this query's
-        counts (``payment.affordable``'s closed form)."""
-        if self._forbid:
-            return affordable(state, self.p, req, action)
+        counts (``payment.affordable``'s closed form; the funds for the Action under a ban)."""
         cost = as_cost(req)
         if cost.one_of or cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY]:
-            return affordable(state, self.p, cost, action, NO_BAN)
+            return affordable(state, self.p, cost, action, self.banned(action) if self._forbid else NO_BAN)
         if cost.currency and self._currency < cost.currency:
             return False
         if cost.convert:  # the Air conversion (V-12): a second Air card as a missing Element
-            return not cost.distinct or distinct_held(self.counts, True) >= cost.distinct
+            return not cost.distinct or distinct_held(self._funds(state, action)[1], True) >= cost.distinct
         return not cost.distinct or self.elements_held(state, action) >= cost.distinct
 
     def elements_held(self, state: GameState, action: str) -> int:

@@ -250,3 +250,40 @@ def test_modified_menus_with_open_transforms_match_the_plain_transforms(
             legal = state.legal_actions()
             state.apply_action(legal[moves.randrange(len(legal))])
     assert checked > 100, checked
+
+
+def test_the_views_cards_only_costs_match_the_payment_solver(dm: None) -> None:
+    """``MenuView.affordable`` of costs counted in cards (Acquire Dark Matter's "2 cards of
+    different Elements", section 4.6, with and without the Air conversion, V-12; Dark Matter,
+    4.7) for a payer with and without banned Elements (section 4.10): ``payment.affordable``'s
+    answer (the exact search for the conversion)."""
+    from bbom_env.engine.payment import Cost, affordable
+    from bbom_env.engine.records import TempModifier
+
+    rng = random.Random(3)
+    costs = [Cost(distinct=n, convert=c) for n in (1, 2, 3) for c in (False, True)] + [
+        Cost(distinct=2, currency=2, convert=True)
+    ]
+    checked = 0
+    for seed in range(3):
+        state = new_game(GameConfig(num_players=2, payment="auto", seed=seed, modules=(NAME,)))
+        moves = random.Random(seed)
+        while not state.over:
+            top = state.stack[-1] if state.stack else None
+            if top is not None and top["kind"] == "menu":
+                f = cast(MenuFrame, top)
+                pl = state.players[f["player"]]
+                kept = pl.mods
+                element = rng.choice(("fire", "water", "earth", "air"))
+                ban = {"kind": "forbid", "action": "all", "element": element}
+                for mods in (kept, [*kept, TempModifier(ban, "this_turn", "test")]):
+                    pl.mods = mods
+                    view = MenuView(state, f)
+                    for cost in costs:
+                        want = affordable(state, f["player"], cost, "acquire_dark_matter")
+                        assert view.affordable(state, "acquire_dark_matter", cost) == want, (cost, element)
+                        checked += 1
+                pl.mods = kept
+            legal = state.legal_actions()
+            state.apply_action(legal[moves.randrange(len(legal))])
+    assert checked > 1000, checked
