@@ -331,11 +331,13 @@ class GatedTransform:
 
     ``flag`` (``uniform`` transforms only): the module field (``"wildcards"``, ``"convert"``) it
     sets for a payer with no banned Element on every non-free Element-only cost of the Actions in
-    ``flag_actions`` (None: every Action), leaving the others' costs as they are: declared, the
-    menu reads each Action's flags from it instead of transforming a probe cost
+    ``flag_actions`` (None: every Action), leaving the others' costs as they are; for a payer
+    whose banned Elements for the Action are B, the same on the costs with no part of B, unless
+    B holds ``flag_stop`` (the Air conversion stops while Air is banned, section 4.10): declared,
+    the menu reads each Action's flags from it instead of transforming a probe cost
     (``declared_flags``)."""
 
-    __slots__ = ("transform", "active", "uniform", "opened", "unbanned", "flag", "flag_actions")
+    __slots__ = ("transform", "active", "uniform", "opened", "unbanned", "flag", "flag_actions", "flag_stop")
 
     def __init__(
         self,
@@ -346,6 +348,7 @@ class GatedTransform:
         unbanned: CostTransform | None = None,
         flag: str | None = None,
         flag_actions: frozenset[str] | None = None,
+        flag_stop: int | None = None,
     ) -> None:
         self.transform = transform
         self.active = active
@@ -354,6 +357,7 @@ class GatedTransform:
         self.unbanned = self.opened if unbanned is None else unbanned
         self.flag = flag if uniform else None
         self.flag_actions = flag_actions
+        self.flag_stop = flag_stop
 
     def __call__(self, state: GameState, p: int, action: str, req: tuple) -> tuple:
         return self.transform(state, p, action, req)
@@ -385,25 +389,29 @@ def active_transforms(
     return tuple(out), uniform
 
 
-Declared = tuple[tuple[bool, frozenset[str] | None], ...]  # (sets wildcards, its Actions) per transform
+# (sets wildcards, its Actions, the Element whose ban stops it) per transform
+Declared = tuple[tuple[bool, frozenset[str] | None, int | None], ...]
 
 
 def declared_flags(transforms: tuple[CostTransform, ...], kept: tuple[CostTransform, ...]) -> Declared | None:
-    """The flags the kept ``unbanned`` transforms (``active_transforms(unbanned=True)`` of
-    ``transforms``) declare (``GatedTransform.flag``): per transform, whether it sets
-    ``wildcards`` (else ``convert``) and the Actions it sets it for; None when one declares none
-    (then the menu probes). Static data of the module set, looked up once per kept tuple."""
+    """The flags the kept transforms (``active_transforms`` of ``transforms``: their ``unbanned``
+    or ``opened`` forms) declare (``GatedTransform.flag``): per transform, whether it sets
+    ``wildcards`` (else ``convert``), the Actions it sets it for and the Element whose ban stops
+    it; None when one declares none (then the menu probes). Static data of the module set,
+    looked up once per kept tuple."""
     key = (transforms, kept)
     known = _DECLARED.get(key, _UNKNOWN)
     if known is not _UNKNOWN:
         return known  # type: ignore[return-value]
-    out: list[tuple[bool, frozenset[str] | None]] | None = []
+    out: list[tuple[bool, frozenset[str] | None, int | None]] | None = []
     for k in kept:
-        t = next((t for t in transforms if type(t) is GatedTransform and t.unbanned is k), None)
+        t = next(
+            (t for t in transforms if type(t) is GatedTransform and (t.unbanned is k or t.opened is k)), None
+        )
         if t is None or t.flag is None:
             out = None
             break
-        out.append((t.flag == "wildcards", t.flag_actions))  # type: ignore[union-attr]
+        out.append((t.flag == "wildcards", t.flag_actions, t.flag_stop))  # type: ignore[union-attr]
     answer = None if out is None else tuple(out)
     if len(_DECLARED) < 64:
         _DECLARED[key] = answer
@@ -413,12 +421,13 @@ def declared_flags(transforms: tuple[CostTransform, ...], kept: tuple[CostTransf
 _DECLARED: dict[tuple, Declared | None] = {}
 
 
-def flags_of(declared: Declared, action: str) -> tuple[bool, bool]:
+def flags_of(declared: Declared, action: str, banned: frozenset[int] = NO_BAN) -> tuple[bool, bool]:
     """(wildcards, convert) the declared transforms (``declared_flags``) set on this Action's
-    non-free Element-only costs, for a payer with no banned Element."""
+    non-free Element-only costs with no part of an Element in ``banned`` (the payer's for the
+    Action, section 4.10)."""
     wildcards = convert = False
-    for sets_wildcards, actions in declared:
-        if actions is None or action in actions:
+    for sets_wildcards, actions, stop in declared:
+        if (actions is None or action in actions) and stop not in banned:
             if sets_wildcards:
                 wildcards = True
             else:

@@ -128,9 +128,9 @@ class MenuView:
             self._transforms = transforms
             # Uniform transforms: the module flags each Action's costs get, found once per Action
             # (without a banned Element) from a probe cost (hooks.GatedTransform.uniform).
-            self._flags: dict[str, tuple[bool, bool] | None] | None = {} if transforms and uniform else None
-            # Without a ban, the flags the transforms declare (hooks.GatedTransform.flag), if all do.
-            uniform = uniform and not forbid and bool(transforms)
+            uniform = uniform and bool(transforms)
+            self._flags: dict[str, tuple[bool, bool] | None] | None = {} if uniform else None
+            # The flags the transforms declare (hooks.GatedTransform.flag), if all do.
             self._declared = hooks.declared_flags(cost_transforms, transforms) if uniform else None
         else:
             self._transforms = ()  # a base game: no transform, no currency (a hot path)
@@ -346,10 +346,10 @@ class MenuView:
         assert flags is not None
         if action in flags:
             return flags[action]
-        if self._declared is not None:  # no banned Element (no "forbid" modifier): declared flags
-            declared = flags[action] = hooks.flags_of(self._declared, action)
-            return declared
         banned = self.banned(action)
+        if self._declared is not None and len(banned) <= AIR:  # an Element left: the declared flags
+            declared = flags[action] = hooks.flags_of(self._declared, action, banned)
+            return declared
         # A banned Element (section 4.10): the flags of the costs that need none of them, from a
         # probe cost of another Element (hooks.GatedTransform.uniform); every Element banned: none.
         probe = _PROBE if not banned else next((_PROBES[e] for e in range(AIR + 1) if e not in banned), None)

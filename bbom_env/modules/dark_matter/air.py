@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from bbom_env.engine.cards import Pack
     from bbom_env.engine.state import GameState
 
+AIR = Element.AIR  # the Element converted; a ban of Air stops the conversion (section 4.10)
 KIND = "air_conversion"  # the modifier kind on the Magician's sheet (``ability = [{ kind = ... }]``)
 MODIFIER_SCHEMAS: tuple[tuple[str, dict], ...] = ((KIND, {}),)
 
@@ -60,7 +61,7 @@ def air_conversion_opened(state: GameState, p: int, action: str, req: tuple) -> 
         cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY] or cost.one_of or cost.distinct
     ):
         return req  # nothing an Air card pays (a Dark Matter cost: sections 4.7, 4.8)
-    if Element.AIR in hooks.banned_elements(state, p, action):
+    if AIR in hooks.banned_elements(state, p, action):
         return req
     return with_flag(cost, "convert")
 

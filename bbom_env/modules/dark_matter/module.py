@@ -191,6 +191,7 @@ DARK_MATTER_MODULE = Module(
             opened=air.air_conversion_opened,
             unbanned=air.air_conversion_unbanned,
             flag="convert",
+            flag_stop=air.AIR,
         ),
     ),
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the

@@ -178,28 +178,39 @@ def test_flagged_costs_of_a_payer_with_a_ban_match_the_plain_transforms(
     assert checked > 300, checked
 
 
-def test_the_declared_flags_are_what_the_unbanned_transforms_set(dm: None) -> None:
-    """``hooks.GatedTransform.flag`` / ``flag_actions`` (what the menu reads instead of a probe
-    cost for a payer without a ban): Spontaneous Elements set ``wildcards`` on the Element costs
-    of the Actions paid in Elements (section 4.9, V-06), the Air conversion ``convert`` on every
-    Action's (V-12); a non-free Element-only cost of another Action is left as it is."""
+def test_the_declared_flags_are_what_the_transforms_set(dm: None) -> None:
+    """``hooks.GatedTransform.flag`` / ``flag_actions`` / ``flag_stop`` (what the menu reads
+    instead of a probe cost): Spontaneous Elements set ``wildcards`` on the Element costs of the
+    Actions paid in Elements (section 4.9, V-06), the Air conversion ``convert`` on every
+    Action's (V-12) unless Air is banned (section 4.10); for a payer with banned Elements, on the
+    costs that need none of them (``opened``); a non-free Element-only cost of another Action is
+    left as it is."""
     from bbom_env.engine.payment import as_cost
+    from bbom_env.engine.records import TempModifier
 
     transforms = ruleset((NAME,)).cost_transforms
     assert [t.flag for t in transforms] == ["wildcards", "convert"]
     state = new_game(GameConfig(num_players=2, payment="auto", seed=0, modules=(NAME,)))
     actions = ("activate", "learn", "acquire", "destroy", "cure", "acquire_dark_matter", "black_book")
-    costs = [(1, 0, 0, 0, 0), (0, 2, 1, 0, 0), (0, 0, 0, 3, 2), (0, 0, 0, 0, 1)]
-    for t in transforms:
-        for action in actions:
-            declared = t.flag_actions is None or action in t.flag_actions
-            for req in costs:
-                out = t.unbanned(state, 0, action, req)
-                want = as_cost(req)._replace(**{t.flag: True}) if declared else req
-                assert as_cost(out) == as_cost(want), (t, action, req)
+    costs = [(1, 0, 0, 0, 0), (0, 2, 1, 0, 0), (0, 0, 0, 3, 2), (0, 0, 0, 0, 1), (2, 0, 0, 1, 0)]
     kept = tuple(t.unbanned for t in transforms)
-    assert hooks.declared_flags(transforms, kept) == ((True, transforms[0].flag_actions), (False, None))
-    assert hooks.flags_of(((True, frozenset({"learn"})), (False, None)), "cure") == (False, True)
+    declared = hooks.declared_flags(transforms, kept)
+    assert declared == ((True, transforms[0].flag_actions, None), (False, None, 3))
+    assert hooks.declared_flags(transforms, tuple(t.opened for t in transforms)) == declared
+    names = ("fire", "water", "earth", "air")
+    for banned in (frozenset(), frozenset({0}), frozenset({3}), frozenset({1, 3})):
+        mods = [{"kind": "forbid", "action": "all", "element": names[e]} for e in banned]
+        state.players[0].mods = [TempModifier(m, "this_turn", "test") for m in mods]
+        for action in actions:
+            wildcards, convert = hooks.flags_of(declared, action, banned)
+            for t, flag in zip(transforms, (wildcards, convert), strict=True):
+                for req in costs:
+                    if any(req[e] for e in banned):
+                        continue  # the flags hold for the costs that need no banned Element
+                    out = (t.opened if banned else t.unbanned)(state, 0, action, req)
+                    want = as_cost(req)._replace(**{t.flag: True}) if flag else req
+                    assert as_cost(out) == as_cost(want), (t, action, req, banned)
+    state.players[0].mods = []
 
 
 _MODIFIERS = (
