@@ -131,15 +131,12 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
         tot = view.tot
         if (tot[0] > 0) + (tot[1] > 0) + (tot[2] > 0) + (tot[3] > 0) < ACQUIRE_COST.distinct:
             return []
-    else:
-        # The cost transforms (the Air conversion, V-12: "different Elements" too), not the
-        # "cost" modifiers (V-17: counted in cards; A-51).
+    elif view.elements_held(state, ACQUIRE) < ACQUIRE_COST.distinct:
+        # Short of the Elements as printed (the Elements the player holds a payable card of): the
+        # cost transforms, which only add ways to pay (the Air conversion, V-12: "different
+        # Elements" too), not the "cost" modifiers (V-17: counted in cards; A-51).
         cost = view.transform(state, ACQUIRE, ACQUIRE_COST)
-        if cost is ACQUIRE_COST:  # untransformed: the Elements the player holds a payable card of
-            ok = view.elements_held(state, ACQUIRE) >= ACQUIRE_COST.distinct
-        else:
-            ok = view.affordable(state, ACQUIRE, cost)
-        if not ok:
+        if cost is ACQUIRE_COST or not view.affordable(state, ACQUIRE, cost):
             return []
     modules = state.config.modules
     move = _ACQUIRE_ID.get(modules)

@@ -298,3 +298,39 @@ def test_the_views_cards_only_costs_match_the_payment_solver(dm: None) -> None:
             legal = state.legal_actions()
             state.apply_action(legal[moves.randrange(len(legal))])
     assert checked > 1000, checked
+
+
+def test_acquire_dark_matter_is_offered_exactly_when_the_solver_pays_it(dm: None) -> None:
+    """Section 4.6, V-17, V-12: the Action's menu (its shortcuts: the Elements held as printed,
+    then the transformed cost's closed form) offers it exactly when the payment solver pays the
+    transformed cost (``hooks.transform_cost``, ``payment.affordable``), bans included (4.10)."""
+    from bbom_env.engine.payment import affordable
+    from bbom_env.engine.records import TempModifier
+    from bbom_env.modules.dark_matter.actions import ACQUIRE, ACQUIRE_COST, legal_acquire
+    from bbom_env.modules.dark_matter.state import dm_state
+
+    rng = random.Random(4)
+    checked = opened = 0
+    for seed in range(4):
+        state = new_game(GameConfig(num_players=2, payment="auto", seed=seed, modules=(NAME,)))
+        moves = random.Random(seed)
+        while not state.over:
+            top = state.stack[-1] if state.stack else None
+            if top is not None and top["kind"] == "menu" and dm_state(state).supply > 0:
+                f = cast(MenuFrame, top)
+                p = f["player"]
+                pl = state.players[p]
+                kept = pl.mods
+                ban = {"kind": "forbid", "action": "all", "element": rng.choice(("fire", "air"))}
+                for mods in (kept, [*kept, TempModifier(ban, "this_turn", "test")]):
+                    pl.mods = mods
+                    view = MenuView(state, f)
+                    opened += bool(view._transforms)
+                    cost = hooks.transform_cost(state, p, ACQUIRE, ACQUIRE_COST)
+                    want = affordable(state, p, cost, ACQUIRE)
+                    assert bool(legal_acquire(state, view)) == want, (seed, state.turn, mods)
+                    checked += 1
+                pl.mods = kept
+            legal = state.legal_actions()
+            state.apply_action(legal[moves.randrange(len(legal))])
+    assert checked > 300 and opened > 30, (checked, opened)
