@@ -126,11 +126,11 @@ class MenuView:
             cost_transforms = ruleset(modules).cost_transforms
             transforms, uniform = hooks.active_transforms(state, p, cost_transforms, not forbid)
             self._transforms = transforms
-            # Uniform transforms: the module flags each Action's costs get, found once per Action
-            # (without a banned Element) from a probe cost (hooks.GatedTransform.uniform).
+            # Uniform transforms: the module flags each Action's costs get (those that need no
+            # banned Element), found once per Action (hooks.GatedTransform.uniform): from what
+            # the transforms declare (GatedTransform.flag), if all do, else from a probe cost.
             uniform = uniform and bool(transforms)
             self._flags: dict[str, tuple[bool, bool] | None] | None = {} if uniform else None
-            # The flags the transforms declare (hooks.GatedTransform.flag), if all do.
             self._declared = hooks.declared_flags(cost_transforms, transforms) if uniform else None
         else:
             self._transforms = ()  # a base game: no transform, no currency (a hot path)
@@ -341,7 +341,7 @@ class MenuView:
         return len(out) != COST_PARTS and self._can_pay_module(state, action, out, plain_checked=True)
 
     def _action_flags(self, state: GameState, action: str) -> tuple[bool, bool] | None:
-        """``_probe`` once per Action and query (``_flags`` is a dict here)."""
+        """The flags once per Action and query (``_flags`` is a dict here): declared, or ``_probe``."""
         flags = self._flags
         assert flags is not None
         if action in flags:

@@ -56,14 +56,9 @@ def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tu
 def air_conversion_opened(state: GameState, p: int, action: str, req: tuple) -> tuple:
     """``air_conversion_cost`` for a payer whose gate ``conversion_on`` is open
     (``hooks.GatedTransform``: the menu asks the gate once per query)."""
-    cost = as_cost(req)
-    if cost.convert or not (
-        cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY] or cost.one_of or cost.distinct
-    ):
-        return req  # nothing an Air card pays (a Dark Matter cost: sections 4.7, 4.8)
     if AIR in hooks.banned_elements(state, p, action):
         return req
-    return with_flag(cost, "convert")
+    return air_conversion_unbanned(state, p, action, req)
 
 
 def air_conversion_unbanned(state: GameState, p: int, action: str, req: tuple) -> tuple:

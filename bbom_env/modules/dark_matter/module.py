@@ -173,7 +173,8 @@ DARK_MATTER_MODULE = Module(
     card_codes=(DARK_MATTER,),
     # Spontaneous Elements (section 4.9, V-06), the Air conversion (V-12); each with its gate (the
     # menu leaves a transform out for a player it cannot change a cost of: hooks.GatedTransform).
-    # Both uniform: without a banned Element, each sets one flag on every Element cost.
+    # Both uniform: each sets one flag on every Element cost of its Actions that needs no banned
+    # Element (declared: flag, flag_actions, flag_stop; the menu reads them instead of probing).
     cost_transforms=(
         hooks.GatedTransform(
             actions.spontaneous_cost,
