@@ -1,15 +1,15 @@
 """Closed forms of the menu (``menu.MenuView``) for costs a module's cost transforms open
 (``hooks.GatedTransform``): Spontaneous Elements, a pair of currency cards paying 1 of any part
 (RULES.md section 4.9), and the Air conversion, one Air card counted as any other Element, its
-whole value (EXPANSION.md V-12). Each gives ``payment.can_cover_module``'s / ``payment.affordable``'s
-answer for a cost of its shape without building the cost or searching
+whole value (EXPANSION.md V-12). Each gives ``payment.can_cover_module``'s or
+``payment.affordable``'s answer for a cost of its shape without building the cost or searching
 (``tests/engine/test_payment_closed_forms.py`` compares them on every small hand).
 """
 
 from __future__ import annotations
 
 from .constants import COST_ANY, Element
-from .payment import Cost, _min_sum_at_least, can_cover_module
+from .payment import _min_sum_at_least
 
 AIR = Element.AIR  # the Element of the Air conversion (V-12)
 Req = tuple[int, ...]
@@ -110,26 +110,12 @@ def pays_flagged(
         if parts <= 1:  # one Element part (or none) and "any"
             e = 0 if req[0] else 1 if req[1] else 2 if req[2] else 3
             return one_part_any(counts, req, e, pairs, convert)
-        return can_cover_module(counts, _flagged(req, wildcards, convert), pairs)
+        return parts_any(counts, req, pairs, convert)
     have = tot[element] + pairs
     if convert and element != AIR:
         air = counts[AIR]
         have += 3 if air[2] else 2 if air[1] else 1 if air[0] else 0
     return have >= req[element]
-
-
-def _flagged(req: tuple, wildcards: bool, convert: bool) -> Cost:
-    """The Element cost ``req`` with these module flags (each built once: the menu asks often)."""
-    key = (req, wildcards, convert)
-    cost = _FLAGGED.get(key)
-    if cost is None:
-        cost = Cost(req[0], req[1], req[2], req[3], req[4], wildcards=wildcards, convert=convert)
-        if len(_FLAGGED) < 4096:
-            _FLAGGED[key] = cost
-    return cost
-
-
-_FLAGGED: dict[tuple, Cost] = {}
 
 
 def one_part_any(counts: list[list[int]], req: Req, e: int, pairs: int, convert: bool) -> bool:
@@ -165,3 +151,57 @@ def _one_part_any(r: int, x: int, total: int, n1: int, n2: int, n3: int, pairs: 
         if best is not None and total - (best[0] + 2 * best[1] + 3 * best[2]) + pairs - k >= x:
             return True
     return False
+
+
+def parts_any(counts: list[list[int]], req: Req, pairs: int, convert: bool) -> bool:
+    """``can_cover_module`` of a cost of Element parts and "any" (a Multi-Element Curse with a
+    "same" surcharge, section 4.10: "same" is "any" for a Curse without an Element) with
+    ``pairs`` Spontaneous Elements (section 4.9) and, with ``convert``, the Air conversion
+    (V-12): each part takes some pairs and its least-waste cards, every card left and the pairs
+    left pay "any" (``_parts_any``); with the conversion, also with each Air card value first
+    paying each other Element part owed."""
+    total = 0
+    for c in counts:
+        total += c[0] + 2 * c[1] + 3 * c[2]
+    if _parts_any(counts, req, pairs, total):
+        return True
+    if convert:
+        air = counts[AIR]
+        for i in range(3):
+            if air[i]:
+                rest = [*counts[:AIR], [*air[:i], air[i] - 1, *air[i + 1 :]]]
+                for k in range(AIR):  # the Elements other than Air
+                    if req[k] > 0:
+                        left = (*req[:k], max(0, req[k] - i - 1), *req[k + 1 :])
+                        if _parts_any(rest, left, pairs, total - i - 1):
+                            return True
+    return False
+
+
+def _parts_any(counts: list[list[int]], req: Req, pairs: int, total: int) -> bool:
+    """Whether the Element parts of ``req`` and its "any" are payable from cards worth ``total``
+    with ``pairs`` wildcards of 1: j pairs on part k leave it ``S_k(req[k] - j)`` (the least sum
+    of k's cards at least that), and "any" gets the rest, so the least sum over the parts of
+    ``S_k + j`` (at most ``pairs`` pairs in all, by parts: a small knapsack) decides."""
+    best = {0: 0}  # pairs used -> the least sum of S_k + j over the parts so far
+    for k in range(AIR + 1):
+        r = req[k]
+        if r <= 0:
+            continue
+        n1, n2, n3 = counts[k]
+        have = n1 + 2 * n2 + 3 * n3
+        options = []
+        for j in range(min(pairs, r) + 1):
+            if r - j <= have:
+                s = _min_sum_at_least(r - j, n1, n2, n3)
+                if s is not None:
+                    options.append((j, s[0] + 2 * s[1] + 3 * s[2] + j))
+        nxt: dict[int, int] = {}
+        for used, cost in best.items():
+            for j, c in options:
+                if used + j <= pairs and nxt.get(used + j, cost + c + 1) > cost + c:
+                    nxt[used + j] = cost + c
+        if not nxt:
+            return False
+        best = nxt
+    return min(best.values()) <= total + pairs - req[COST_ANY]

@@ -174,3 +174,21 @@ def test_the_menus_one_part_and_any_form_matches_can_cover_module(seed: int) -> 
         cost = Cost(req[0], req[1], req[2], req[3], req[4], wildcards=True, convert=convert)
         want = can_cover_module(counts, cost, pairs)
         assert one_part_any(counts, tuple(req), e, pairs, convert) == want, (cards, req, pairs, convert)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_menus_parts_and_any_form_matches_can_cover_module(seed: int) -> None:
+    """``menu_closed_forms.parts_any``: several Element parts and "any" (a Multi-Element Curse
+    with a "same" surcharge) with pairs (section 4.9) and the Air conversion (V-12), as
+    ``can_cover_module`` (and so the exact search) answers."""
+    from bbom_env.engine.menu_closed_forms import parts_any
+
+    rng = random.Random(seed)
+    for _ in range(400):
+        cards = _random_cards(rng) + [element_code(3, rng.randint(1, 3))] * rng.randint(0, 2)
+        counts = _counts(cards)
+        req = [rng.randint(0, 3) if rng.random() < 0.6 else 0 for _ in range(4)] + [rng.randint(0, 3)]
+        pairs, convert = rng.randint(0, 3), rng.random() < 0.6
+        cost = Cost(req[0], req[1], req[2], req[3], req[4], wildcards=True, convert=convert)
+        want = can_cover_module(counts, cost, pairs)
+        assert parts_any(counts, tuple(req), pairs, convert) == want, (cards, req, pairs, convert)
