@@ -129,9 +129,10 @@ class MenuView:
             # Uniform transforms: the module flags each Action's costs get (those that need no
             # banned Element), found once per Action (hooks.GatedTransform.uniform): from what
             # the transforms declare (GatedTransform.flag), if all do, else from a probe cost.
-            uniform = uniform and bool(transforms)
-            self._flags: dict[str, tuple[bool, bool] | None] | None = {} if uniform else None
-            self._declared = hooks.declared_flags(cost_transforms, transforms) if uniform else None
+            self._flags: dict[str, tuple[bool, bool] | None] | None = None
+            if transforms and uniform:  # (_declared is read only with _flags)
+                self._flags = {}
+                self._declared = hooks.declared_flags(cost_transforms, transforms)
         else:
             self._transforms = ()  # a base game: no transform, no currency (a hot path)
         # The Actions a "cost" modifier names ("all": every one): the others are priced as printed;
