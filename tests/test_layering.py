@@ -62,6 +62,7 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "payment_frame",
                 "limits",
                 "menu",
+                "menu_closed_forms",
                 "actions",
                 "action_rulings",
                 "base_module",

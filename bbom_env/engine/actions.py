@@ -26,6 +26,7 @@ from .constants import (
 )
 from .flow import fire, seq
 from .menu import MenuView, req_of
+from .menu_closed_forms import AIR, curse_payable
 from .move_args import ACQUIRABLE_VALUES
 from .payment_frame import action_cost, pay_frame
 from .records import CurseOnTrack, SpellSlot, with_exhausted
@@ -220,6 +221,10 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
     if view.forbidden(state, "destroy", None):
         return out
     budget = view.part_budget(state, "destroy")  # None: ask can_pay
+    # The Air conversion open (V-12), no modifier: the pairs (4.9), then a closed form per Curse.
+    air = view.part_air(state, "destroy") if budget is None and state.config.modules else None
+    convert = air is not None
+    budget = air if convert else budget
     # The modules' Curse rules by Curse type (curse_rule's look-up), the banned Elements and the
     # standing surcharge (action_rulings), read once per query; a base game: none of them.
     rules, banned, surcharge = rulings.module_destroy(state, view, budget) if state.config.modules else _BASE
@@ -240,7 +245,7 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
                 if _module_curse_payable(state, view, rule, curse, solved):
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
                 continue
-            if budget == 0:
+            if budget == 0 and not convert:
                 # _curse_base's cost (printed plus tokens, A-62; no "any" part) against tot, as
                 # fits does for a cost without an "any" part.
                 cost, tokens = curses[curse.curse].cost, curse.tokens
@@ -252,14 +257,9 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
                 ):
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
                 continue
-            if budget is not None:
-                # Spontaneous Elements (section 4.9): what the Element cards lack of each part of
-                # the printed cost plus tokens (A-62), summed, against the pairs.
+            if budget is not None:  # A-62's cost, Spontaneous Elements (4.9), the Air conversion (V-12)
                 cost, tokens = curses[curse.curse].cost, curse.tokens
-                n0, n1 = cost[0] + tokens[0] - tot[0], cost[1] + tokens[1] - tot[1]
-                n2, n3 = cost[2] + tokens[2] - tot[2], cost[3] + tokens[3] - tot[3]
-                short = (n0 if n0 > 0 else 0) + (n1 if n1 > 0 else 0) + (n2 if n2 > 0 else 0)
-                if short + (n3 if n3 > 0 else 0) <= budget:
+                if curse_payable(tot, view.counts[AIR], cost, tokens, budget, convert):
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
                 continue
             base, el = _curse_base(state, curse)

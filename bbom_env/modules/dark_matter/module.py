@@ -183,13 +183,26 @@ DARK_MATTER_MODULE = Module(
     card_codes=(DARK_MATTER,),
     # Spontaneous Elements (section 4.9, V-06), the Air conversion (V-12); each with its gate (the
     # menu leaves a transform out for a player it cannot change a cost of: hooks.GatedTransform).
-    # Both uniform: without a banned Element, each sets one flag on every Element cost.
+    # Both uniform: each sets one flag on every Element cost of its Actions that needs no banned
+    # Element (declared: flag, flag_actions, flag_stop; the menu reads them instead of probing).
     cost_transforms=(
         hooks.GatedTransform(
-            actions.spontaneous_cost, actions.may_pair, uniform=True, opened=actions.spontaneous_opened
+            actions.spontaneous_cost,
+            actions.may_pair,
+            uniform=True,
+            opened=actions.spontaneous_opened,
+            unbanned=actions.spontaneous_unbanned,
+            flag="wildcards",
+            flag_actions=actions.SPONTANEOUS_ACTIONS,
         ),
         hooks.GatedTransform(
-            air.air_conversion_cost, air.conversion_on, uniform=True, opened=air.air_conversion_opened
+            air.air_conversion_cost,
+            air.conversion_on,
+            uniform=True,
+            opened=air.air_conversion_opened,
+            unbanned=air.air_conversion_unbanned,
+            flag="convert",
+            flag_stop=air.AIR,
         ),
     ),
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the
