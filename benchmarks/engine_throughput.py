@@ -82,12 +82,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     args = build_parser().parse_args(argv)
 
-    new_game(GameConfig(pack=args.pack))  # load and cache the pack outside the timings
     results: dict[str, dict[str, float]] = {}
+    sets = [()] + ([args.modules] if args.modules else [])
+    for modules in sets:  # load and cache each pack (with the modules' sections) outside the timings
+        new_game(GameConfig(pack=args.pack, modules=modules))
     print(f"engine throughput | pack={args.pack} python={platform.python_version()} one core")
     head = ("setting", "decisions/s", "games/s", "decisions/game", "games", "dec/cpu-s")
     print("{:<12} {:>12} {:>9} {:>15} {:>6} {:>10}".format(*head))
-    sets = [()] + ([args.modules] if args.modules else [])
     for players, payment in SETTINGS:
         for modules in sets:
             r = measure(players, payment, args.pack, args.seconds, modules)

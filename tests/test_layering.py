@@ -62,6 +62,8 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "payment_frame",
                 "limits",
                 "menu",
+                "menu_closed_forms",
+                "mod_reading",
                 "actions",
                 "action_rulings",
                 "base_module",

@@ -26,8 +26,9 @@ from .constants import (
 )
 from .flow import fire, seq
 from .menu import MenuView, req_of
+from .menu_closed_forms import AIR, curse_payable
 from .move_args import ACQUIRABLE_VALUES
-from .payment_frame import pay_frame
+from .payment_frame import action_cost, pay_frame
 from .records import CurseOnTrack, SpellSlot, with_exhausted
 from .resolver import done, frame, push
 from .rules import CurseRule, MenuAction, ruleset
@@ -146,12 +147,12 @@ def legal_activate(state: GameState, view: MenuView) -> list[int]:
 
 
 def choose_activate(state: GameState, f: dict, mv: M.Move) -> None:
-    p = f["player"]
+    p, x = f["player"], mv.args.x
     sid = state.players[p].spells[mv.args.spell].spell
-    x = mv.args.x
+    req = req_of(el := state.pack.spells[sid].element, state.pack.spells[sid].activation_cost * x)
     push(
         state,
-        pay_frame(p, spell_req(state, p, sid, x), "activate", sid),
+        pay_frame(p, action_cost(state, p, "activate", el, req), "activate", sid),  # spell_req's cost
         {"kind": "activate", "player": p, "spell": sid, "x": x},
     )
 
@@ -178,7 +179,7 @@ def legal_learn(state: GameState, view: MenuView) -> list[int]:
 def choose_learn(state: GameState, f: dict, mv: M.Move) -> None:
     p, e = f["player"], mv.args.element
     sid = state.library[e][-1]
-    req = hooks.adjust_cost(state, p, "learn", e, req_of(e, state.pack.spells[sid].learning_cost))
+    req = action_cost(state, p, "learn", e, req_of(e, state.pack.spells[sid].learning_cost))
     push(
         state, pay_frame(p, req, "learn", sid), {"kind": "learn", "player": p, "element": e, "decider": None}
     )
@@ -206,7 +207,7 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
 
 def choose_acquire(state: GameState, f: dict, mv: M.Move) -> None:
     p, e, v = f["player"], mv.args.element, mv.args.value
-    req = hooks.adjust_cost(state, p, "acquire", e, req_of(e, v))
+    req = action_cost(state, p, "acquire", e, req_of(e, v))
     push(
         state,
         pay_frame(p, req, "acquire", f"{e}-{v}"),
@@ -220,9 +221,12 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
     if view.forbidden(state, "destroy", None):
         return out
     budget = view.part_budget(state, "destroy")  # None: ask can_pay
+    # The Air conversion open (V-12), no modifier: the pairs (4.9), then a closed form per Curse.
+    air = view.part_air(state, "destroy") if budget is None and state.config.modules else None
+    convert = air is not None
+    budget = air if convert else budget
     # The modules' Curse rules by Curse type (curse_rule's look-up) and the slow path's reads
-    # (action_rulings.DestroyRuling: the banned Elements, the standing surcharge, the modifiers'
-    # additions), once per query; a base game's fast path: none of them.
+    # (action_rulings.DestroyRuling), once per query; a base game: no rule, its general path.
     rules, ruling = rulings.module_destroy(state, view, budget) if state.config.modules else _BASE
     solved: dict[int, tuple[object, bool]] = {}  # id of a module cost -> (the cost, payable)
     tot = view.tot
@@ -241,7 +245,7 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
                 if _module_curse_payable(state, view, rule, curse, solved):
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
                 continue
-            if budget == 0:
+            if budget == 0 and not convert:
                 # _curse_base's cost (printed plus tokens, A-62; no "any" part) against tot, as
                 # fits does for a cost without an "any" part.
                 cost, tokens = curses[curse.curse].cost, curse.tokens
@@ -253,14 +257,9 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
                 ):
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
                 continue
-            if budget is not None:
-                # Spontaneous Elements (section 4.9): what the Element cards lack of each part of
-                # the printed cost plus tokens (A-62), summed, against the pairs.
+            if budget is not None:  # A-62's cost, Spontaneous Elements (4.9), the Air conversion (V-12)
                 cost, tokens = curses[curse.curse].cost, curse.tokens
-                n0, n1 = cost[0] + tokens[0] - tot[0], cost[1] + tokens[1] - tot[1]
-                n2, n3 = cost[2] + tokens[2] - tot[2], cost[3] + tokens[3] - tot[3]
-                short = (n0 if n0 > 0 else 0) + (n1 if n1 > 0 else 0) + (n2 if n2 > 0 else 0)
-                if short + (n3 if n3 > 0 else 0) <= budget:
+                if curse_payable(tot, view.counts[AIR], cost, tokens, budget, convert):
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
                 continue
             base, el = _curse_base(state, curse)
@@ -336,7 +335,7 @@ def legal_cure(state: GameState, view: MenuView) -> list[int]:
 
 def choose_cure(state: GameState, f: dict, mv: M.Move) -> None:
     p = f["player"]
-    req = hooks.adjust_cost(state, p, "cure", None, CURE_REQ)
+    req = action_cost(state, p, "cure", None, CURE_REQ)
     if mv.block == "CURE_HAND":
         target = {"kind": "cure", "player": p, "owner": -1, "code": mv.args.code}
     elif mv.block == "CURE_SUPPORT":

@@ -66,7 +66,8 @@ def run_conc(state: GameState, f: dict) -> None:
     a = state.active
     spells = state.players[a].spells
     exhausted = [i for i, sp in enumerate(spells) if sp.exhausted and not sp.neutralized]
-    limit = hooks.rule_point(state, a, "concentration_refresh", len(exhausted))
+    # Nothing to refresh: whatever the rule point says (RULES.md 9.2), nothing happens (not read).
+    limit = hooks.rule_point(state, a, "concentration_refresh", len(exhausted)) if exhausted else 0
     if limit >= len(exhausted):
         for i in exhausted:
             spells[i] = with_exhausted(spells[i], False)

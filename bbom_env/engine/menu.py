@@ -15,11 +15,11 @@ from . import action_rulings as rulings
 from . import hooks
 from . import moves as M
 from .constants import COST_ANY, COST_PARTS, Element
+from .menu_closed_forms import distinct_held, flagged_tot, pays_flagged
 from .mod_reading import ForbidOnly, ModReading
 from .mod_reading import read as read_mods
 from .payment import (
     NO_BAN,
-    Cost,
     affordable,
     as_cost,
     available_values,
@@ -79,7 +79,7 @@ class MenuView:
     __slots__ = (
         "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods",
         "_transforms", "_currency", "_cost_actions", "_flags", "_funds_of",
-        "_ban_tot", "cure_only", "_reading",
+        "_ban_tot", "cure_only", "_declared", "_reading",
     )  # fmt: skip
     _reading: ModReading  # (set with a "forbid" or "cure_only" modifier)
 
@@ -131,11 +131,18 @@ class MenuView:
             # no pair of Dark Matter cards, no Air conversion this turn): with none left the
             # Actions take the plain path, with the same answers (the transforms would return
             # every cost unchanged, and a five-number cost the Element cards fail stays failed).
-            transforms, uniform = hooks.active_transforms(state, p, ruleset(modules).cost_transforms)
+            # Without a "forbid" modifier no Element is banned for any Action (section 4.10): the
+            # transforms' variants that do not read the modifiers again (GatedTransform.unbanned).
+            cost_transforms = ruleset(modules).cost_transforms
+            transforms, uniform = hooks.active_transforms(state, p, cost_transforms, not forbid)
             self._transforms = transforms
-            # Uniform transforms: the module flags each Action's costs get, found once per Action
-            # (without a banned Element) from a probe cost (hooks.GatedTransform.uniform).
-            self._flags: dict[str, tuple[bool, bool] | None] | None = {} if transforms and uniform else None
+            # Uniform transforms: the module flags each Action's costs get (those that need no
+            # banned Element), found once per Action (hooks.GatedTransform.uniform): from what
+            # the transforms declare (GatedTransform.flag), if all do, else from a probe cost.
+            self._flags: dict[str, tuple[bool, bool] | None] | None = None
+            if transforms and uniform:  # (_declared is read only with _flags)
+                self._flags = {}
+                self._declared = hooks.declared_flags(cost_transforms, transforms)
         else:
             self._transforms = ()  # a base game: no transform, no currency (a hot path)
         # The Actions a "cost" modifier names ("all": every one): the others are priced as printed;
@@ -161,17 +168,19 @@ class MenuView:
         ``can_pay_single``: ``tot`` when ``plain``; with uniform module transforms (no banned
         Element, no "cost" modifier on the Action: ``hooks.GatedTransform.uniform``), ``tot`` plus
         a Spontaneous Element per pair of currency cards (section 4.9) and, with the Air
-        conversion (V-12), the best Air card for each other Element (``_pays_flagged``). In a
-        module game without transforms, also under "forbid" modifiers (``_ban_tot``: Elements
-        banned for every Action; else ``_action_ban_tot``) and "cost" modifiers that add "same"
-        or "any" Elements (the Phobias' V-36 bans and surcharges, section 9.2):
-        ``action_rulings.modified_tot``."""
+        conversion (V-12), the best Air card for each other Element (``_flagged_tot`` with a ban
+        or a "same" modifier; ``menu_closed_forms.pays_flagged``). In a module game without
+        transforms, also under "forbid" modifiers (``_ban_tot``: Elements banned for every Action;
+        else ``ModReading.ban_tot``) and "cost" modifiers that add "same" or "any" Elements (the
+        Phobias' V-36 bans and surcharges, section 9.2): ``action_rulings.modified_tot``."""
         if self._forbid or (self._cost and (action in self._cost_actions or "all" in self._cost_actions)):
-            if self._transforms or not state.config.modules:
+            if self._transforms:
+                return self._flagged_tot(state, action)
+            if not state.config.modules:
                 return None  # (a base game's modifiers: its general path, as printed)
             if not self._forbid:
                 return rulings.modified_tot(self.tot, self.counts, self._cost_mods, action)
-            base = self._ban_tot if self._ban_tot is not None else self._action_ban_tot(action)
+            base = self._ban_tot if self._ban_tot is not None else self._reading.ban_tot(action, self.tot)
             if not self._cost or (action not in self._cost_actions and "all" not in self._cost_actions):
                 return base  # no "cost" modifier on the Action: modified_tot's answer
             return rulings.modified_tot(base, self._funds(state, action)[1], self._cost_mods, action)
@@ -193,18 +202,38 @@ class MenuView:
             return tot
         return [tot[0] + bonus + air, tot[1] + bonus + air, tot[2] + bonus + air, tot[3] + bonus]
 
-    def _action_ban_tot(self, action: str) -> list[int]:
-        """``_ban_tot`` for one Action, when not every "forbid" modifier bans an Element for every
-        Action (section 4.10: a temporary "forbid" of one Action, of its every Element): -1 for
-        an Element whose cost of this Action is forbidden (``forbidden``: its Element banned, or
-        the whole Action), else the value of its cards (``_funds``: a banned Element's left out)."""
-        r = self._reading
-        if r.forbidden(action, None):
-            return [-1, -1, -1, -1]  # the whole Action ("any"): every Element's cost forbidden
-        banned, tot = r.banned(action), self.tot
-        if not banned:
-            return tot
-        return [-1 if e in banned else v for e, v in enumerate(tot)]
+    def _flagged_tot(self, state: GameState, action: str) -> list[int] | None:
+        """``single_tot`` with uniform transforms open and a modifier on the Action: under
+        "forbid" modifiers (section 4.10: a banned Element's -1, its Actions are forbidden; every
+        Element's when the whole Action is, V-31) and "cost" modifiers that add or take "same"
+        Elements (the Phobias' +1, 9.2; a Magician's -1, clamped at 0: n of e costs
+        max(0, n + same)), the value per Element plus what the transforms add to a cost that needs
+        no banned Element (``_action_flags`` with the ban: a Spontaneous Element per pair, section
+        4.9; the best Air card unless Air is banned, V-12), less ``same``. None otherwise (then
+        ``can_pay_single``)."""
+        if self._flags is None:
+            return None
+        same = 0
+        if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
+            for m in self._cost_mods:
+                if m["action"] == action or m["action"] == "all":
+                    if m["element"] != "same":
+                        return None  # "any" or an Element's part: can_pay_single
+                    same += m["amount"]
+        known = self._action_flags(state, action)
+        if known is None:
+            return None
+        if not self._forbid:
+            base = self.tot
+        elif self._ban_tot is not None:
+            base = self._ban_tot  # V-36 bans for every Action
+        elif self._reading.forbidden(action, None):
+            return _FORBIDDEN  # the whole Action ("forbid" with Element "any")
+        else:  # the Action's own bans
+            banned = self.banned(action)
+            base = [-1 if e in banned else v for e, v in enumerate(self._funds(state, action)[0])]
+        air = self._funds(state, action)[1][AIR] if known[1] else _NO_CARDS
+        return flagged_tot(base, self._currency // 2 if known[0] else 0, air, same)
 
     def part_budget(self, state: GameState, action: str) -> int | None:
         """For this Action's costs of Element parts without "any" (a Curse's, A-62), as printed:
@@ -223,6 +252,21 @@ class MenuView:
             return None
         known = self._action_flags(state, action)
         if known is None or known[1]:
+            return None
+        return self._currency // 2 if known[0] else 0
+
+    def part_air(self, state: GameState, action: str) -> int | None:
+        """Where ``part_budget`` is None only because the Air conversion is open (V-12; no
+        modifier touches the Action, no banned Element, uniform transforms): the Spontaneous
+        Elements that may pay besides (section 4.9), so that this Action's costs of Element parts
+        without "any" are payable exactly when ``menu_closed_forms.parts_payable`` with the
+        conversion says so (what ``can_pay`` answers: ``menu_closed_forms.pays_flagged``); else None."""
+        if self._forbid or self._flags is None:
+            return None
+        if self._cost and (action in self._cost_actions or "all" in self._cost_actions):
+            return None
+        known = self._action_flags(state, action)
+        if known is None or not known[1]:
             return None
         return self._currency // 2 if known[0] else 0
 
@@ -297,56 +341,48 @@ class MenuView:
         if self._flags is not None:
             known = self._action_flags(state, action)
             if known is not None:
-                return self._pays_flagged(state, req, element, known[0], known[1])
+                if not self._forbid:
+                    return pays_flagged(self.tot, self.counts, req, element, known, self._currency)
+                banned = self.banned(action)
+                # The flags hold for a cost that needs no banned Element (hooks.GatedTransform.uniform).
+                if not any(req[e] for e in banned):
+                    tot, counts = self._funds(state, action)
+                    return pays_flagged(tot, counts, req, element, known, self._currency)
         out = req
         for transform in self._transforms:  # hooks.transform_cost, the tuple read once per query
             out = transform(state, self.p, action, out)
         return len(out) != COST_PARTS and self._can_pay_module(state, action, out, plain_checked=True)
 
     def _action_flags(self, state: GameState, action: str) -> tuple[bool, bool] | None:
-        """``_probe`` once per Action and query (``_flags`` is a dict here)."""
+        """The flags once per Action and query (``_flags`` is a dict here): declared, or ``_probe``."""
         flags = self._flags
         assert flags is not None
         if action in flags:
             return flags[action]
-        if self.banned(action):
-            known = None  # a banned Element: the transforms may treat its costs apart (section 4.10)
-        else:
-            known = self._probe(state, action)
+        banned = self.banned(action)
+        if self._declared is not None and len(banned) <= AIR:  # an Element left: the declared flags
+            declared = flags[action] = hooks.flags_of(self._declared, action, banned)
+            return declared
+        # A banned Element (section 4.10): the flags of the costs that need none of them, from a
+        # probe cost of another Element (hooks.GatedTransform.uniform); every Element banned: none.
+        probe = _PROBE if not banned else next((_PROBES[e] for e in range(AIR + 1) if e not in banned), None)
+        known = None if probe is None else self._probe(state, action, probe)
         flags[action] = known
         return known
 
-    def _probe(self, state: GameState, action: str) -> tuple[bool, bool] | None:
+    def _probe(self, state: GameState, action: str, probe: Req) -> tuple[bool, bool] | None:
         """(wildcards, convert) the uniform transforms give this Action's Element costs, read
         from a probe cost; None when they give something else (then each cost is transformed)."""
-        out = _PROBE
+        out = probe
         for transform in self._transforms:
             out = transform(state, self.p, action, out)
         if len(out) == COST_PARTS:
             return (False, False)
         cost = as_cost(out)
-        # The probe cost with only its flags set (``_flagged(_PROBE, ...)``, compared field by field).
-        if cost[:COST_PARTS] != _PROBE or cost.one_of or cost.one_of_set or cost.distinct or cost.currency:
+        # The probe cost with only its flags set (``_flagged(probe, ...)``, compared field by field).
+        if cost[:COST_PARTS] != probe or cost.one_of or cost.one_of_set or cost.distinct or cost.currency:
             return None
         return (cost.wildcards, cost.convert)
-
-    def _pays_flagged(self, state: GameState, req: Req, element: int, wildcards: bool, convert: bool) -> bool:
-        """``_can_pay_module`` of an Element cost (no banned Element) the Element cards alone do
-        not pay, with Spontaneous Elements (``wildcards``, section 4.9) and the Air conversion
-        (``convert``, V-12): for one Element part, the closed form of ``can_cover_module`` (the
-        Element's cards, a pair per Element, the best Air card counted as that Element)."""
-        if not (wildcards or convert):
-            return False
-        pairs = self._currency // 2 if wildcards else 0
-        if element < 0:
-            if not req[COST_ANY]:
-                return _parts_payable(self.tot, self.counts[AIR], req, pairs, convert)
-            return can_cover_module(self.counts, _flagged(req, wildcards, convert), pairs)
-        have = self.tot[element] + pairs
-        if convert and element != AIR:
-            air = self.counts[AIR]
-            have += 3 if air[2] else 2 if air[1] else 1 if air[0] else 0
-        return have >= req[element]
 
     def _can_pay_module(self, state: GameState, action: str, req: tuple, plain_checked: bool = False) -> bool:
         """A cost with a module's parts. Spontaneous Elements (section 4.9) and the Air
@@ -371,14 +407,14 @@ class MenuView:
         once per query) no Element is banned, so the payment's ban look-up is skipped, and a
         cost counted in cards (currency cards: a Dark Curse, a Black Spell, sections 4.7, 4.8;
         cards of different Elements: Acquire Dark Matter, 4.6) is checked with this query's
-        counts (``payment.affordable``'s closed form). Under a "forbid" modifier: its banned
-        Elements, read once per query (a currency card has no Element: no ban reaches it)."""
+        counts (``payment.affordable``'s closed form; the funds for the Action under a ban)."""
         cost = as_cost(req)
-        if cost.one_of or cost.convert or cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY]:
-            banned = self._reading.banned(action) if self._forbid else NO_BAN
-            return affordable(state, self.p, cost, action, banned)
+        if cost.one_of or cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY]:
+            return affordable(state, self.p, cost, action, self.banned(action) if self._forbid else NO_BAN)
         if cost.currency and self._currency < cost.currency:
             return False
+        if cost.convert:  # the Air conversion (V-12): a second Air card as a missing Element
+            return not cost.distinct or distinct_held(self._funds(state, action)[1], True) >= cost.distinct
         return not cost.distinct or self.elements_held(state, action) >= cost.distinct
 
     def elements_held(self, state: GameState, action: str) -> int:
@@ -419,58 +455,14 @@ def _ban_tot(view: MenuView, state: GameState, banned: frozenset[int] | None) ->
     # The funds' values for "all" (``_funds``: a banned Element's cards left out), written out:
     # an Element not banned keeps its value in ``tot``; the funds themselves are built only when
     # an Action asks for them.
-    tot = view.tot
-    return [
-        -1 if 0 in banned else tot[0],
-        -1 if 1 in banned else tot[1],
-        -1 if 2 in banned else tot[2],
-        -1 if 3 in banned else tot[3],
-    ]
+    return [-1 if e in banned else v for e, v in enumerate(view.tot)]
 
 
 _CURE = frozenset(("cure",))
 _NO_CARDS = [0, 0, 0]  # counts of an Element whose cards may not pay (never changed)
-_PROBE: Req = (1, 0, 0, 0, 0)  # a non-free Element cost (hooks.GatedTransform.uniform)
-_FLAGGED: dict[tuple, Cost] = {}
-
-
-def _parts_payable(tot: list[int], air: list[int], req: Req, pairs: int, convert: bool) -> bool:
-    """``can_cover_module`` for a cost of Element parts without "any": each part's cards pay
-    only it and a pair pays 1 of any part (section 4.9), so the shortfalls, summed, against the
-    pairs decide (``can_cover_pairs``' spread); with the conversion (V-12), also with each Air
-    card value (``air``: counts of values 1-3) converted to pay each other part owed."""
-    # Written out (the menu asks it for each Curse): the parts' shortfalls against ``tot``, summed;
-    # with an Air card of value v converted to pay part k: part k owes v less, Air's cards are
-    # worth v less (``air_need``, the Air part's shortfall before clipping at 0, grows by v).
-    short = [req[0] - tot[0], req[1] - tot[1], req[2] - tot[2]]
-    air_need = req[AIR] - tot[AIR]
-    total = (short[0] if short[0] > 0 else 0) + (short[1] if short[1] > 0 else 0)
-    total += (short[2] if short[2] > 0 else 0) + (air_need if air_need > 0 else 0)
-    if total <= pairs:
-        return True
-    if convert:
-        for i in range(3):
-            if air[i]:
-                v = i + 1
-                with_air = total - (air_need if air_need > 0 else 0) + max(0, air_need + v)
-                for k in range(3):  # the Elements other than Air (Element.AIR is 3)
-                    if req[k] > 0:
-                        need = short[k]
-                        after = with_air - (need if need > 0 else 0) + max(0, need - v)
-                        if after <= pairs:
-                            return True
-    return False
-
-
-def _flagged(req: tuple, wildcards: bool, convert: bool) -> Cost:
-    """The Element cost ``req`` with these module flags (each built once: the menu asks often)."""
-    key = (req, wildcards, convert)
-    cost = _FLAGGED.get(key)
-    if cost is None:
-        cost = Cost(req[0], req[1], req[2], req[3], req[4], wildcards=wildcards, convert=convert)
-        if len(_FLAGGED) < 4096:
-            _FLAGGED[key] = cost
-    return cost
+_FORBIDDEN = [-1, -1, -1, -1]  # single_tot of a forbidden Action: no cost (>= 0) is <= -1
+_PROBES: tuple[Req, ...] = tuple(req_of(e, 1) for e in range(AIR + 1))  # one per Element
+_PROBE: Req = _PROBES[0]  # a non-free Element cost (hooks.GatedTransform.uniform)
 
 
 def menu_legal(state: GameState, f: MenuFrame) -> list[int]:

@@ -68,6 +68,19 @@ class ModReading:
             out = self._forbidden[key] = forbidden_by(self.mods, action, element)
         return out
 
+    def ban_tot(self, action: str, tot: list[int]) -> list[int]:
+        """``menu._ban_tot`` for one Action, when not every "forbid" modifier bans an Element for
+        every Action (section 4.10: a temporary "forbid" of one Action, or of its every Element):
+        -1 for an Element whose cost of this Action is forbidden (``forbidden``: its Element
+        banned, or the whole Action), else its value in ``tot`` (the funds' value: the Element is
+        not banned, ``MenuView._funds``)."""
+        if self.forbidden(action, None):
+            return [-1, -1, -1, -1]  # the whole Action ("any"): every Element's cost forbidden
+        banned = self.banned(action)
+        if not banned:
+            return tot
+        return [-1 if e in banned else v for e, v in enumerate(tot)]
+
 
 class _ReadOnce(ModReading):
     """The reading of modifiers that are not found again (a list: temporary modifiers): asked a

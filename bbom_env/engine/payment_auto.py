@@ -194,8 +194,11 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
         hand = [0 if CODE_ELEMENT[c] in banned else n for c, n in enumerate(hand)]
     pool = _pool(state, payer, banned)
     plain = tuple(cost[:COST_PARTS])
+    simple = not pool and not plain[COST_ANY]  # Element parts paid from the hand alone
+    if simple and _hand_covers(hand, plain):
+        return _from_hand(hand, plain)  # _auto_elements' own path for these cards
     counts = _counts(hand, pool)
-    if can_cover(counts, plain):
+    if not simple and can_cover(counts, plain):
         return _auto_elements(hand, pool, payer, plain)
     dark: list[Source] = []
     if cost.wildcards:
@@ -208,13 +211,26 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
             if pairs == 0 and options is alone:
                 continue  # the Element cards alone: they fall short (checked above)
             best: tuple[int, list[Source]] | None = None
+            valued = len(options) > 1  # the payments' values compared across conversions
             for conv in options:
-                paid = _cheapest(state, payer, hand, pool, counts, plain, pairs, conv)
+                paid = _cheapest(state, payer, hand, pool, counts, plain, pairs, conv, valued)
                 if paid is not None and (best is None or paid[0] < best[0]):
                     best = paid
             if best is not None:
                 return best[1] + dark[: 2 * pairs]
     raise ValueError(f"cost {cost.compact()} is not affordable")
+
+
+def _hand_covers(hand: list[int], plain: tuple) -> bool:
+    """``can_cover`` for Element parts only (no ``any``) and no support card: each part needs its
+    Element's cards in hand worth at least as much (least waste always finds such cards)."""
+    for e in range(NUM_ELEMENTS):
+        r = plain[e]
+        if r > 0:
+            c1, c2, c3 = ELEMENT_CODES[e]
+            if hand[c1] + 2 * hand[c2] + 3 * hand[c3] < r:
+                return False
+    return True
 
 
 def _fewest_pairs(cost: Cost, plain: tuple, counts: list[list[int]]) -> int:
@@ -271,9 +287,11 @@ def _cheapest(
     plain: tuple,
     pairs: int,
     conv: _Conversion | None,
+    valued: bool = True,
 ) -> tuple[int, list[Source]] | None:
     """(value paid, Element cards) of the least-waste payment of ``plain`` less ``pairs``
-    Spontaneous Elements and the conversion ``conv``; None when the Element cards fall short."""
+    Spontaneous Elements and the conversion ``conv``; None when the Element cards fall short.
+    Not ``valued``: a single payment found comes with value 0 (the caller compares none)."""
     head: list[Source] = []
     base = list(plain)
     if conv is not None:
@@ -288,15 +306,21 @@ def _cheapest(
         else:
             pool = [t for t in pool if (t[0], t[1]) != (src.seat, src.slot)]
     parts = [k for k in range(COST_PARTS) if base[k] > 0]
-    best: tuple[int, list[Source]] | None = None
-    for spread in spreads(pairs, [base[k] for k in parts]):
+    caps = [base[k] for k in parts]
+    # One part (most costs): its one spread, all the pairs on it, if it takes them (``spreads``).
+    ways = (((pairs,),) if pairs <= caps[0] else ()) if len(parts) == 1 else spreads(pairs, caps)
+    found: list[list[Source]] = []
+    for spread in ways:
         req = list(base)
         for k, n in zip(parts, spread, strict=True):
             req[k] -= n
-        if not can_cover(counts, tuple(req)):
-            continue
-        paid = head + _auto_elements(hand.copy(), pool, payer, tuple(req))
-        value = sum(CODE_VALUE[source_code(state, s)] for s in paid)
+        if can_cover(counts, tuple(req)):
+            found.append(head + _auto_elements(hand.copy(), pool, payer, tuple(req)))
+    if len(found) == 1 and not valued:
+        return 0, found[0]
+    best: tuple[int, list[Source]] | None = None
+    for paid in found:  # the least value, the first found among equals
+        value = sum([CODE_VALUE[source_code(state, s)] for s in paid])
         if best is None or value < best[0]:
             best = (value, paid)
     return best

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from . import hooks
 from . import move_args as A
 from . import moves as M
 from .constants import (
@@ -27,6 +28,7 @@ from .constants import (
     NUM_ELEMENT_CODES,
     NUM_ELEMENTS,
 )
+from .hooks import GatedTransform
 from .payment import (
     Cost,
     as_cost,
@@ -42,6 +44,7 @@ from .payment_auto import auto_payment, completable_module, completable_pick
 from .payment_search import remaining
 from .records import HAND_SOURCES, HandSource, Source, SupportSource
 from .resolver import done, frame
+from .rules import ruleset
 
 if TYPE_CHECKING:
     from .frames import PayFrame
@@ -62,6 +65,24 @@ def pay_frame(p: int, req: tuple, action: str, what: str) -> PayFrame:
         "target": what,
         "decider": None,
     }
+
+
+def action_cost(state: GameState, p: int, action: str, element: int | None, req: tuple[int, ...]) -> tuple:
+    """``hooks.adjust_cost`` (section 4.10, then the modules' cost transforms, 4.9) for the cost
+    an Action chosen from the menu pushes: each ``hooks.GatedTransform``'s gate asked directly and,
+    when open, its ``opened`` transform called (the gate's contract: a closed gate leaves every
+    cost as it is; ``opened`` answers as the transform while it is open), one call less per
+    transform. The same cost as ``adjust_cost`` (tests/engine/test_action_cost.py)."""
+    out = hooks.apply_cost_mods(hooks.player_mods(state, p), action, element, req)
+    modules = state.config.modules
+    if modules:
+        for t in ruleset(modules).cost_transforms:
+            if type(t) is GatedTransform:
+                if t.active(state, p):
+                    out = t.opened(state, p, action, out)
+            else:
+                out = t(state, p, action, out)
+    return out
 
 
 def _discard_sources(state: GameState, p: int, sources: list[Source]) -> None:
@@ -102,7 +123,12 @@ def _note_conversion(state: GameState, p: int, req: tuple, codes: tuple[int, ...
     """A cost with the Air conversion (``Cost.convert``, a Magician's ability, V-12) that these
     cards pay only with it spends the ability for this turn (section 4.11: once per turn)."""
     cost = as_cost(req)
-    if cost.convert and not covers(list(codes), cost._replace(convert=False)):
+    if not cost.convert:
+        return
+    # The cost without the conversion: an Element cost with no other module part is its five
+    # numbers (covers' closed form, the answer it gives that Cost), else the Cost less the flag.
+    other = cost.one_of or cost.distinct or cost.currency or cost.wildcards
+    if not covers(list(codes), cost._replace(convert=False) if other else cost[:COST_PARTS]):
         pl = state.players[p]
         pl.ability_used = True
         state.event("ability", p, pl.magician)
@@ -174,6 +200,8 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     else:
         assert cost is not None
         pays_part, trial_of = _module_judges(picked, cost, pool)
+        if irreducible_only:
+            with_picks = _with_picks(pool, picked)  # once per query: the same for every card asked
 
     def useful(code: int) -> bool:
         if code in verdict:
@@ -188,7 +216,7 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
         if ok and irreducible_only:
             if cost is not None:  # a module's cost (never Element-only): a bounded search
                 trial = (trial_of(code) if trial_of is not None else None) or [*picked, code]
-                ok = completable_module(trial, _with_picks(pool, picked), cost)
+                ok = completable_module(trial, with_picks, cost)
             else:
                 exact = completable_pick(picked, pool, req, code)
                 if exact is None:  # mixed cost: at least no reducible payment is ever confirmed

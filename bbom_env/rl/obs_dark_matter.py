@@ -63,6 +63,15 @@ class DarkMatterSections(ObsSection):
         self.right_index = {pid: i for i, pid in enumerate(sorted(p for p in pages if pages[p].front))}
         # Spreads: book[spread] | book[spread + 1]; at most (Inside pages of the pack) + 1 (V-01).
         self.spreads = 1 + sum(1 for p in pages.values() if p.kind == "inside")
+        # What each page shows on each side, built once (encode looks one up per side): (one-hot
+        # offset, cost, closes the book) of its Black Spell, None for a side without one.
+        self.faces: tuple[dict[str, tuple[int, int, bool] | None], ...] = tuple(
+            {
+                pid: None if (face := getattr(page, side)) is None else (index[pid], face.cost, face.closes)
+                for pid, page in pages.items()
+            }
+            for side, index in (("back", self.left_index), ("front", self.right_index))
+        )
         below = MAX_STACK - 1
         self.below_stride = below * self.track.record
         self.parts = [
@@ -123,6 +132,20 @@ class DarkMatterSections(ObsSection):
             ),
         ]
 
+    def bind(self, start: int) -> None:
+        super().bind(start)
+        self.o_book, self.o_spread = self.at["dark_matter.book"], self.at["dark_matter.book_spread"]
+        # Per side of the spread: (offset of its part, pages one-hotted there, faces, 0 left / 1 right).
+        self.sides = tuple(
+            (self.at[part], len(index), faces, side)
+            for side, (part, index, faces) in enumerate(
+                (
+                    ("dark_matter.book_left", self.left_index, self.faces[0]),
+                    ("dark_matter.book_right", self.right_index, self.faces[1]),
+                )
+            )
+        )
+
     def encode(
         self, state: GameState, seat: int, vec: np.ndarray, on: list[int], idx: list[int], val: list[float]
     ) -> None:
@@ -177,8 +200,7 @@ class DarkMatterSections(ObsSection):
     def _book(
         self, state: GameState, st: DarkMatterState, on: list[int], idx: list[int], val: list[float]
     ) -> None:
-        at = self.at
-        o = at["dark_matter.book"]
+        o = self.o_book
         if st.closed:
             on.append(o)
             return
@@ -186,21 +208,16 @@ class DarkMatterSections(ObsSection):
             on.append(o + 1)
         if st.spread + 2 >= len(st.book):
             on.append(o + 2)
-        on.append(at["dark_matter.book_spread"] + st.spread)
-        pages = state.pack.sections[BLACK_PAGE.name]
-        for part, index, pid, side in (
-            ("dark_matter.book_left", self.left_index, st.book[st.spread], "back"),
-            ("dark_matter.book_right", self.right_index, st.book[st.spread + 1], "front"),
-        ):
-            face = getattr(pages[pid], side)
+        on.append(self.o_spread + st.spread)
+        book, spread = st.book, st.spread
+        for b, n, faces, side in self.sides:  # the left page (a page's back), then the right
+            face = faces[book[spread + side]]
             if face is None:  # the book's invariant rules this out; nothing is shown then
                 continue
-            b = at[part]
-            n = len(index)
-            on.append(b + index[pid])
+            on.append(b + face[0])
             idx.append(b + n)
-            val.append(face.cost)
-            if face.closes:
+            val.append(face[1])
+            if face[2]:
                 on.append(b + n + 1)
 
 

@@ -82,6 +82,7 @@ def _general_path(m: pytest.MonkeyPatch, state: GameState) -> None:
     m.setattr(MenuView, "plain", lambda self, action: False)
     m.setattr(MenuView, "single_tot", lambda self, st, action: None)
     m.setattr(MenuView, "part_budget", lambda self, st, action: None)
+    m.setattr(MenuView, "part_air", lambda self, st, action: None)
     m.setattr(MenuView, "forbidden", lambda self, st, a, e: hooks.forbidden(st, self.p, a, e))
     m.setattr(MenuView, "banned", lambda self, a: hooks.banned_by(p_mods(state, self.p), a))
 

@@ -117,7 +117,7 @@ def test_costs_in_cards_match_the_exact_search(seed: int) -> None:
 def test_the_menus_element_part_form_matches_can_cover_module(seed: int) -> None:
     """The menu's form for costs of Element parts without "any" (a Curse's, A-62): shortfalls
     summed against the pairs (section 4.9), each Air card value tried as another Element (V-12)."""
-    from bbom_env.engine.menu import _parts_payable
+    from bbom_env.engine.menu_closed_forms import parts_payable as _parts_payable
 
     rng = random.Random(seed)
     for _ in range(300):
@@ -128,3 +128,67 @@ def test_the_menus_element_part_form_matches_can_cover_module(seed: int) -> None
         cost = Cost(req[0], req[1], req[2], req[3], wildcards=True, convert=convert)
         want = can_cover_module(counts, cost, pairs)
         assert _parts_payable(tot, counts[3], req, pairs, convert) == want, (counts, req, pairs, convert)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_menus_curse_and_distinct_forms_match_the_exact_search(seed: int) -> None:
+    """``menu_closed_forms``: a Curse's cost (printed plus tokens, A-62) with pairs (section 4.9)
+    and the Air conversion (V-12) as ``can_cover_module`` answers; "n cards of different
+    Elements" (Acquire Dark Matter, section 4.6) with the conversion as the exact search."""
+    from bbom_env.engine.menu_closed_forms import curse_payable, distinct_held
+
+    rng = random.Random(seed)
+    for _ in range(300):
+        cards = _random_cards(rng) + [element_code(3, rng.randint(1, 3))] * rng.randint(0, 2)
+        counts = _counts(cards)
+        tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
+        printed = tuple(rng.randint(0, 3) if rng.random() < 0.5 else 0 for _ in range(4))
+        tokens = tuple(rng.randint(0, 1) for _ in range(4))
+        pairs, convert = rng.randint(0, 3), rng.random() < 0.6
+        req = [printed[e] + tokens[e] for e in range(4)]
+        cost = Cost(req[0], req[1], req[2], req[3], wildcards=True, convert=convert)
+        want = can_cover_module(counts, cost, pairs)
+        assert curse_payable(tot, counts[3], printed, tokens, pairs, convert) == want, (cards, req, pairs)
+        for n in (1, 2, 3, 4):
+            for conv in (False, True):
+                cost = Cost(distinct=n, convert=conv)
+                assert (distinct_held(counts, conv) >= n) == _exact(cards, cost), (cards, cost)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_menus_one_part_and_any_form_matches_can_cover_module(seed: int) -> None:
+    """``menu_closed_forms.one_part_any``: n of one Element and an "any" surcharge (the Phobias'
+    V-33) with pairs (section 4.9) and the Air conversion (V-12), as ``can_cover_module`` (and
+    so the exact search) answers; also a cost of "any" alone."""
+    from bbom_env.engine.menu_closed_forms import one_part_any
+
+    rng = random.Random(seed)
+    for _ in range(400):
+        cards = _random_cards(rng) + [element_code(3, rng.randint(1, 3))] * rng.randint(0, 2)
+        counts = _counts(cards)
+        e = rng.randrange(NUM_ELEMENTS)
+        req = [0] * 5
+        req[e] = rng.randint(0, 6)
+        req[4] = rng.randint(0, 4)
+        pairs, convert = rng.randint(0, 3), rng.random() < 0.6
+        cost = Cost(req[0], req[1], req[2], req[3], req[4], wildcards=True, convert=convert)
+        want = can_cover_module(counts, cost, pairs)
+        assert one_part_any(counts, tuple(req), e, pairs, convert) == want, (cards, req, pairs, convert)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_menus_parts_and_any_form_matches_can_cover_module(seed: int) -> None:
+    """``menu_closed_forms.parts_any``: several Element parts and "any" (a Multi-Element Curse
+    with a "same" surcharge) with pairs (section 4.9) and the Air conversion (V-12), as
+    ``can_cover_module`` (and so the exact search) answers."""
+    from bbom_env.engine.menu_closed_forms import parts_any
+
+    rng = random.Random(seed)
+    for _ in range(400):
+        cards = _random_cards(rng) + [element_code(3, rng.randint(1, 3))] * rng.randint(0, 2)
+        counts = _counts(cards)
+        req = [rng.randint(0, 3) if rng.random() < 0.6 else 0 for _ in range(4)] + [rng.randint(0, 3)]
+        pairs, convert = rng.randint(0, 3), rng.random() < 0.6
+        cost = Cost(req[0], req[1], req[2], req[3], req[4], wildcards=True, convert=convert)
+        want = can_cover_module(counts, cost, pairs)
+        assert parts_any(counts, tuple(req), pairs, convert) == want, (cards, req, pairs, convert)

@@ -91,6 +91,17 @@ def spontaneous_opened(state: GameState, p: int, action: str, req: tuple) -> tup
     return with_flag(cost, "wildcards")
 
 
+def spontaneous_unbanned(state: GameState, p: int, action: str, req: tuple) -> tuple:
+    """``spontaneous_opened`` for a payer with no banned Element (``hooks.GatedTransform``: the
+    menu knows when no "forbid" modifier bans one, section 4.10): the modifiers are not read."""
+    if action not in SPONTANEOUS_ACTIONS:
+        return req
+    cost = as_cost(req)
+    if cost.currency or cost.distinct or cost.wildcards or cost.is_free:
+        return req
+    return with_flag(cost, "wildcards")
+
+
 def may_pair(state: GameState, p: int) -> bool:
     """The gate of ``spontaneous_cost`` (``hooks.GatedTransform``): a payer who cannot make a pair
     (fewer than 2 Dark Matter cards in hand and support pools) pays exactly as without the option
@@ -120,15 +131,12 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
         tot = view.tot
         if (tot[0] > 0) + (tot[1] > 0) + (tot[2] > 0) + (tot[3] > 0) < ACQUIRE_COST.distinct:
             return []
-    else:
-        # The cost transforms (the Air conversion, V-12: "different Elements" too), not the
-        # "cost" modifiers (V-17: counted in cards; A-51).
+    elif view.elements_held(state, ACQUIRE) < ACQUIRE_COST.distinct:
+        # Short of the Elements as printed (the Elements the player holds a payable card of): the
+        # cost transforms, which only add ways to pay (the Air conversion, V-12: "different
+        # Elements" too), not the "cost" modifiers (V-17: counted in cards; A-51).
         cost = view.transform(state, ACQUIRE, ACQUIRE_COST)
-        if cost is ACQUIRE_COST:  # untransformed: the Elements the player holds a payable card of
-            ok = view.elements_held(state, ACQUIRE) >= ACQUIRE_COST.distinct
-        else:
-            ok = view.affordable(state, ACQUIRE, cost)
-        if not ok:
+        if cost is ACQUIRE_COST or not view.affordable(state, ACQUIRE, cost):
             return []
     modules = state.config.modules
     move = _ACQUIRE_ID.get(modules)

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from bbom_env.engine.cards import Pack
     from bbom_env.engine.state import GameState
 
+AIR = Element.AIR  # the Element converted; a ban of Air stops the conversion (section 4.10)
 KIND = "air_conversion"  # the modifier kind on the Magician's sheet (``ability = [{ kind = ... }]``)
 MODIFIER_SCHEMAS: tuple[tuple[str, dict], ...] = ((KIND, {}),)
 
@@ -55,13 +56,19 @@ def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tu
 def air_conversion_opened(state: GameState, p: int, action: str, req: tuple) -> tuple:
     """``air_conversion_cost`` for a payer whose gate ``conversion_on`` is open
     (``hooks.GatedTransform``: the menu asks the gate once per query)."""
+    if AIR in hooks.banned_elements(state, p, action):
+        return req
+    return air_conversion_unbanned(state, p, action, req)
+
+
+def air_conversion_unbanned(state: GameState, p: int, action: str, req: tuple) -> tuple:
+    """``air_conversion_opened`` for a payer with no banned Element (``hooks.GatedTransform``:
+    the menu knows when no "forbid" modifier bans Air, section 4.10): the modifiers are not read."""
     cost = as_cost(req)
     if cost.convert or not (
         cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY] or cost.one_of or cost.distinct
     ):
         return req  # nothing an Air card pays (a Dark Matter cost: sections 4.7, 4.8)
-    if Element.AIR in hooks.banned_elements(state, p, action):
-        return req
     return with_flag(cost, "convert")
 
 

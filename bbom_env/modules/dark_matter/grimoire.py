@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bbom_env.engine.cards import PackMemo
 from bbom_env.engine.constants import NUM_CODES, NUM_ELEMENTS, NUM_TRACK_SLOTS, ROUNDS, is_madness
 from bbom_env.engine.ops import auto_op
 from bbom_env.engine.vocab import TARGETS, IntRange
@@ -46,6 +47,7 @@ from .content import DARK_SYMBOL
 from .state import NAME
 
 if TYPE_CHECKING:
+    from bbom_env.engine.cards import Pack
     from bbom_env.engine.state import GameState
 
 # Section 2.2 step 7 and A-40: Dark Monster Inside pages by difficulty (Easy / Intermediate /
@@ -54,8 +56,17 @@ DARK_MONSTERS_BY_DIFFICULTY = {1: 3, 2: 4, 3: 5}
 GRIMOIRE_EVENT = "dark_grimoire"
 
 
-def _page_ids(state: GameState, kind: str, module: str) -> list[str]:
-    return sorted(p.id for p in state.pack.pages.values() if p.kind == kind and p.module == module)
+def _page_ids(pack: Pack, kind: str, module: str) -> tuple[str, ...]:
+    return tuple(sorted(p.id for p in pack.pages.values() if p.kind == kind and p.module == module))
+
+
+def _setup_pages(pack: Pack) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the Covers: the base's then the Vth's, the Dark Monster Inside pages), each sorted by id."""
+    return _page_ids(pack, "cover", "") + _page_ids(pack, "cover", NAME), _page_ids(pack, "inside", NAME)
+
+
+# Sorted once per pack (a game's setup sorted the pack's pages again: ~5 us of every new game).
+_SETUP_PAGES: PackMemo[tuple[tuple[str, ...], tuple[str, ...]]] = PackMemo(_setup_pages)
 
 
 def dark_monster_count(state: GameState) -> int:
@@ -67,8 +78,7 @@ def setup_dark_grimoire(state: GameState) -> None:
     """Section 2.2 step 7 (V-16, A-40): the Grimoire rebuilt with k Dark Monster pages (see the
     module docstring: the Cover from the 7, the base setup's first 5 - k Inside pages reused)."""
     rng, k = state.rng, dark_monster_count(state)
-    covers = _page_ids(state, "cover", "") + _page_ids(state, "cover", NAME)
-    dark = _page_ids(state, "inside", NAME)
+    covers, dark = _SETUP_PAGES(state.pack)
     if len(dark) < k:
         raise ValueError(
             f"dark_matter: {len(dark)} Dark Monster Inside pages in the pack, difficulty needs {k}"

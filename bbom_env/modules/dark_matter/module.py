@@ -19,7 +19,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 from bbom_env.engine import hooks
-from bbom_env.engine.cards import Magician
+from bbom_env.engine.cards import Magician, Pack, PackMemo
 from bbom_env.engine.config import GameConfig
 from bbom_env.engine.constants import CURRENCY, DARK_MATTER
 from bbom_env.engine.rules import Module
@@ -56,12 +56,23 @@ def used_this_turn(state: GameState) -> bool:
 # -- setup (section 2.2) ---------------------------------------------------------------------------
 
 
+def _book_pages(pack: Pack) -> dict[str, tuple[str, ...]]:
+    """The Black Book's page ids by kind (Cover, Inside, Back), each sorted."""
+    pages = pack.sections[BLACK_PAGE.name]
+    return {k: tuple(sorted(i for i, p in pages.items() if p.kind == k)) for k in ("cover", "inside", "back")}
+
+
+# Sorted once per pack (every new game sorted them again; the draws from them are unchanged).
+_DARK_CURSE_IDS: PackMemo[tuple[str, ...]] = PackMemo(lambda pk: tuple(sorted(pk.sections[DARK_CURSE.name])))
+_BOOK_PAGES: PackMemo[dict[str, tuple[str, ...]]] = PackMemo(_book_pages)
+
+
 def setup_dark_curses(state: GameState) -> None:
     """Section 2.2 step 3: shuffle the 12 Dark Curses into a pile beside the other Curse piles
     (``state.curse_piles["dark_matter"]``: a Monster's Dark Matter symbol draws from it by the base
     placement rules, section 9.1). Runs after the base setup, so these draws come after every base
     draw of the RNG."""
-    pile = sorted(state.pack.sections[DARK_CURSE.name])
+    pile = list(_DARK_CURSE_IDS(state.pack))
     state.rng.shuffle(pile)
     state.curse_piles[DARK_SYMBOL] = pile
 
@@ -70,8 +81,7 @@ def setup_black_book(state: GameState) -> None:
     """V-01 (a hypothesis, A-59): 1 random Cover, ``config.black_book_inside_pages`` (default 3,
     the V-01 switch) random Inside pages in random order, 1 random Back page, opened on the first
     spread (the Cover's back and Inside page 1's front): pages + 1 spreads."""
-    pages = state.pack.sections[BLACK_PAGE.name]
-    by_kind = {k: sorted(i for i, p in pages.items() if p.kind == k) for k in ("cover", "inside", "back")}
+    by_kind = _BOOK_PAGES(state.pack)
     cover = by_kind["cover"][state.rng.randrange(len(by_kind["cover"]))]
     insides = state.rng.sample(by_kind["inside"], state.config.black_book_inside_pages)  # V-01 switch
     back = by_kind["back"][state.rng.randrange(len(by_kind["back"]))]
@@ -173,13 +183,26 @@ DARK_MATTER_MODULE = Module(
     card_codes=(DARK_MATTER,),
     # Spontaneous Elements (section 4.9, V-06), the Air conversion (V-12); each with its gate (the
     # menu leaves a transform out for a player it cannot change a cost of: hooks.GatedTransform).
-    # Both uniform: without a banned Element, each sets one flag on every Element cost.
+    # Both uniform: each sets one flag on every Element cost of its Actions that needs no banned
+    # Element (declared: flag, flag_actions, flag_stop; the menu reads them instead of probing).
     cost_transforms=(
         hooks.GatedTransform(
-            actions.spontaneous_cost, actions.may_pair, uniform=True, opened=actions.spontaneous_opened
+            actions.spontaneous_cost,
+            actions.may_pair,
+            uniform=True,
+            opened=actions.spontaneous_opened,
+            unbanned=actions.spontaneous_unbanned,
+            flag="wildcards",
+            flag_actions=actions.SPONTANEOUS_ACTIONS,
         ),
         hooks.GatedTransform(
-            air.air_conversion_cost, air.conversion_on, uniform=True, opened=air.air_conversion_opened
+            air.air_conversion_cost,
+            air.conversion_on,
+            uniform=True,
+            opened=air.air_conversion_opened,
+            unbanned=air.air_conversion_unbanned,
+            flag="convert",
+            flag_stop=air.AIR,
         ),
     ),
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the

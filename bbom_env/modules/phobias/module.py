@@ -15,6 +15,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from pathlib import Path
 
+from bbom_env.engine.cards import PackMemo
 from bbom_env.engine.constants import (
     MADNESS,
     MADNESS_IN_BOX,
@@ -43,6 +44,11 @@ STATS = ("phobia_eliminations", "cards_crushed", "phobias_moved")
 
 # -- setup (section 1.3) -----------------------------------------------------------------------------
 
+# The pack's Phobia card codes, sorted, once per pack (every new game built and sorted them again).
+_PHOBIA_CODES: PackMemo[tuple[int, ...]] = PackMemo(
+    lambda pk: tuple(sorted(phobia_codes(pk.sections).values()))
+)
+
 
 def setup_pile(state: GameState) -> None:
     """Section 1.3, A-77: the Madness pile rebuilt as (Phobias, Madness) by player count, the
@@ -56,7 +62,7 @@ def setup_pile(state: GameState) -> None:
     hand, where it is placed at once: V-23; the support is empty, so a free slot takes it)."""
     n = state.config.num_players
     phobias, madness = COMPOSITION[n]
-    codes = sorted(phobia_codes(state.pack.sections).values())
+    codes = _PHOBIA_CODES(state.pack)
     chosen = sorted(state.rng.sample(codes, phobias))
     pile = chosen + [MADNESS] * madness
     state.rng.shuffle(pile)

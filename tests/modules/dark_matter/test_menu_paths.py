@@ -18,20 +18,27 @@ from bbom_env.engine.rules import ruleset
 from bbom_env.modules.dark_matter.module import NAME
 
 
-def _all_transforms(state: GameState, p: int, transforms: tuple) -> tuple[tuple, bool]:
+def _all_transforms(
+    state: GameState, p: int, transforms: tuple, unbanned: bool = False
+) -> tuple[tuple, bool]:
     """hooks.active_transforms without gates nor uniform flags: every transform, every cost."""
     return tuple(getattr(t, "transform", t) for t in transforms), False
 
 
-@pytest.mark.parametrize(("players", "payment"), [(2, "manual"), (3, "auto"), (4, "manual")])
+@pytest.mark.parametrize(
+    ("players", "payment", "modules"),
+    [(2, "manual", (NAME,)), (3, "auto", (NAME,)), (4, "manual", (NAME,)), (2, "auto", (NAME, "phobias"))],
+)
 def test_gated_and_uniform_menus_match_the_plain_transforms(
-    dm: None, monkeypatch: pytest.MonkeyPatch, players: int, payment: str
+    dm: None, monkeypatch: pytest.MonkeyPatch, players: int, payment: str, modules: tuple[str, ...]
 ) -> None:
-    transforms = ruleset((NAME,)).cost_transforms
+    """With the Phobia module too, payers with banned Elements (section 4.10, V-36): the flags
+    of the costs that need no banned Element, from a probe cost of another Element."""
+    transforms = ruleset(modules).cost_transforms
     assert transforms and all(type(t) is hooks.GatedTransform and t.uniform for t in transforms)
-    fast_paths = menus = 0
-    for seed in range(6):
-        state = new_game(GameConfig(num_players=players, payment=payment, seed=seed, modules=(NAME,)))
+    fast_paths = menus = banned_paths = 0
+    for seed in range(6 if len(modules) == 1 else 12):
+        state = new_game(GameConfig(num_players=players, payment=payment, seed=seed, modules=modules))
         rng = random.Random(seed)
         while not state.over:
             top = state.stack[-1] if state.stack else None
@@ -41,6 +48,7 @@ def test_gated_and_uniform_menus_match_the_plain_transforms(
                 fast = menu_legal(state, f)
                 view = MenuView(state, f)
                 fast_paths += bool(view._transforms) and view._flags is not None
+                banned_paths += bool(view._transforms) and view._flags is not None and view._forbid
                 with monkeypatch.context() as m:
                     m.setattr(hooks, "active_transforms", _all_transforms)
                     assert menu_legal(state, f) == fast, (seed, state.turn)
@@ -48,6 +56,7 @@ def test_gated_and_uniform_menus_match_the_plain_transforms(
             state.apply_action(legal[rng.randrange(len(legal))])
     # The comparison covers menus where a transform is open (a pair held, or the conversion).
     assert menus > 100 and fast_paths > 10, (menus, fast_paths)
+    assert banned_paths > 10 or len(modules) == 1, banned_paths
 
 
 def test_an_opened_transform_answers_as_the_gated_one_while_its_gate_is_open(dm: None) -> None:
@@ -85,3 +94,243 @@ def test_an_opened_transform_answers_as_the_gated_one_while_its_gate_is_open(dm:
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
     assert opened > 100 and checked > 1000, (opened, checked)
+
+
+@pytest.mark.parametrize("modules", [(NAME,), (NAME, "phobias")])
+def test_an_unbanned_transform_answers_as_the_gated_one_without_a_ban(
+    dm: None, modules: tuple[str, ...]
+) -> None:
+    """``hooks.GatedTransform.unbanned`` (what the menu calls for a payer without a "forbid"
+    modifier, section 4.10): for every payer whose gate is open and who has no banned Element for
+    the Action, the same cost as the transform with its gate (the Phobia module's bans, V-36,
+    are what it may skip reading)."""
+    from bbom_env.engine.payment import Cost
+
+    transforms = ruleset(modules).cost_transforms
+    assert all(t.unbanned is not t.opened for t in transforms)
+    costs: tuple[tuple, ...] = (
+        (1, 0, 0, 0, 0),
+        (0, 2, 0, 3, 0),
+        (0, 0, 0, 0, 2),
+        (0, 0, 0, 0, 0),
+        Cost(currency=4),
+        Cost(distinct=2),
+        Cost(1, 0, 0, 0, 1, one_of=1, one_of_set=(0, 3)),
+    )
+    actions = ("activate", "learn", "acquire", "destroy", "cure", "acquire_dark_matter", "black_book")
+    checked = banned = 0
+    for seed in range(4):
+        state = new_game(GameConfig(num_players=3, payment="auto", seed=seed, modules=modules))
+        rng = random.Random(seed)
+        while not state.over:
+            for t in transforms:
+                for p in range(len(state.players)):
+                    if not t.active(state, p):
+                        continue
+                    for action in actions:
+                        if hooks.banned_elements(state, p, action):
+                            banned += 1
+                            continue
+                        for req in costs:
+                            assert t.unbanned(state, p, action, req) == t.transform(state, p, action, req)
+                            checked += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert checked > 1000, checked
+    assert banned > 0 or len(modules) == 1, banned
+
+
+def test_flagged_costs_of_a_payer_with_a_ban_match_the_plain_transforms(
+    dm: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``MenuView.can_pay`` / ``can_pay_single`` of a payer with banned Elements (section 4.10,
+    V-36) and open uniform transforms (sections 4.9, V-12): for costs that need a banned Element
+    too (a "cost" modifier may add one), the same answers as the plain transforms give."""
+    modules = (NAME, "phobias")
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(12):
+        state = new_game(GameConfig(num_players=2, payment="auto", seed=seed, modules=modules))
+        moves = random.Random(seed)
+        while not state.over:
+            top = state.stack[-1] if state.stack else None
+            if top is not None and top["kind"] == "menu":
+                f = cast(MenuFrame, top)
+                view = MenuView(state, f)
+                if view._forbid and view._transforms and view._flags is not None:
+                    with monkeypatch.context() as m:
+                        m.setattr(hooks, "active_transforms", _all_transforms)
+                        plain = MenuView(state, f)
+                    for action in ("activate", "learn", "acquire", "destroy", "cure"):
+                        for n in range(1, 13):  # "any" (a Cure's): a banned Element's cards pay none
+                            req = (0, 0, 0, 0, n)
+                            assert view.can_pay(state, action, req) == plain.can_pay(state, action, req)
+                        for _ in range(6):
+                            req = tuple(rng.randint(0, 3) if rng.random() < 0.4 else 0 for _ in range(5))
+                            assert view.can_pay(state, action, req) == plain.can_pay(state, action, req)
+                            e = rng.randrange(4)
+                            n = rng.randint(1, 6)
+                            got = view.can_pay_single(state, action, e, n)
+                            assert got == plain.can_pay_single(state, action, e, n), (action, e, n)
+                            checked += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[moves.randrange(len(legal))])
+    assert checked > 300, checked
+
+
+def test_the_declared_flags_are_what_the_transforms_set(dm: None) -> None:
+    """``hooks.GatedTransform.flag`` / ``flag_actions`` / ``flag_stop`` (what the menu reads
+    instead of a probe cost): Spontaneous Elements set ``wildcards`` on the Element costs of the
+    Actions paid in Elements (section 4.9, V-06), the Air conversion ``convert`` on every
+    Action's (V-12) unless Air is banned (section 4.10); for a payer with banned Elements, on the
+    costs that need none of them (``opened``); a non-free Element-only cost of another Action is
+    left as it is."""
+    from bbom_env.engine.payment import as_cost
+    from bbom_env.engine.records import TempModifier
+
+    transforms = ruleset((NAME,)).cost_transforms
+    assert [t.flag for t in transforms] == ["wildcards", "convert"]
+    state = new_game(GameConfig(num_players=2, payment="auto", seed=0, modules=(NAME,)))
+    actions = ("activate", "learn", "acquire", "destroy", "cure", "acquire_dark_matter", "black_book")
+    costs = [(1, 0, 0, 0, 0), (0, 2, 1, 0, 0), (0, 0, 0, 3, 2), (0, 0, 0, 0, 1), (2, 0, 0, 1, 0)]
+    kept = tuple(t.unbanned for t in transforms)
+    declared = hooks.declared_flags(transforms, kept)
+    assert declared == ((True, transforms[0].flag_actions, None), (False, None, 3))
+    assert hooks.declared_flags(transforms, tuple(t.opened for t in transforms)) == declared
+    names = ("fire", "water", "earth", "air")
+    for banned in (frozenset(), frozenset({0}), frozenset({3}), frozenset({1, 3})):
+        mods = [{"kind": "forbid", "action": "all", "element": names[e]} for e in banned]
+        state.players[0].mods = [TempModifier(m, "this_turn", "test") for m in mods]
+        for action in actions:
+            wildcards, convert = hooks.flags_of(declared, action, banned)
+            for t, flag in zip(transforms, (wildcards, convert), strict=True):
+                for req in costs:
+                    if any(req[e] for e in banned):
+                        continue  # the flags hold for the costs that need no banned Element
+                    out = (t.opened if banned else t.unbanned)(state, 0, action, req)
+                    want = as_cost(req)._replace(**{t.flag: True}) if flag else req
+                    assert as_cost(out) == as_cost(want), (t, action, req, banned)
+    state.players[0].mods = []
+
+
+_MODIFIERS = (
+    {"kind": "forbid", "action": "all", "element": "fire"},
+    {"kind": "forbid", "action": "all", "element": "air"},
+    {"kind": "forbid", "action": "activate", "element": "water"},
+    {"kind": "forbid", "action": "learn", "element": "any"},
+    {"kind": "forbid", "action": "cure", "element": "any"},
+    {"kind": "cost", "action": "activate", "element": "same", "amount": 1},
+    {"kind": "cost", "action": "all", "element": "same", "amount": -1},
+    {"kind": "cost", "action": "acquire", "element": "any", "amount": 1},
+    {"kind": "cost", "action": "destroy", "element": "same", "amount": 1},
+    {"kind": "cost", "action": "learn", "element": "earth", "amount": 1},
+)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_modified_menus_with_open_transforms_match_the_plain_transforms(
+    dm: None, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """Sections 4.9, 4.10, V-12: at menus where a transform is open, the decider given one or two
+    "forbid"/"cost" modifiers (bans for every Action or one, a forbidden Action, "same", "any"
+    and an Element's surcharges, a discount): the menu equals the one the plain transforms give
+    (every cost transformed and solved), so each closed form of a modified cost is checked."""
+    from bbom_env.engine.records import TempModifier
+
+    rng = random.Random(seed)
+    checked = 0
+    for game in range(4):
+        modules = (NAME,) if game % 2 else (NAME, "phobias")
+        state = new_game(GameConfig(num_players=2, payment="auto", seed=10 * seed + game, modules=modules))
+        moves = random.Random(game)
+        while not state.over:
+            top = state.stack[-1] if state.stack else None
+            f = cast(MenuFrame, top)
+            if top is not None and top["kind"] == "menu" and MenuView(state, f)._transforms:
+                pl = state.players[f["player"]]
+                kept = pl.mods
+                for _ in range(3):
+                    picked = rng.sample(_MODIFIERS, rng.randint(1, 2))
+                    pl.mods = [*kept, *(TempModifier(m, "this_turn", "test") for m in picked)]
+                    fast = menu_legal(state, f)
+                    with monkeypatch.context() as m:
+                        m.setattr(hooks, "active_transforms", _all_transforms)
+                        assert menu_legal(state, f) == fast, (picked, state.turn)
+                    checked += 1
+                pl.mods = kept
+            legal = state.legal_actions()
+            state.apply_action(legal[moves.randrange(len(legal))])
+    assert checked > 100, checked
+
+
+def test_the_views_cards_only_costs_match_the_payment_solver(dm: None) -> None:
+    """``MenuView.affordable`` of costs counted in cards (Acquire Dark Matter's "2 cards of
+    different Elements", section 4.6, with and without the Air conversion, V-12; Dark Matter,
+    4.7) for a payer with and without banned Elements (section 4.10): ``payment.affordable``'s
+    answer (the exact search for the conversion)."""
+    from bbom_env.engine.payment import Cost, affordable
+    from bbom_env.engine.records import TempModifier
+
+    rng = random.Random(3)
+    costs = [Cost(distinct=n, convert=c) for n in (1, 2, 3) for c in (False, True)] + [
+        Cost(distinct=2, currency=2, convert=True)
+    ]
+    checked = 0
+    for seed in range(3):
+        state = new_game(GameConfig(num_players=2, payment="auto", seed=seed, modules=(NAME,)))
+        moves = random.Random(seed)
+        while not state.over:
+            top = state.stack[-1] if state.stack else None
+            if top is not None and top["kind"] == "menu":
+                f = cast(MenuFrame, top)
+                pl = state.players[f["player"]]
+                kept = pl.mods
+                element = rng.choice(("fire", "water", "earth", "air"))
+                ban = {"kind": "forbid", "action": "all", "element": element}
+                for mods in (kept, [*kept, TempModifier(ban, "this_turn", "test")]):
+                    pl.mods = mods
+                    view = MenuView(state, f)
+                    for cost in costs:
+                        want = affordable(state, f["player"], cost, "acquire_dark_matter")
+                        assert view.affordable(state, "acquire_dark_matter", cost) == want, (cost, element)
+                        checked += 1
+                pl.mods = kept
+            legal = state.legal_actions()
+            state.apply_action(legal[moves.randrange(len(legal))])
+    assert checked > 1000, checked
+
+
+def test_acquire_dark_matter_is_offered_exactly_when_the_solver_pays_it(dm: None) -> None:
+    """Section 4.6, V-17, V-12: the Action's menu (its shortcuts: the Elements held as printed,
+    then the transformed cost's closed form) offers it exactly when the payment solver pays the
+    transformed cost (``hooks.transform_cost``, ``payment.affordable``), bans included (4.10)."""
+    from bbom_env.engine.payment import affordable
+    from bbom_env.engine.records import TempModifier
+    from bbom_env.modules.dark_matter.actions import ACQUIRE, ACQUIRE_COST, legal_acquire
+    from bbom_env.modules.dark_matter.state import dm_state
+
+    rng = random.Random(4)
+    checked = opened = 0
+    for seed in range(4):
+        state = new_game(GameConfig(num_players=2, payment="auto", seed=seed, modules=(NAME,)))
+        moves = random.Random(seed)
+        while not state.over:
+            top = state.stack[-1] if state.stack else None
+            if top is not None and top["kind"] == "menu" and dm_state(state).supply > 0:
+                f = cast(MenuFrame, top)
+                p = f["player"]
+                pl = state.players[p]
+                kept = pl.mods
+                ban = {"kind": "forbid", "action": "all", "element": rng.choice(("fire", "air"))}
+                for mods in (kept, [*kept, TempModifier(ban, "this_turn", "test")]):
+                    pl.mods = mods
+                    view = MenuView(state, f)
+                    opened += bool(view._transforms)
+                    cost = hooks.transform_cost(state, p, ACQUIRE, ACQUIRE_COST)
+                    want = affordable(state, p, cost, ACQUIRE)
+                    assert bool(legal_acquire(state, view)) == want, (seed, state.turn, mods)
+                    checked += 1
+                pl.mods = kept
+            legal = state.legal_actions()
+            state.apply_action(legal[moves.randrange(len(legal))])
+    assert checked > 300 and opened > 30, (checked, opened)

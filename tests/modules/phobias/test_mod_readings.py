@@ -236,7 +236,7 @@ _BANS = tuple(({"kind": "forbid", "action": "all", "element": name},) for name i
         {"kind": "forbid", "action": "all", "element": "water"},
         {"kind": "cost", "action": "all", "element": "any", "amount": 1},
     ),
-    # not for every Action: MenuView._action_ban_tot
+    # not for every Action: ModReading.ban_tot
     ({"kind": "forbid", "action": "learn", "element": "fire"},),
     ({"kind": "forbid", "action": "activate", "element": "any"},),
     (
