@@ -14,6 +14,7 @@ import pytest
 from bbom_env.engine import GameConfig, GameState, hooks, new_game
 from bbom_env.engine.frames import MenuFrame
 from bbom_env.engine.menu import MenuView, menu_legal
+from bbom_env.engine.payment import Cost
 from bbom_env.engine.rules import ruleset
 from bbom_env.modules.dark_matter.module import NAME
 
@@ -59,24 +60,27 @@ def test_gated_and_uniform_menus_match_the_plain_transforms(
     assert banned_paths > 10 or len(modules) == 1, banned_paths
 
 
+# A spread of costs (Element parts, "any", Dark Matter, different Elements) and every pay Action,
+# for the transforms' variants compared with the transform itself.
+_TRANSFORM_COSTS: tuple[tuple, ...] = (
+    (1, 0, 0, 0, 0),
+    (0, 2, 0, 3, 0),
+    (0, 0, 0, 0, 2),
+    (0, 0, 0, 0, 0),
+    Cost(currency=4),
+    Cost(distinct=2),
+    Cost(1, 0, 0, 0, 1, one_of=1, one_of_set=(0, 3)),
+)
+_PAY_ACTIONS = ("activate", "learn", "acquire", "destroy", "cure", "acquire_dark_matter", "black_book")
+
+
 def test_an_opened_transform_answers_as_the_gated_one_while_its_gate_is_open(dm: None) -> None:
     """``hooks.GatedTransform.opened`` (what the menu calls once the gate said yes, sections 4.9,
     V-12): for every payer whose gate is open, every pay Action and a spread of costs (Element
     parts, "any", Dark Matter, different Elements), the same cost as the transform with its gate."""
-    from bbom_env.engine.payment import Cost
-
     transforms = ruleset((NAME,)).cost_transforms
     assert all(t.opened is not t.transform for t in transforms)
-    costs: tuple[tuple, ...] = (
-        (1, 0, 0, 0, 0),
-        (0, 2, 0, 3, 0),
-        (0, 0, 0, 0, 2),
-        (0, 0, 0, 0, 0),
-        Cost(currency=4),
-        Cost(distinct=2),
-        Cost(1, 0, 0, 0, 1, one_of=1, one_of_set=(0, 3)),
-    )
-    actions = ("activate", "learn", "acquire", "destroy", "cure", "acquire_dark_matter", "black_book")
+    costs, actions = _TRANSFORM_COSTS, _PAY_ACTIONS
     opened = checked = 0
     for seed in range(4):
         state = new_game(GameConfig(num_players=3, payment="auto", seed=seed, modules=(NAME,)))
@@ -104,20 +108,9 @@ def test_an_unbanned_transform_answers_as_the_gated_one_without_a_ban(
     modifier, section 4.10): for every payer whose gate is open and who has no banned Element for
     the Action, the same cost as the transform with its gate (the Phobia module's bans, V-36,
     are what it may skip reading)."""
-    from bbom_env.engine.payment import Cost
-
     transforms = ruleset(modules).cost_transforms
     assert all(t.unbanned is not t.opened for t in transforms)
-    costs: tuple[tuple, ...] = (
-        (1, 0, 0, 0, 0),
-        (0, 2, 0, 3, 0),
-        (0, 0, 0, 0, 2),
-        (0, 0, 0, 0, 0),
-        Cost(currency=4),
-        Cost(distinct=2),
-        Cost(1, 0, 0, 0, 1, one_of=1, one_of_set=(0, 3)),
-    )
-    actions = ("activate", "learn", "acquire", "destroy", "cure", "acquire_dark_matter", "black_book")
+    costs, actions = _TRANSFORM_COSTS, _PAY_ACTIONS
     checked = banned = 0
     for seed in range(4):
         state = new_game(GameConfig(num_players=3, payment="auto", seed=seed, modules=modules))
@@ -268,7 +261,7 @@ def test_the_views_cards_only_costs_match_the_payment_solver(dm: None) -> None:
     different Elements", section 4.6, with and without the Air conversion, V-12; Dark Matter,
     4.7) for a payer with and without banned Elements (section 4.10): ``payment.affordable``'s
     answer (the exact search for the conversion)."""
-    from bbom_env.engine.payment import Cost, affordable
+    from bbom_env.engine.payment import affordable
     from bbom_env.engine.records import TempModifier
 
     rng = random.Random(3)
