@@ -1,0 +1,164 @@
+"""The modules' cost transforms (``rules.Module.cost_transforms``): functions that add ways to pay
+an Action's cost after its "cost" modifiers (RULES.md section 4.10), e.g. the Vth Element's
+Spontaneous Elements (a pair of Dark Matter cards as one Element, section 4.9) and the Air
+conversion (EXPANSION.md V-12). ``GatedTransform`` gives one a cheap gate and the facts the menu
+(``menu.MenuView``) reads to skip it or to check costs with closed forms
+(``menu_closed_forms``); ``hooks.adjust_cost`` applies them after the modifiers. A base game has
+none. (``hooks`` names everything here too.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .rules import ruleset
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+NO_BAN: frozenset[int] = frozenset()  # shared (hooks.NO_BAN): most payers have no banned Element
+
+
+def transform_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
+    """The modules' cost transforms applied to an Action's cost (after its "cost" modifiers)."""
+    for transform in ruleset(state.config.modules).cost_transforms:
+        req = transform(state, p, action, req)
+    return req
+
+
+CostTransform = Callable[["GameState", int, str, tuple], tuple]
+
+
+class GatedTransform:
+    """A cost transform (``rules.Module.cost_transforms``) with a cheap gate: ``active(state,
+    payer)`` is False only when the transform returns every cost of that payer unchanged in this
+    state, whatever the Action (a Spontaneous Elements payer without a pair of Dark Matter
+    cards, section 4.9; a player without the Air conversion this turn, V-12). The menu asks the
+    gate once per query and leaves the transform out while it is closed: with no transform
+    left, the Actions compare printed costs with the Element cards directly (its hot path).
+    Called, it is the transform itself (``transform_cost``).
+
+    ``uniform``: for a payer whose banned Elements for an Action are B (section 4.10; most
+    payers: none), the transform maps every non-free Element-only cost (five numbers) of that
+    Action with no part of an Element in B to the same cost with the same module fields set,
+    whatever its Element parts (Spontaneous Elements: ``wildcards``; the Air conversion:
+    ``convert``, none while Air is banned). The menu then transforms one probe cost (of an Element
+    not in B) per Action and query and checks the others with closed forms.
+
+    ``opened``: the transform for a payer whose gate is open (the same answers as ``transform``
+    while the state does not change, without asking the gate again): the menu asks the gate once
+    per query and then calls this one (``active_transforms``); by default ``transform`` itself.
+
+    ``unbanned``: ``opened`` for a payer with no banned Element for any Action (no "forbid"
+    modifier with an Element, section 4.10): the same answers, without reading the payer's
+    modifiers for a ban (the menu knows there is none: ``active_transforms(unbanned=True)``);
+    by default ``opened``.
+
+    ``flag`` (``uniform`` transforms only): the module field (``"wildcards"``, ``"convert"``) it
+    sets for a payer with no banned Element on every non-free Element-only cost of the Actions in
+    ``flag_actions`` (None: every Action), leaving the others' costs as they are; for a payer
+    whose banned Elements for the Action are B, the same on the costs with no part of B, unless
+    B holds ``flag_stop`` (the Air conversion stops while Air is banned, section 4.10): declared,
+    the menu reads each Action's flags from it instead of transforming a probe cost
+    (``declared_flags``)."""
+
+    __slots__ = ("transform", "active", "uniform", "opened", "unbanned", "flag", "flag_actions", "flag_stop")
+
+    def __init__(
+        self,
+        transform: CostTransform,
+        active: Callable[[GameState, int], bool],
+        uniform: bool = False,
+        opened: CostTransform | None = None,
+        unbanned: CostTransform | None = None,
+        flag: str | None = None,
+        flag_actions: frozenset[str] | None = None,
+        flag_stop: int | None = None,
+    ) -> None:
+        self.transform = transform
+        self.active = active
+        self.uniform = uniform
+        self.opened = transform if opened is None else opened
+        self.unbanned = self.opened if unbanned is None else unbanned
+        self.flag = flag if uniform else None
+        self.flag_actions = flag_actions
+        self.flag_stop = flag_stop
+
+    def __call__(self, state: GameState, p: int, action: str, req: tuple) -> tuple:
+        return self.transform(state, p, action, req)
+
+    def __repr__(self) -> str:
+        return f"GatedTransform({self.transform.__name__}, {self.active.__name__})"
+
+
+def active_transforms(
+    state: GameState, p: int, transforms: tuple[CostTransform, ...], unbanned: bool = False
+) -> tuple[tuple[CostTransform, ...], bool]:
+    """The transforms that may change a cost of payer p now: a ``GatedTransform`` whose gate is
+    closed is left out, one whose gate is open kept as its ``opened`` transform (unwrapped, the
+    gate not asked again: the caller uses them in this state only), or as its ``unbanned`` one
+    when the caller knows p has no banned Element (``unbanned``: no "forbid" modifier, section
+    4.10), the others as they are; and whether all those kept are ``uniform``."""
+    if not transforms:
+        return (), True  # no module with cost transforms (the Phobia module alone)
+    out = []
+    uniform = True
+    for t in transforms:
+        if type(t) is GatedTransform:
+            if t.active(state, p):
+                out.append(t.unbanned if unbanned else t.opened)
+                uniform = uniform and t.uniform
+        else:
+            out.append(t)
+            uniform = False
+    return tuple(out), uniform
+
+
+# (sets wildcards, its Actions, the Element whose ban stops it) per transform
+Declared = tuple[tuple[bool, frozenset[str] | None, int | None], ...]
+
+
+def declared_flags(transforms: tuple[CostTransform, ...], kept: tuple[CostTransform, ...]) -> Declared | None:
+    """The flags the kept transforms (``active_transforms`` of ``transforms``: their ``unbanned``
+    or ``opened`` forms) declare (``GatedTransform.flag``): per transform, whether it sets
+    ``wildcards`` (else ``convert``), the Actions it sets it for and the Element whose ban stops
+    it; None when one declares none (then the menu probes). Static data of the module set,
+    looked up once per kept tuple."""
+    key = (transforms, kept)
+    known = _DECLARED.get(key, _UNKNOWN)
+    if known is not _UNKNOWN:
+        return known  # type: ignore[return-value]
+    out: list[tuple[bool, frozenset[str] | None, int | None]] | None = []
+    for k in kept:
+        t = next(
+            (t for t in transforms if type(t) is GatedTransform and (t.unbanned is k or t.opened is k)), None
+        )
+        if t is None or t.flag is None:
+            out = None
+            break
+        out.append((t.flag == "wildcards", t.flag_actions, t.flag_stop))  # type: ignore[union-attr]
+    answer = None if out is None else tuple(out)
+    if len(_DECLARED) < 64:
+        _DECLARED[key] = answer
+    return answer
+
+
+_DECLARED: dict[tuple, Declared | None] = {}
+
+
+def flags_of(declared: Declared, action: str, banned: frozenset[int] = NO_BAN) -> tuple[bool, bool]:
+    """(wildcards, convert) the declared transforms (``declared_flags``) set on this Action's
+    non-free Element-only costs with no part of an Element in ``banned`` (the payer's for the
+    Action, section 4.10)."""
+    wildcards = convert = False
+    for sets_wildcards, actions, stop in declared:
+        if (actions is None or action in actions) and stop not in banned:
+            if sets_wildcards:
+                wildcards = True
+            else:
+                convert = True
+    return wildcards, convert
+
+
+_UNKNOWN = object()
