@@ -188,6 +188,12 @@ class DarkMatterSections(ObsSection):
         for s, stack in enumerate(state.track):
             if not stack:
                 continue
+            if len(stack) == 1:  # most slots: no Curse below the top (V-09), only its cost
+                n = cost.get(stack[0].curse, 0)
+                if n:
+                    idx.append(o_cost + s * MAX_STACK)
+                    val.append(n)
+                continue
             # Top first (the track section's order, V-09: triggered top first).
             for pos, curse in enumerate(reversed(stack[-MAX_STACK:])):
                 if pos > 0:

@@ -71,6 +71,14 @@ def modifier_kinds(ctx: ObsContext) -> list[str]:
     return base + [k for k in ctx.rules.modifier_kinds if k not in base]
 
 
+def _sourced(state: GameState, p: int, sources: tuple) -> bool:
+    """Whether a modifier source of the game's modules yields something for seat p now."""
+    for source in sources:
+        if source(state, p):
+            return True
+    return False
+
+
 # Card types up to which a seat's discard counts are gathered rather than written in place.
 _GATHER_MAX = 16
 # Offsets of a seat block's fields from its start (the status flags are 0..5).
@@ -96,17 +104,18 @@ class Seats(ObsSection):
         # Support capacity and Spell limit before temporary modifiers and clipping, per Magician and
         # ability-lost flag: the same sums as engine hooks (section 4.11, a lost ability drops the
         # sheet's modifiers). With a module that adds modifier sources (cards active in a zone,
-        # hooks.player_mods' third source) encode calls the hooks instead.
-        self.fast_limits: dict[str, tuple[tuple[int, int], tuple[int, int]]] | None = None
-        if not ctx.rules.modifier_sources:
-            self.fast_limits = {}
-            for mid, mag in ctx.pack.magicians.items():
-                slots = sum(m["amount"] for m in mag.mods if m["kind"] == "support_slots")
-                extra = sum(m["amount"] for m in mag.mods if m["kind"] == "spell_limit")
-                self.fast_limits[mid] = (
-                    (mag.support_slots + slots, mag.spell_limit + extra),
-                    (mag.support_slots, mag.spell_limit),
-                )
+        # hooks.player_mods' third source, e.g. a Phobia in a support, section 9.2) they hold for a
+        # seat whose sources yield nothing now; encode asks the sources first, and calls the hooks
+        # for a seat they yield something for.
+        self.fast_limits: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {}
+        self.sources = ctx.rules.modifier_sources
+        for mid, mag in ctx.pack.magicians.items():
+            slots = sum(m["amount"] for m in mag.mods if m["kind"] == "support_slots")
+            extra = sum(m["amount"] for m in mag.mods if m["kind"] == "spell_limit")
+            self.fast_limits[mid] = (
+                (mag.support_slots + slots, mag.spell_limit + extra),
+                (mag.support_slots, mag.spell_limit),
+            )
 
     def _seat_parts(self, k: int, variants: int, mod_kinds: list[str]) -> list[Part]:
         ctx = self.ctx
@@ -185,6 +194,7 @@ class Seats(ObsSection):
     ) -> None:
         players = state.players
         n = len(players)
+        sources = self.sources
         for k in range(MAX_PLAYERS):
             b = self.seat_start[k]
             if k >= n:
@@ -200,10 +210,15 @@ class Seats(ObsSection):
             if pl.ability_used:
                 on.append(b + _USED)
             # Lost for good, or while a lose_ability modifier lasts (a module's kind, V-10, V-27).
-            if self.fast_limits is None:  # modifier sources: read once for the limits too
+            limits = None
+            if not sources:
+                lost = ability_lost(state, p)
+            elif _sourced(state, p, sources):  # read once for the limits too
                 lost, *limits = ability_and_limits(state, p)
-            else:
-                lost, limits = ability_lost(state, p), None
+            elif pl.mods:  # nothing sourced: the Magician's and the temporary modifiers (fast_limits)
+                lost = ability_lost(state, p)
+            else:  # no temporary modifier and nothing sourced: hooks.ability_lost reads the flag only
+                lost = pl.ability_lost
             if lost:
                 on.append(b + _LOST)
             self._player(state, p, pl, k, lost, limits, vec, on, idx, val)
@@ -261,12 +276,11 @@ class Seats(ObsSection):
         ``limits``: both read by ``hooks.ability_and_limits`` with modifier sources); flags their
         temporary modifiers."""
         mod_index = self.mod_index
-        fast = self.fast_limits
-        if fast is None:
+        if limits is not None:
             for m in pl.mods:
                 on.append(b_mods + mod_index[m.modifier["kind"]])
-            assert limits is not None  # read by encode (fast_limits is None)
             return limits[0], limits[1]
+        fast = self.fast_limits
         # hooks.ability_lost, not pl.ability_lost: a lose_ability modifier (V-10) drops the sheet's too.
         cap, lim = fast[pl.magician][lost]
         for m in pl.mods:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from collections import Counter
 
 import gymnasium as gym
 import numpy as np
@@ -17,7 +18,14 @@ from gymnasium.utils.env_checker import check_env
 import bbom_env
 from bbom_env.engine import GameConfig, GameState, new_game, num_moves, pending
 from bbom_env.engine import moves as M
-from bbom_env.engine.constants import MADNESS, MAX_PLAYERS, MAX_SUPPORT_SLOTS, NUM_PHOBIAS, PHOBIA_BASE
+from bbom_env.engine.constants import (
+    MADNESS,
+    MAX_PLAYERS,
+    MAX_SPELLS,
+    MAX_SUPPORT_SLOTS,
+    NUM_PHOBIAS,
+    PHOBIA_BASE,
+)
 from bbom_env.engine.hooks import support_capacity
 from bbom_env.engine.records import NO_CARD, SupportSlot
 from bbom_env.modules.phobias.placement import CRUSH, PLACE
@@ -208,6 +216,42 @@ def test_random_games_match_the_state(states: list[GameState]) -> None:
         else:
             assert not placing.any()
     assert seen_phobias > 50  # Phobias did reach supports in these games
+
+
+def test_seat_status_and_sizes_match_the_engine_hooks(states: list[GameState]) -> None:
+    """A seat's ability-lost flag, support capacity and Spell limit (``seatK.status``,
+    ``seatK.sizes``) equal the engine hooks' for Phobia holders (section 9.2: a Phobia's constraint
+    applies to its owner) and other seats, with and without temporary modifiers: the encoder asks
+    the modifier sources first and sums the Magician's and the temporary modifiers itself for a
+    seat they yield nothing for. A "No Ability" Phobia placed in a support (V-27) turns the flag on."""
+    from bbom_env.engine.hooks import ability_lost, spell_limit
+    from bbom_env.modules.phobias.constraints import loses_ability
+
+    def check(state: GameState, seat: int) -> Counter[tuple[bool, bool]]:
+        v = enc_of(state).views(enc_of(state).encode(state, seat))
+        n = len(state.players)
+        cases: Counter[tuple[bool, bool]] = Counter()
+        for k in range(n):
+            p = (seat + k) % n
+            pl = state.players[p]
+            cases[(any(sl.card >= PHOBIA_BASE for sl in pl.support), bool(pl.mods))] += 1
+            assert v[f"seat{k}.status"][5] == ability_lost(state, p)
+            sizes = v[f"seat{k}.sizes"]
+            assert sizes[4] == pytest.approx(min(1.0, support_capacity(state, p) / MAX_SUPPORT_SLOTS))
+            assert sizes[5] == pytest.approx(min(1.0, spell_limit(state, p) / MAX_SPELLS))
+        return cases
+
+    cases: Counter[tuple[bool, bool]] = Counter()
+    for state in states[::2]:
+        cases += check(state, state.current_player() if not state.is_terminal() else 0)
+    # Phobia holders and others, each with and without temporary modifiers, were covered.
+    assert all(cases[(holder, mods)] > 0 for holder in (True, False) for mods in (True, False)), cases
+    s = next(st for st in states if not st.is_terminal() and len(st.players[1].support) < 2).clone()
+    no_ability = next(c for c in range(PHOBIA_BASE, PHOBIA_BASE + NUM_PHOBIAS) if loses_ability(s, c))
+    s.players[1].support.append(SupportSlot(no_ability))
+    assert ability_lost(s, 1)
+    check(s, 0)
+    assert enc_of(s).views(enc_of(s).encode(s, 0))["seat1.status"][5] == 1
 
 
 # -- the phobia_crush decision through the envs (DP-34, A-55) -------------------------------------

@@ -200,6 +200,12 @@ def test_track_stacks_show_every_position(enc: ObservationEncoder) -> None:
     four = pack.sections["dark_curse"][dark[1]].cost / 8
     assert cost[slot].tolist() == pytest.approx([four, pack.sections["dark_curse"][dark[0]].cost / 8, 0.0])
     assert cost.sum() == pytest.approx(cost[slot].sum())
+    # A lone Curse on a slot: its cost at the top position when it is a Dark Curse, else none.
+    state.track[0] = [CurseOnTrack(dark[2])]
+    state.track[1] = [CurseOnTrack(base[1])]
+    lone = enc.views(enc.encode(state, 0))["dark_matter.track_cost"].reshape(NUM_TRACK_SLOTS, MAX_STACK)
+    assert lone[0].tolist() == pytest.approx([pack.sections["dark_curse"][dark[2]].cost / 8, 0.0, 0.0])
+    assert not lone[1].any()
     # The layout's DESTROY_CURSE ids address the same (slot, position from the top) pairs.
     assert (
         "track slot * MAX_STACK + stack position"
