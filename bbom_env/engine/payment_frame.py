@@ -41,6 +41,7 @@ from .payment import (
     usable_support,
 )
 from .payment_auto import auto_payment, completable_module, completable_pick
+from .payment_counted import one_part, one_part_owed
 from .payment_search import remaining
 from .records import HAND_SOURCES, HandSource, Source, SupportSource
 from .resolver import done, frame
@@ -178,14 +179,16 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     req = f["cost"]  # the compact form: five numbers for the base game's costs
     picked = _picked_codes(state, f)
     out = [M.PAY_CANCEL]
-    covered = covers(picked, req)
+    simple = elements_only(req)
+    cost = None if simple else as_cost(req)  # a Cost only for a module's cost parts
+    # A module cost of one part (Spontaneous Elements, 4.9; the Air conversion, V-12): counted.
+    part = -1 if cost is None else one_part(cost)
+    covered = covers(picked, req) if part < 0 else _one_part_covered(picked, cost, part)
     if covered:
         out.append(M.PAY_CONFIRM)
         if state.config.irreducible_payments:
             out.sort()
             return out
-    simple = elements_only(req)
-    cost = None if simple else as_cost(req)  # a Cost only for a module's cost parts
     offers, pool = _offers(state, f, cost is not None and bool(cost.currency or cost.wildcards))
     irreducible_only = state.config.irreducible_payments
     verdict: dict[int, bool] = {}  # equal codes get equal answers
@@ -199,7 +202,7 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
         need_any = req[COST_ANY] > 0 and not covered
     else:
         assert cost is not None
-        pays_part, trial_of = _module_judges(picked, cost, pool)
+        pays_part, trial_of = _module_judges(picked, cost, pool, part)
         if irreducible_only:
             with_picks = _with_picks(pool, picked)  # once per query: the same for every card asked
 
@@ -232,15 +235,22 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     return out
 
 
+def _one_part_covered(picked: list[int], cost: Cost | None, part: int) -> bool:
+    """``covers`` for a ``payment_counted.one_part`` cost: nothing owed (counted)."""
+    assert cost is not None
+    return not one_part_owed(tuple(picked), cost, part)
+
+
 def _module_judges(
-    picked: list[int], cost: Cost, pool: list[int]
+    picked: list[int], cost: Cost, pool: list[int], part: int = -1
 ) -> tuple[Callable[[int], bool], Callable[[int], list[int] | None]]:
     """For a cost with a module's parts: whether a card pays part of what is still owed, and the
     payment its pick makes (None: no payment). Dark Matter that pays only as Spontaneous Elements
     (section 4.9) pays in pairs: each card is a pick (DP-P4), the first of a pair judged with its
-    pair completed (A-18 counts a pair as one unit), offered only while a second card is there."""
+    pair completed (A-18 counts a pair as one unit), offered only while a second card is there.
+    ``part``: the cost's ``payment_counted.one_part`` (>= 0: what is owed is counted)."""
     # What is owed, summed: ``remaining``'s numbers are ``left_to_pay``'s amounts (no Cost built).
-    owed = sum(remaining(tuple(picked), cost))
+    owed = sum(remaining(tuple(picked), cost)) if part < 0 else one_part_owed(tuple(picked), cost, part)
     pairs_only = cost.wildcards and not cost.currency
     odd = picked.count(CURRENCY) % 2
 
@@ -251,7 +261,11 @@ def _module_judges(
 
     def pays_part(code: int) -> bool:
         trial = trial_of(code)
-        return trial is not None and sum(remaining(tuple(trial), cost)) < owed
+        if trial is None:
+            return False
+        if part >= 0:
+            return one_part_owed(tuple(trial), cost, part) < owed
+        return sum(remaining(tuple(trial), cost)) < owed
 
     return pays_part, trial_of
 

@@ -1,0 +1,96 @@
+"""Manual payment of a one-part module cost, counted (``payment_counted.one_part``): a base Action's
+one-Element (or "any") cost with Spontaneous Elements (RULES.md section 4.9) or the Air
+conversion (V-12). What is owed (``one_part_owed``) and whether picks can still end in an
+irreducible payment (A-18, ``completable_one_part``) must equal the general path's answers
+(``payment_search.remaining``, the bounded search of ``payment_auto._completable_module``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bbom_env.engine import GameConfig, new_game
+from bbom_env.engine import payment_auto as PA
+from bbom_env.engine import payment_counted as counted_costs
+from bbom_env.engine import payment_frame as PF
+from bbom_env.engine.constants import DARK_MATTER, NUM_CODES, NUM_ELEMENT_CODES
+from bbom_env.engine.payment import Cost
+from bbom_env.engine.payment_search import remaining
+from bbom_env.modules.dark_matter.module import NAME
+
+DM = DARK_MATTER
+FLAGS = ((True, False), (False, True), (True, True))  # (wildcards, convert)
+
+
+@pytest.mark.parametrize("part", range(5))
+def test_one_part_counts_answer_what_the_search_answers(part: int) -> None:
+    """On random one-part costs (1 to 8), pools and picks (cards that pay, and any card: a Madness
+    card, Dark Matter without wildcards, a second Air card): what is owed equals ``remaining``'s
+    sum, and ``completable_module`` (counted where ``completable_one_part`` answers) equals the
+    bounded search."""
+    rng = random.Random(part)
+    codes = [*range(NUM_ELEMENT_CODES), DM, NUM_ELEMENT_CODES]  # Element cards, Dark Matter, Madness
+    paying = [c for c in range(NUM_ELEMENT_CODES) if part in (c // 3, 4) or c // 3 == 3] + [DM]
+    counted = answers = 0
+    seen = set()
+    for _ in range(1500):
+        parts = [0] * 5
+        parts[part] = rng.randrange(1, 9)
+        wildcards, convert = rng.choice(FLAGS)
+        cost = Cost(*parts, wildcards=wildcards, convert=convert)
+        assert counted_costs.one_part(cost) == part
+        pool = [0] * NUM_CODES
+        for c in codes:
+            pool[c] = rng.choice((0, 0, 1, 2, 3))
+        pool[DM] = rng.randrange(8)
+        kinds = paying if rng.random() < 0.8 else codes
+        trial = [rng.choice(kinds) for _ in range(rng.randrange(1, 5))]
+        owed = counted_costs.one_part_owed(tuple(trial), cost, part)
+        assert owed == sum(remaining(tuple(trial), cost)), (trial, cost)
+        search = PA._completable_module(tuple(sorted(trial)), tuple(pool), cost, 256)
+        assert PA.completable_module(trial, pool, cost) == search, (trial, pool, cost)
+        counted += counted_costs.completable_one_part(trial, pool, cost, part) is not None
+        seen.add(search)
+        answers += 1
+    assert seen == {True, False} and counted > answers // 2
+
+
+def test_one_part_shapes() -> None:
+    """Only a cost of one Element part (or "any") and no one-of, distinct or currency part."""
+    assert counted_costs.one_part(Cost(0, 2, 0, 0, 0, wildcards=True)) == 1
+    assert counted_costs.one_part(Cost(0, 0, 0, 0, 3, convert=True)) == 4
+    assert counted_costs.one_part(Cost(1, 2, 0, 0, 0, wildcards=True)) == -1
+    assert counted_costs.one_part(Cost(0, 2, 0, 0, 1, wildcards=True)) == -1
+    assert counted_costs.one_part(Cost(2, one_of=1, one_of_set=(1, 2), wildcards=True)) == -1
+    assert counted_costs.one_part(Cost(distinct=2, convert=True)) == -1
+    assert counted_costs.one_part(Cost(currency=2)) == -1
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_manual_payment_offers_what_the_general_path_offers(
+    dm: None, monkeypatch: pytest.MonkeyPatch, players: int
+) -> None:
+    """In random manual-payment games with the module (Dark Matter added to hands so that pairs
+    are common), every pay frame's legal moves equal those of the general path (``one_part``
+    answering -1: ``remaining`` and the bounded search)."""
+    rng = random.Random(players)
+    compared = one_part = 0
+    for seed in range(6):
+        state = new_game(GameConfig(num_players=players, payment="manual", seed=seed, modules=(NAME,)))
+        while not state.over:
+            f = state.stack[-1]
+            if f["kind"] == "pay" and f.get("decider") is not None:
+                fast = PF.legal_pay(state, f)
+                with monkeypatch.context() as m:
+                    m.setattr(counted_costs, "one_part", lambda cost: -1)
+                    m.setattr(PF, "one_part", lambda cost: -1)
+                    PA._completable_module.cache_clear()
+                    assert PF.legal_pay(state, f) == fast, (f["cost"], f["picks"])
+                compared += 1
+                one_part += len(f["cost"]) > 5 and counted_costs.one_part(Cost(*f["cost"])) >= 0
+            elif f["kind"] == "menu" and rng.random() < 0.05:
+                state.players[f["player"]].hand[DM] += 2  # (a unit check: pairs in play)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert compared > 500 and one_part > 50
