@@ -9,6 +9,7 @@ gives (``tests/modules/dark_matter/test_fast_payments.py`` compares them).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .constants import (
@@ -136,6 +137,32 @@ def completable_counted(trial: list[int], pool: list[int], cost: Cost) -> bool:
         if not held[e] and (left[c1] or left[c2] or left[c3]):
             others += 1
     return others >= owed
+
+
+def pays_counted(picked: list[int], cost: Cost) -> Callable[[int], bool]:
+    """For a ``counted`` cost: whether a card picked after ``picked`` pays part of what is still
+    owed (``payment_search.remaining``'s sum falls), counted: while fewer than n currency cards
+    are picked, a currency card (sections 4.7, 4.8); while fewer than n Elements are, an Element
+    card of an Element not picked yet (4.6: a second card of an Element pays nothing)."""
+    if cost.currency:
+        if picked.count(CURRENCY) >= cost.currency:
+            return _pays_nothing
+        return _is_currency
+    held = 0  # the picked Element cards' Elements, one bit each
+    for c in picked:
+        if c < NUM_ELEMENT_CODES:
+            held |= 1 << CODE_ELEMENT[c]
+    if (held & 1) + (held >> 1 & 1) + (held >> 2 & 1) + (held >> 3 & 1) >= cost.distinct:
+        return _pays_nothing
+    return lambda code: code < NUM_ELEMENT_CODES and not held >> CODE_ELEMENT[code] & 1
+
+
+def _pays_nothing(code: int) -> bool:
+    return False
+
+
+def _is_currency(code: int) -> bool:
+    return code == CURRENCY
 
 
 def completable_values(fixed: list[int], avail: list[int], r: int) -> bool:

@@ -41,7 +41,7 @@ from .payment import (
     usable_support,
 )
 from .payment_auto import auto_payment, completable_module, completable_pick
-from .payment_counted import one_part, one_part_owed
+from .payment_counted import counted, one_part, one_part_owed, pays_counted
 from .payment_search import remaining
 from .records import HAND_SOURCES, HandSource, Source, SupportSource
 from .resolver import done, frame
@@ -248,7 +248,10 @@ def _module_judges(
     payment its pick makes (None: no payment). Dark Matter that pays only as Spontaneous Elements
     (section 4.9) pays in pairs: each card is a pick (DP-P4), the first of a pair judged with its
     pair completed (A-18 counts a pair as one unit), offered only while a second card is there.
-    ``part``: the cost's ``payment_counted.one_part`` (>= 0: what is owed is counted)."""
+    ``part``: the cost's ``payment_counted.one_part`` (>= 0: what is owed is counted). A cost in
+    cards of one kind (``payment_counted.counted``: sections 4.6-4.8) is judged by counting."""
+    if part < 0 and counted(cost):
+        return pays_counted(picked, cost), lambda code: [*picked, code]  # (no pairs: no wildcards)
     # What is owed, summed: ``remaining``'s numbers are ``left_to_pay``'s amounts (no Cost built).
     owed = sum(remaining(tuple(picked), cost)) if part < 0 else one_part_owed(tuple(picked), cost, part)
     pairs_only = cost.wildcards and not cost.currency

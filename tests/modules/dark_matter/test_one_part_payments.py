@@ -56,6 +56,28 @@ def test_one_part_counts_answer_what_the_search_answers(part: int) -> None:
     assert seen == {True, False} and counted > answers // 2
 
 
+COUNTED = [*(Cost(currency=n) for n in range(1, 6)), *(Cost(distinct=n) for n in range(1, 5))]
+
+
+@pytest.mark.parametrize("cost", COUNTED)
+def test_counted_judges_answer_what_the_search_answers(cost: Cost) -> None:
+    """Sections 4.6-4.8: whether a card picked after random picks pays part of what is still owed
+    of a cost in cards of one kind, counted (``pays_counted``), equals ``remaining``'s sum
+    falling."""
+    rng = random.Random(cost.currency * 10 + cost.distinct)
+    codes = [*range(NUM_ELEMENT_CODES), *[DM] * 8, NUM_ELEMENT_CODES]  # Dark Matter often
+    seen = set()
+    for _ in range(400):
+        picked = [rng.choice(codes) for _ in range(rng.randrange(0, 6))]
+        judge = counted_costs.pays_counted(picked, cost)
+        owed = sum(remaining(tuple(picked), cost))
+        for code in codes:
+            pays = sum(remaining((*picked, code), cost)) < owed
+            assert judge(code) == pays, (picked, code, cost)
+            seen.add(pays)
+    assert seen == {True, False}
+
+
 def test_one_part_shapes() -> None:
     """Only a cost of one Element part (or "any") and no one-of, distinct or currency part."""
     assert counted_costs.one_part(Cost(0, 2, 0, 0, 0, wildcards=True)) == 1
@@ -72,10 +94,11 @@ def test_manual_payment_offers_what_the_general_path_offers(
     dm: None, monkeypatch: pytest.MonkeyPatch, players: int
 ) -> None:
     """In random manual-payment games with the module (Dark Matter added to hands so that pairs
-    are common), every pay frame's legal moves equal those of the general path (``one_part``
-    answering -1: ``remaining`` and the bounded search)."""
+    are common), every pay frame's legal moves equal those of the general path (no cost counted:
+    ``remaining`` and the bounded search), for one-part costs and costs in cards of one kind
+    (Acquire Dark Matter, section 4.6; Dark Curses, 4.7; Black Spells, 4.8)."""
     rng = random.Random(players)
-    compared = one_part = 0
+    compared = one_part = counted = 0
     for seed in range(6):
         state = new_game(GameConfig(num_players=players, payment="manual", seed=seed, modules=(NAME,)))
         while not state.over:
@@ -84,13 +107,17 @@ def test_manual_payment_offers_what_the_general_path_offers(
                 fast = PF.legal_pay(state, f)
                 with monkeypatch.context() as m:
                     m.setattr(counted_costs, "one_part", lambda cost: -1)
+                    m.setattr(counted_costs, "counted", lambda cost: False)
                     m.setattr(PF, "one_part", lambda cost: -1)
+                    m.setattr(PF, "counted", lambda cost: False)
                     PA._completable_module.cache_clear()
                     assert PF.legal_pay(state, f) == fast, (f["cost"], f["picks"])
                 compared += 1
-                one_part += len(f["cost"]) > 5 and counted_costs.one_part(Cost(*f["cost"])) >= 0
+                cost = Cost(*f["cost"])
+                one_part += len(f["cost"]) > 5 and counted_costs.one_part(cost) >= 0
+                counted += counted_costs.counted(cost)
             elif f["kind"] == "menu" and rng.random() < 0.05:
                 state.players[f["player"]].hand[DM] += 2  # (a unit check: pairs in play)
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
-    assert compared > 500 and one_part > 50
+    assert compared > 500 and one_part > 50 and counted > 50
