@@ -89,18 +89,27 @@ def test_one_part_shapes() -> None:
     assert counted_costs.one_part(Cost(currency=2)) == -1
 
 
-@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize(("players", "irreducible"), [(2, True), (3, True), (2, False)])
 def test_manual_payment_offers_what_the_general_path_offers(
-    dm: None, monkeypatch: pytest.MonkeyPatch, players: int
+    dm: None, monkeypatch: pytest.MonkeyPatch, players: int, irreducible: bool
 ) -> None:
     """In random manual-payment games with the module (Dark Matter added to hands so that pairs
     are common), every pay frame's legal moves equal those of the general path (no cost counted:
     ``remaining`` and the bounded search), for one-part costs and costs in cards of one kind
-    (Acquire Dark Matter, section 4.6; Dark Curses, 4.7; Black Spells, 4.8)."""
+    (Acquire Dark Matter, section 4.6; Dark Curses, 4.7; Black Spells, 4.8); with and without
+    irreducible payments (A-18)."""
     rng = random.Random(players)
     compared = one_part = counted = 0
     for seed in range(6):
-        state = new_game(GameConfig(num_players=players, payment="manual", seed=seed, modules=(NAME,)))
+        state = new_game(
+            GameConfig(
+                num_players=players,
+                payment="manual",
+                seed=seed,
+                modules=(NAME,),
+                irreducible_payments=irreducible,
+            )
+        )
         while not state.over:
             f = state.stack[-1]
             if f["kind"] == "pay" and f.get("decider") is not None:
