@@ -255,7 +255,7 @@ def one_part_owed(codes: tuple[int, ...], cost: Cost, part: int) -> int:
     paid += air
     if cost.wildcards:
         paid += dark // 2
-    left = cost[part] - paid
+    left: int = cost[part] - paid  # type: ignore[operator]  # (part < COST_PARTS: an int)
     return left if left > 0 else 0
 
 
@@ -292,7 +292,7 @@ def completable_one_part(trial: list[int], pool: list[int], cost: Cost, part: in
         c1, c2, c3 = ELEMENT_CODES[part]
         avail = [left[c1], left[c2], left[c3]]
     avail[0] += spare // 2
-    r = cost[part]
+    r: int = cost[part]  # type: ignore[assignment]  # (part < COST_PARTS: an int)
     if completable_values(values, avail, r):
         return True
     if cost.convert and part != _AIR and part != COST_ANY and not air:

@@ -1,8 +1,9 @@
 """The module's menu reads written for speed answer what their plain definitions answer: the
-Spontaneous Elements gate ``may_pair`` (RULES.md section 4.9: a pair of Dark Matter cards in hand
-and support pools, counted by slot equality) and a Dark Curse's cost (section 4.7, A-49: printed,
-from a per-pack table, plus the standing surcharge). On random games of both modules (Phobias
-crush support cards, V-21), with Dark Matter put in supports."""
+menu's counts ``values_and_currency`` (``available_values`` and ``currency_cards``: crushed
+cards left out), the Spontaneous Elements gate ``may_pair`` (RULES.md section 4.9: a pair of
+Dark Matter cards in hand and support pools, counted by slot equality) and a Dark Curse's cost
+(section 4.7, A-49: printed, from a per-pack table, plus the standing surcharge). On random
+games of both modules (Phobias crush support cards, V-21), with Dark Matter put in supports."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from bbom_env.engine import GameConfig, GameState, hooks, new_game
 from bbom_env.engine.constants import DARK_MATTER
+from bbom_env.engine.payment import available_values, currency_cards, values_and_currency
 from bbom_env.engine.records import SupportSlot
 from bbom_env.modules.dark_matter.actions import dark_matter_cost, may_pair
 from bbom_env.modules.dark_matter.content import DARK_CURSE, DARK_SYMBOL
@@ -42,7 +44,11 @@ def test_fast_reads_match_their_definitions(dm: None, modules: tuple[str, ...]) 
                     for i, slot in enumerate(pl.support):
                         if rng.random() < 0.3 and slot.crushed < 0:
                             pl.support[i] = SupportSlot(DARK_MATTER)  # (a unit check: not a legal state)
+                        elif rng.random() < 0.1 and slot.card < DARK_MATTER:
+                            pl.support[i] = SupportSlot(slot.card, crushed=0)  # an unusable card
                 for p in range(3):
+                    # The module menu's one-pass counts (written out): the payment's own.
+                    assert values_and_currency(s, p) == (available_values(s, p), currency_cards(s, p))
                     answer = may_pair(s, p)
                     assert answer == _pairs_by_slot(s, p), (seed, p)
                     pairs[answer] += 1
