@@ -157,6 +157,44 @@ def pays_counted(picked: list[int], cost: Cost) -> Callable[[int], bool]:
     return lambda code: code < NUM_ELEMENT_CODES and not held >> CODE_ELEMENT[code] & 1
 
 
+def useful_counted(picked: list[int], pool: list[int], cost: Cost) -> Callable[[int], bool]:
+    """``pays_counted`` and then ``completable_counted`` (A-18) for a card of the pool (``pool``:
+    counts by code of the cards still available, each card asked has one there), answered by
+    counts read once per query: n currency cards: a currency card, while the picks are fewer
+    than n currency cards only and the pool still has the rest; n cards of different Elements:
+    an Element card of an Element not picked, while the picks are fewer than n cards of
+    different Elements only and the pool still has a card of enough other Elements."""
+    k = len(picked)
+    if cost.currency:
+        n = cost.currency
+        if k >= n or picked.count(CURRENCY) != k or pool[CURRENCY] < n - k:
+            return _pays_nothing
+        return _is_currency
+    held = 0  # the picks' Elements, one bit each
+    for c in picked:
+        if c >= NUM_ELEMENT_CODES or held >> CODE_ELEMENT[c] & 1:
+            return _pays_nothing  # a card that pays nothing: every payment with it is reducible
+        held |= 1 << CODE_ELEMENT[c]
+    need = cost.distinct - k - 1  # Elements still owed after the card asked
+    if need < 0:
+        return _pays_nothing
+    spare = 0  # the Elements not picked that the pool has a card of
+    for e, (c1, c2, c3) in enumerate(ELEMENT_CODES):
+        if not held >> e & 1 and (pool[c1] or pool[c2] or pool[c3]):
+            spare |= 1 << e
+
+    def useful(code: int) -> bool:
+        if code >= NUM_ELEMENT_CODES:
+            return False
+        e = CODE_ELEMENT[code]
+        if held >> e & 1:
+            return False
+        others = spare & ~(1 << e)
+        return (others & 1) + (others >> 1 & 1) + (others >> 2 & 1) + (others >> 3 & 1) >= need
+
+    return useful
+
+
 def _pays_nothing(code: int) -> bool:
     return False
 

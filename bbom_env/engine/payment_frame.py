@@ -41,12 +41,12 @@ from .payment import (
 )
 from .payment_auto import auto_payment, completable_module, completable_pick
 from .payment_counted import (
-    completable_counted,
     completable_one_part,
     counted,
     one_part,
     one_part_owed,
     pays_counted,
+    useful_counted,
 )
 from .payment_search import remaining
 from .records import HAND_SOURCES, HandSource, Source, SupportSource
@@ -249,21 +249,10 @@ def _module_useful(
     only while a second card is there. ``part``: the cost's ``payment_counted.one_part`` (>= 0:
     what is owed is counted). A cost in cards of one kind (``payment_counted.counted``: sections
     4.6-4.8) is judged by counting. Equal codes get equal answers (asked once)."""
+    if part < 0 and counted(cost):  # (no pairs: a counted cost has no wildcards)
+        return useful_counted(picked, pool, cost) if irreducible_only else pays_counted(picked, cost)
     verdict: dict[int, bool] = {}
     with_picks = _with_picks(pool, picked) if irreducible_only else pool  # the same for every card
-    if part < 0 and counted(cost):
-        pays = pays_counted(picked, cost)  # (no pairs: a counted cost has no wildcards)
-
-        def counted_useful(code: int) -> bool:
-            ok = verdict.get(code)
-            if ok is None:
-                ok = pays(code) and (
-                    not irreducible_only or completable_counted([*picked, code], with_picks, cost)
-                )
-                verdict[code] = ok
-            return ok
-
-        return counted_useful
     # What is owed, summed: ``remaining``'s numbers are ``left_to_pay``'s amounts (no Cost built).
     owed = sum(remaining(tuple(picked), cost)) if part < 0 else one_part_owed(tuple(picked), cost, part)
     pairs_only = cost.wildcards and not cost.currency

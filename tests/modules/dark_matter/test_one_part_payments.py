@@ -78,6 +78,37 @@ def test_counted_judges_answer_what_the_search_answers(cost: Cost) -> None:
     assert seen == {True, False}
 
 
+@pytest.mark.parametrize("cost", COUNTED)
+def test_counted_useful_is_pays_then_completes(cost: Cost) -> None:
+    """A-18 for a cost in cards of one kind: ``useful_counted`` (counts read once per query)
+    equals ``pays_counted`` and then ``completable_counted`` on the pool plus the picks, for every
+    card the pool has, on random picks and pools."""
+    rng = random.Random(cost.currency * 10 + cost.distinct + 1)
+    codes = [*range(NUM_ELEMENT_CODES), DM, NUM_ELEMENT_CODES]
+    seen = set()
+    for _ in range(600):
+        pool = [0] * NUM_CODES
+        for c in codes:
+            pool[c] = rng.choice((0, 0, 1, 2))
+        pool[DM] = rng.randrange(7)
+        kinds = [DM] if cost.currency and rng.random() < 0.7 else codes
+        if cost.distinct and rng.random() < 0.7:
+            picked = [e * 3 + rng.randrange(3) for e in rng.sample(range(4), rng.randrange(0, 4))]
+        else:
+            picked = [rng.choice(kinds) for _ in range(rng.randrange(0, 5))]
+        with_picks = list(pool)
+        for c in picked:
+            with_picks[c] += 1
+        fast = counted_costs.useful_counted(picked, pool, cost)
+        pays = counted_costs.pays_counted(picked, cost)
+        for code in codes:
+            if pool[code]:
+                slow = pays(code) and counted_costs.completable_counted([*picked, code], with_picks, cost)
+                assert fast(code) == slow, (picked, code, pool, cost)
+                seen.add(slow)
+    assert seen == {True, False}
+
+
 def test_one_part_shapes() -> None:
     """Only a cost of one Element part (or "any") and no one-of, distinct or currency part."""
     assert counted_costs.one_part(Cost(0, 2, 0, 0, 0, wildcards=True)) == 1
