@@ -5,6 +5,12 @@ cost is a count, so ``payment_auto`` answers them here, with the cards and answe
 gives (``tests/modules/dark_matter/test_fast_payments.py`` compares them).
 
 ``payment_auto`` passes its ``_pool`` (the usable support cards in its preference order).
+
+Manual payment's judges, counted: for those costs (``pays_counted``, ``useful_counted``) and for
+a cost of one part, an Element or "any", with Spontaneous Elements (section 4.9) or the Air
+conversion (V-12): what is owed (``one_part_owed``) and A-18's completion
+(``completable_one_part``, by ``completable_values``), each the answer of ``payment_search`` or
+the bounded search (``tests/modules/dark_matter/test_one_part_payments.py`` compares them).
 """
 
 from __future__ import annotations
