@@ -157,6 +157,7 @@ NO_BAN = hooks.NO_BAN
 
 
 _ELEMENT_FIRST_CODES = tuple(element_code(e, 1) for e in ELEMENTS)
+assert _ELEMENT_FIRST_CODES == (0, 3, 6, 9)  # values_and_currency's slices, written out
 
 
 def available_values(state: GameState, payer: int, banned: frozenset[int] = frozenset()) -> list[list[int]]:
@@ -177,15 +178,35 @@ def values_and_currency(state: GameState, payer: int) -> tuple[list[list[int]], 
     """``available_values`` (no banned Element) and ``currency_cards`` in one pass over the
     support pool (the module menu's counts: ``menu.MenuView``)."""
     hand = state.players[payer].hand
-    counts = [hand[lo : lo + NUM_VALUES] for lo in _ELEMENT_FIRST_CODES]
+    counts = [hand[0:3], hand[3:6], hand[6:9], hand[9:12]]  # _ELEMENT_FIRST_CODES' slices, written out
     currency = hand[CURRENCY]
-    for _, _, code in usable_support(state, payer):
-        if code < NUM_ELEMENT_CODES:
+    # usable_support's filters (no banned Element here) written out, without its list of
+    # (seat, slot, code): the Element cards' codes and the currency cards of the support pool that
+    # are not crushed (V-21), of players not eliminated; none with "no_support_payment".
+    pooled: list[int] | None = None
+    pooled_currency = 0
+    for pl in state.players:
+        if pl.eliminated or not pl.support:
+            continue
+        for slot in pl.support:
+            if slot.crushed == NO_CARD:
+                code = slot.card
+                if code < NUM_ELEMENT_CODES:
+                    if pooled is None:
+                        pooled = [code]
+                    else:
+                        pooled.append(code)
+                elif code == CURRENCY:
+                    pooled_currency += 1
+    if pooled is None and not pooled_currency:
+        return counts, currency
+    if state.has_mod(payer, "no_support_payment"):
+        return counts, currency
+    if pooled is not None:
+        for code in pooled:
             e, i = CODE_COUNT_INDEX[code]
             counts[e][i] += 1
-        else:  # usable_support yields Element cards and currency cards only
-            currency += 1
-    return counts, currency
+    return counts, currency + pooled_currency
 
 
 def available_codes(state: GameState, payer: int, banned: frozenset[int] = frozenset()) -> list[int]:

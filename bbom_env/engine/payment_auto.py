@@ -361,30 +361,6 @@ def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[in
     return [chosen[j] for j in keep]
 
 
-def _completable(fixed: list[int], avail: list[int], r: int) -> bool:
-    """Whether values ``fixed`` (already chosen) plus some of ``avail`` (counts of values 1, 2, 3)
-    make an irreducible payment of r: sum >= r and sum - smallest < r. Adding a card never lowers
-    sum - smallest, so a fixed part that is already reducible can never be completed."""
-    t = sum(fixed)
-    m = min(fixed) if fixed else 9
-    if fixed and t - m >= r:
-        return False
-    if t >= r:
-        return True
-    n1, n2, n3 = avail
-    for q3 in range(n3 + 1):
-        for q2 in range(n2 + 1):
-            for q1 in range(n1 + 1):
-                s = t + q1 + 2 * q2 + 3 * q3
-                if s < r:
-                    continue
-                low = min(m, 1 if q1 else 9, 2 if q2 else 9, 3 if q3 else 9)
-                if s - low < r:
-                    return True
-                break  # one more value-1 card only raises s - low
-    return False
-
-
 def completable_pick(picked: list[int], pool: list[int], req: tuple[int, ...], code: int) -> bool | None:
     """A-18 in manual mode: whether picking ``code`` keeps an irreducible payment reachable from
     the cards still available (``pool``: counts by card code, the candidate included).
@@ -411,7 +387,7 @@ def completable_pick(picked: list[int], pool: list[int], req: tuple[int, ...], c
         avail = [pool[a] + pool[b] + pool[c] + pool[d] for a, b, c, d in _CODES_BY_VALUE]
     fixed.append(CODE_VALUE[code])
     avail[CODE_VALUE[code] - 1] -= 1  # the candidate itself
-    return _completable(fixed, avail, r)
+    return counted_costs.completable_values(fixed, avail, r)
 
 
 # The card codes of each value (1, 2, 3), one per Element (for the "any" part above).
@@ -430,8 +406,14 @@ def completable_module(trial: list[int], pool: list[int], cost: Cost, budget: in
     The answer depends on the trial's cards, not their order: memoised on the sorted trial (manual
     payment asks the same trials again and again, about half of them in random play). A cost in
     cards of one kind (``payment_counted.counted``) is answered by counting, as the search would."""
-    if budget >= counted_costs.COUNTED_SEARCH and counted_costs.counted(cost):
-        return counted_costs.completable_counted(trial, pool, cost)
+    if budget >= counted_costs.COUNTED_SEARCH:
+        if counted_costs.counted(cost):
+            return counted_costs.completable_counted(trial, pool, cost)
+        part = counted_costs.one_part(cost)
+        if part >= 0:
+            known = counted_costs.completable_one_part(trial, pool, cost, part)
+            if known is not None:
+                return known
     return _completable_module(tuple(sorted(trial)), tuple(pool), cost, budget)
 
 

@@ -5,22 +5,32 @@ cost is a count, so ``payment_auto`` answers them here, with the cards and answe
 gives (``tests/modules/dark_matter/test_fast_payments.py`` compares them).
 
 ``payment_auto`` passes its ``_pool`` (the usable support cards in its preference order).
+
+Manual payment's judges, counted: for those costs (``pays_counted``, ``useful_counted``) and for
+a cost of one part, an Element or "any", with Spontaneous Elements (section 4.9) or the Air
+conversion (V-12): what is owed (``one_part_owed``) and A-18's completion
+(``completable_one_part``, by ``completable_values``), each the answer of ``payment_search`` or
+the bounded search (``tests/modules/dark_matter/test_one_part_payments.py`` compares them).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .constants import (
     CODE_ELEMENT,
     CODE_VALUE,
     COST_ANY,
+    COST_PARTS,
     CURRENCY,
     ELEMENT_CODES,
     NUM_ELEMENT_CODES,
     NUM_ELEMENTS,
 )
 from .records import HAND_SOURCES, Source, SupportSource
+
+_AIR = 3  # constants.Element.AIR: the Element of the Air conversion (V-12)
 
 if TYPE_CHECKING:
     from .payment import Cost
@@ -133,3 +143,205 @@ def completable_counted(trial: list[int], pool: list[int], cost: Cost) -> bool:
         if not held[e] and (left[c1] or left[c2] or left[c3]):
             others += 1
     return others >= owed
+
+
+def pays_counted(picked: list[int], cost: Cost) -> Callable[[int], bool]:
+    """For a ``counted`` cost: whether a card picked after ``picked`` pays part of what is still
+    owed (``payment_search.remaining``'s sum falls), counted: while fewer than n currency cards
+    are picked, a currency card (sections 4.7, 4.8); while fewer than n Elements are, an Element
+    card of an Element not picked yet (4.6: a second card of an Element pays nothing)."""
+    if cost.currency:
+        if picked.count(CURRENCY) >= cost.currency:
+            return _pays_nothing
+        return _is_currency
+    held = 0  # the picked Element cards' Elements, one bit each
+    for c in picked:
+        if c < NUM_ELEMENT_CODES:
+            held |= 1 << CODE_ELEMENT[c]
+    if (held & 1) + (held >> 1 & 1) + (held >> 2 & 1) + (held >> 3 & 1) >= cost.distinct:
+        return _pays_nothing
+    return lambda code: code < NUM_ELEMENT_CODES and not held >> CODE_ELEMENT[code] & 1
+
+
+def useful_counted(picked: list[int], pool: list[int], cost: Cost) -> Callable[[int], bool]:
+    """``pays_counted`` and then ``completable_counted`` (A-18) for a card of the pool (``pool``:
+    counts by code of the cards still available, each card asked has one there), answered by
+    counts read once per query: n currency cards: a currency card, while the picks are fewer
+    than n currency cards only and the pool still has the rest; n cards of different Elements:
+    an Element card of an Element not picked, while the picks are fewer than n cards of
+    different Elements only and the pool still has a card of enough other Elements."""
+    k = len(picked)
+    if cost.currency:
+        n = cost.currency
+        if k >= n or picked.count(CURRENCY) != k or pool[CURRENCY] < n - k:
+            return _pays_nothing
+        return _is_currency
+    held = 0  # the picks' Elements, one bit each
+    for c in picked:
+        if c >= NUM_ELEMENT_CODES or held >> CODE_ELEMENT[c] & 1:
+            return _pays_nothing  # a card that pays nothing: every payment with it is reducible
+        held |= 1 << CODE_ELEMENT[c]
+    need = cost.distinct - k - 1  # Elements still owed after the card asked
+    if need < 0:
+        return _pays_nothing
+    spare = 0  # the Elements not picked that the pool has a card of
+    for e, (c1, c2, c3) in enumerate(ELEMENT_CODES):
+        if not held >> e & 1 and (pool[c1] or pool[c2] or pool[c3]):
+            spare |= 1 << e
+
+    def useful(code: int) -> bool:
+        if code >= NUM_ELEMENT_CODES:
+            return False
+        e = CODE_ELEMENT[code]
+        if held >> e & 1:
+            return False
+        others = spare & ~(1 << e)
+        return (others & 1) + (others >> 1 & 1) + (others >> 2 & 1) + (others >> 3 & 1) >= need
+
+    return useful
+
+
+def _pays_nothing(code: int) -> bool:
+    return False
+
+
+def _is_currency(code: int) -> bool:
+    return code == CURRENCY
+
+
+def completable_values(fixed: list[int], avail: list[int], r: int) -> bool:
+    """Whether values ``fixed`` (already chosen) plus some of ``avail`` (counts of values 1, 2, 3)
+    make an irreducible payment of r: sum >= r and sum - smallest < r. Adding a card never lowers
+    sum - smallest, so a fixed part that is already reducible can never be completed."""
+    t = sum(fixed)
+    m = min(fixed) if fixed else 9
+    if fixed and t - m >= r:
+        return False
+    if t >= r:
+        return True
+    n1, n2, n3 = avail
+    for q3 in range(n3 + 1):
+        for q2 in range(n2 + 1):
+            for q1 in range(n1 + 1):
+                s = t + q1 + 2 * q2 + 3 * q3
+                if s < r:
+                    continue
+                low = min(m, 1 if q1 else 9, 2 if q2 else 9, 3 if q3 else 9)
+                if s - low < r:
+                    return True
+                break  # one more value-1 card only raises s - low
+    return False
+
+
+# -- one part with Spontaneous Elements or the Air conversion -------------------------------------
+
+
+def one_part(cost: Cost) -> int:
+    """The cost's one part (an Element, or ``COST_ANY``) when it has no other and no one-of,
+    distinct or currency part: a base Action's one-Element (or "any") cost with Spontaneous
+    Elements (section 4.9) or the Air conversion (V-12), most of manual payment's module costs.
+    -1 otherwise."""
+    if cost.one_of or cost.distinct or cost.currency:
+        return -1
+    part = -1
+    for k in range(COST_PARTS):
+        if cost[k]:
+            if part >= 0:
+                return -1
+            part = k
+    return part
+
+
+def _one_part_cards(
+    codes: list[int] | tuple[int, ...], cost: Cost, part: int
+) -> tuple[list[int], int, bool, bool]:
+    """(the values the cards pay ``part`` with, the Dark Matter cards among them, whether an Air
+    card is converted, whether a card pays nothing): a card of the part's Element (any Element
+    card for "any") pays its value; with the conversion (V-12, only for another Element's part)
+    the first Air card its value, a second one nothing (one card converts); with wildcards (4.9)
+    Dark Matter pays in pairs (counted apart); any other card pays nothing."""
+    convert = cost.convert and part != _AIR and part != COST_ANY
+    values: list[int] = []
+    dark = 0
+    air = False
+    for c in codes:
+        if c < NUM_ELEMENT_CODES:
+            e = CODE_ELEMENT[c]
+            if e == part or part == COST_ANY:
+                values.append(CODE_VALUE[c])
+                continue
+            if convert and e == _AIR and not air:
+                air = True
+                values.append(CODE_VALUE[c])
+                continue
+        elif c == CURRENCY and cost.wildcards:
+            dark += 1
+            continue
+        return values, dark, air, True
+    return values, dark, air, False
+
+
+def one_part_owed(codes: tuple[int, ...], cost: Cost, part: int) -> int:
+    """``sum(payment_search.remaining(codes, cost))`` for a ``one_part`` cost, counted: the part
+    less what the cards pay it (every card its whole value, the best Air card converted, a
+    Spontaneous Element per pair of Dark Matter), at least 0."""
+    convert = cost.convert and part != _AIR and part != COST_ANY
+    paid = air = dark = 0
+    for c in codes:
+        if c < NUM_ELEMENT_CODES:
+            e = CODE_ELEMENT[c]
+            if e == part or part == COST_ANY:
+                paid += CODE_VALUE[c]
+            elif convert and e == _AIR and CODE_VALUE[c] > air:
+                air = CODE_VALUE[c]
+        elif c == CURRENCY:
+            dark += 1
+    paid += air
+    if cost.wildcards:
+        paid += dark // 2
+    left: int = cost[part] - paid  # type: ignore[operator]  # (part < COST_PARTS: an int)
+    return left if left > 0 else 0
+
+
+def completable_one_part(trial: list[int], pool: list[int], cost: Cost, part: int) -> bool | None:
+    """``completable_module`` for a ``one_part`` cost, counted: every card of an irreducible
+    payment pays the part (A-18: a card that pays nothing, a second Air card, an odd Dark Matter
+    card can be removed), each with its value, a pair of Dark Matter as one value-1 card (a pair
+    is one unit: removing one of its cards loses 1); so the trial completes exactly when its cards
+    all pay (an odd Dark Matter card paired from the pool) and ``completable_values`` completes
+    their values from the pool's (pairs as value-1 cards; one Air card converted at most). None
+    for a trial with a card that pays nothing (the caller asks the search)."""
+    left = list(pool)
+    for c in trial:
+        left[c] -= 1
+    if min(left) < 0:
+        return False
+    values, dark, air, idle = _one_part_cards(trial, cost, part)
+    spare = left[CURRENCY] if cost.wildcards else 0
+    if idle or (dark % 2 and not spare):
+        # A card that pays nothing (an odd Dark Matter card that no card of the pool pairs):
+        # never irreducible, but the bounded search's answer is kept (past its budget it says
+        # True). Manual payment never asks: it offers only cards that pay (legal_pay).
+        return None
+    if dark % 2:
+        spare -= 1
+        dark += 1
+    values += [1] * (dark // 2)
+    if part == COST_ANY:
+        avail = [0, 0, 0]
+        for codes in ELEMENT_CODES:
+            for v in range(3):
+                avail[v] += left[codes[v]]
+    else:
+        c1, c2, c3 = ELEMENT_CODES[part]
+        avail = [left[c1], left[c2], left[c3]]
+    avail[0] += spare // 2
+    r: int = cost[part]  # type: ignore[assignment]  # (part < COST_PARTS: an int)
+    if completable_values(values, avail, r):
+        return True
+    if cost.convert and part != _AIR and part != COST_ANY and not air:
+        # No Air card converted yet: one from the pool may be (V-12), at most one.
+        for v, c in enumerate(ELEMENT_CODES[_AIR]):
+            if left[c] and completable_values([*values, v + 1], avail, r):
+                return True
+    return False

@@ -34,13 +34,20 @@ from .payment import (
     as_cost,
     banned_elements,
     covers,
-    elements_only,
     irreducible,
     is_free,
     source_code,
     usable_support,
 )
 from .payment_auto import auto_payment, completable_module, completable_pick
+from .payment_counted import (
+    completable_one_part,
+    counted,
+    one_part,
+    one_part_owed,
+    pays_counted,
+    useful_counted,
+)
 from .payment_search import remaining
 from .records import HAND_SOURCES, HandSource, Source, SupportSource
 from .resolver import done, frame
@@ -178,52 +185,45 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     req = f["cost"]  # the compact form: five numbers for the base game's costs
     picked = _picked_codes(state, f)
     out = [M.PAY_CANCEL]
-    covered = covers(picked, req)
+    # A Cost only for a module's cost parts (``elements_only``: five numbers never have them).
+    cost = None if len(req) == COST_PARTS else as_cost(req)
+    if cost is not None and cost.elements_only:
+        cost = None
+    # A module cost of one part (Spontaneous Elements, 4.9; the Air conversion, V-12): counted.
+    part = -1 if cost is None else one_part(cost)
+    covered = covers(picked, req) if part < 0 else _one_part_covered(picked, cost, part)
+    irreducible_only = state.config.irreducible_payments
     if covered:
         out.append(M.PAY_CONFIRM)
-        if state.config.irreducible_payments:
+        if irreducible_only:
             out.sort()
             return out
-    simple = elements_only(req)
-    cost = None if simple else as_cost(req)  # a Cost only for a module's cost parts
     offers, pool = _offers(state, f, cost is not None and bool(cost.currency or cost.wildcards))
-    irreducible_only = state.config.irreducible_payments
+    if cost is not None:
+        module_useful = _module_useful(picked, cost, pool, part, irreducible_only)
+        out += [m for m, code in offers if module_useful(code)]
+        out.sort()
+        return out
     verdict: dict[int, bool] = {}  # equal codes get equal answers
     have = [0] * NUM_ELEMENTS  # Elements picked, by Element (picks are Element cards here)
-    need_any = False
-    pays_part: Callable[[int], bool] | None = None  # a module cost's judges (_module_judges)
-    trial_of: Callable[[int], list[int] | None] | None = None
-    if simple:
-        for c in picked:
-            have[CODE_ELEMENT[c]] += CODE_VALUE[c]
-        need_any = req[COST_ANY] > 0 and not covered
-    else:
-        assert cost is not None
-        pays_part, trial_of = _module_judges(picked, cost, pool)
-        if irreducible_only:
-            with_picks = _with_picks(pool, picked)  # once per query: the same for every card asked
+    for c in picked:
+        have[CODE_ELEMENT[c]] += CODE_VALUE[c]
+    need_any = req[COST_ANY] > 0 and not covered
 
     def useful(code: int) -> bool:
         if code in verdict:
             return verdict[code]
         # Whether the card pays part of what is still owed (an Element-only cost: written here,
         # not in a closure, as it is asked for every card offered).
-        if pays_part is None:
-            e = CODE_ELEMENT[code]
-            ok = have[e] < req[e] or need_any
-        else:
-            ok = pays_part(code)
+        e = CODE_ELEMENT[code]
+        ok = have[e] < req[e] or need_any
         if ok and irreducible_only:
-            if cost is not None:  # a module's cost (never Element-only): a bounded search
-                trial = (trial_of(code) if trial_of is not None else None) or [*picked, code]
-                ok = completable_module(trial, with_picks, cost)
+            exact = completable_pick(picked, pool, req, code)
+            if exact is None:  # mixed cost: at least no reducible payment is ever confirmed
+                trial = [*picked, code]
+                ok = not covers(trial, req) or irreducible(trial, req)
             else:
-                exact = completable_pick(picked, pool, req, code)
-                if exact is None:  # mixed cost: at least no reducible payment is ever confirmed
-                    trial = [*picked, code]
-                    ok = not covers(trial, req) or irreducible(trial, req)
-                else:
-                    ok = exact
+                ok = exact
         verdict[code] = ok
         return ok
 
@@ -232,28 +232,55 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     return out
 
 
-def _module_judges(
-    picked: list[int], cost: Cost, pool: list[int]
-) -> tuple[Callable[[int], bool], Callable[[int], list[int] | None]]:
-    """For a cost with a module's parts: whether a card pays part of what is still owed, and the
-    payment its pick makes (None: no payment). Dark Matter that pays only as Spontaneous Elements
-    (section 4.9) pays in pairs: each card is a pick (DP-P4), the first of a pair judged with its
-    pair completed (A-18 counts a pair as one unit), offered only while a second card is there."""
+def _one_part_covered(picked: list[int], cost: Cost | None, part: int) -> bool:
+    """``covers`` for a ``payment_counted.one_part`` cost: nothing owed (counted)."""
+    assert cost is not None
+    return not one_part_owed(tuple(picked), cost, part)
+
+
+def _module_useful(
+    picked: list[int], cost: Cost, pool: list[int], part: int, irreducible_only: bool
+) -> Callable[[int], bool]:
+    """``legal_pay``'s judge of a card for a cost with a module's parts: whether it pays part of
+    what is still owed and, with irreducible payments (A-18), keeps an irreducible payment
+    reachable (``completable_module``; the shapes it counts asked directly). Dark Matter that
+    pays only as Spontaneous Elements (section 4.9) pays in pairs: each card is a pick (DP-P4),
+    the first of a pair judged with its pair completed (A-18 counts a pair as one unit), offered
+    only while a second card is there. ``part``: the cost's ``payment_counted.one_part`` (>= 0:
+    what is owed is counted). A cost in cards of one kind (``payment_counted.counted``: sections
+    4.6-4.8) is judged by counting. Equal codes get equal answers (asked once)."""
+    if part < 0 and counted(cost):  # (no pairs: a counted cost has no wildcards)
+        return useful_counted(picked, pool, cost) if irreducible_only else pays_counted(picked, cost)
+    verdict: dict[int, bool] = {}
+    with_picks = _with_picks(pool, picked) if irreducible_only else pool  # the same for every card
     # What is owed, summed: ``remaining``'s numbers are ``left_to_pay``'s amounts (no Cost built).
-    owed = sum(remaining(tuple(picked), cost))
+    owed = sum(remaining(tuple(picked), cost)) if part < 0 else one_part_owed(tuple(picked), cost, part)
     pairs_only = cost.wildcards and not cost.currency
     odd = picked.count(CURRENCY) % 2
 
-    def trial_of(code: int) -> list[int] | None:
-        if code != CURRENCY or not pairs_only or odd:
-            return [*picked, code]
-        return [*picked, code, code] if pool[CURRENCY] >= 2 else None
+    def useful(code: int) -> bool:
+        ok = verdict.get(code)
+        if ok is not None:
+            return ok
+        # The payment its pick makes (None: none, a lone Dark Matter card that no other pairs).
+        trial: list[int] | None = [*picked, code]
+        if code == CURRENCY and pairs_only and not odd:
+            trial = [*picked, code, code] if pool[CURRENCY] >= 2 else None
+        if trial is None:
+            ok = False
+        elif part >= 0:
+            ok = one_part_owed(tuple(trial), cost, part) < owed
+            if ok and irreducible_only:
+                known = completable_one_part(trial, with_picks, cost, part)
+                ok = completable_module(trial, with_picks, cost) if known is None else known
+        else:
+            ok = sum(remaining(tuple(trial), cost)) < owed
+            if ok and irreducible_only:
+                ok = completable_module(trial, with_picks, cost)
+        verdict[code] = ok
+        return ok
 
-    def pays_part(code: int) -> bool:
-        trial = trial_of(code)
-        return trial is not None and sum(remaining(tuple(trial), cost)) < owed
-
-    return pays_part, trial_of
+    return useful
 
 
 def _with_picks(pool: list[int], picked: list[int]) -> list[int]:

@@ -25,6 +25,7 @@ from bbom_env.engine.move_args import NO_ARG
 from bbom_env.engine.moves import BlockSpec, Move
 from bbom_env.engine.payment import Cost, as_cost, with_flag
 from bbom_env.engine.payment_frame import pay_frame
+from bbom_env.engine.records import SupportSlot
 from bbom_env.engine.resolver import done, frame, push
 from bbom_env.engine.rules import MenuAction
 
@@ -38,6 +39,7 @@ ACQUIRE = "acquire_dark_matter"  # the Action's name: payment frames and "forbid
 ACQUIRE_BLOCK = "ACQUIRE_DARK_MATTER"
 # Section 4.6, V-17: 2 Element cards of pairwise different Elements, any values.
 ACQUIRE_COST = Cost(distinct=2)
+_ACQUIRE_CARDS = ACQUIRE_COST.distinct  # (read on every menu query)
 
 
 def dark_matter_cost(n: int) -> Cost:
@@ -109,29 +111,35 @@ def may_pair(state: GameState, p: int) -> bool:
     held = state.players[p].hand[DARK_MATTER]
     if held >= 2:
         return True
-    for pl in state.players:  # loops, not a generator: the menu asks on every query
+    for pl in state.players:  # a loop, not a generator: the menu asks on every query
         if pl.support:
-            for slot in pl.support:
-                if slot.card == DARK_MATTER:
-                    held += 1
-                    if held >= 2:
-                        return True
+            # The slots holding Dark Matter, counted in C: such a slot crushes nothing (only a
+            # Phobia crushes the card under it, V-21), so it equals _DARK_MATTER_SLOT.
+            held += pl.support.count(_DARK_MATTER_SLOT)
+            if held >= 2:
+                return True
     return False
+
+
+_DARK_MATTER_SLOT = SupportSlot(DARK_MATTER)
 
 
 def legal_acquire(state: GameState, view: MenuView) -> list[int]:
     """The Action's one id while the supply has a card, the Action is not forbidden and the
     decider holds (hand and support pool) 2 payable Element cards of different Elements (a
     list, not a generator: the menu asks on every query)."""
-    if dm_state(state).supply <= 0 or view.forbidden(state, ACQUIRE, None):
-        return []
     if view.plain(ACQUIRE):
-        # No modifier, no open transform (most menus): the Elements the player holds a payable
-        # card of (elements_held without a "forbid", inline: tot[e] > 0 exactly when one is held).
+        # No modifier (so no "forbid"), no open transform (most menus): the Elements the player
+        # holds a payable card of (elements_held without a "forbid", inline: tot[e] > 0 exactly
+        # when one is held), then the supply.
         tot = view.tot
-        if (tot[0] > 0) + (tot[1] > 0) + (tot[2] > 0) + (tot[3] > 0) < ACQUIRE_COST.distinct:
+        if (tot[0] > 0) + (tot[1] > 0) + (tot[2] > 0) + (tot[3] > 0) < _ACQUIRE_CARDS:
             return []
-    elif view.elements_held(state, ACQUIRE) < ACQUIRE_COST.distinct:
+        if dm_state(state).supply <= 0:
+            return []
+    elif dm_state(state).supply <= 0 or view.forbidden(state, ACQUIRE, None):
+        return []
+    elif view.elements_held(state, ACQUIRE) < _ACQUIRE_CARDS:
         # Short of the Elements as printed (the Elements the player holds a payable card of): the
         # cost transforms, which only add ways to pay (the Air conversion, V-12: "different
         # Elements" too), not the "cost" modifiers (V-17: counted in cards; A-51).

@@ -92,7 +92,9 @@ def legal_black_book(state: GameState, view: MenuView) -> list[int]:
     st = dm_state(state)
     if st.closed or st.used_turn == state.turn or view.forbidden(state, BLACK_BOOK, None):
         return []
-    costs = _CASTABLE(state.pack)
+    last = _CASTABLE.last  # the memo's look-up, inline (asked on every menu query)
+    costs = last[1] if last[0] is state.pack else _CASTABLE(state.pack)
+    assert costs is not None
     left = costs[LEFT].get(st.book[st.spread])
     right = costs[RIGHT].get(st.book[st.spread + 1])
     if (left is None or left > have) and (right is None or right > have):

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from bbom_env.engine import hooks
 from bbom_env.engine import moves as M
+from bbom_env.engine.cards import PackMemo
 from bbom_env.engine.config import GameConfig
 from bbom_env.engine.constants import (
     LAST_SPACE,
@@ -58,6 +59,7 @@ from .content import DARK_CURSE, DARK_SYMBOL
 from .state import NAME, dm_state
 
 if TYPE_CHECKING:
+    from bbom_env.engine.cards import Pack
     from bbom_env.engine.payment import Cost
     from bbom_env.engine.state import GameState
 
@@ -69,8 +71,18 @@ def dark_curse_cost(state: GameState, p: int, curse: CurseOnTrack) -> Cost:
     standing "matching Element" destroy surcharge of the payer (the Phobia "Destroying a Curse
     costs you 1 additional matching Element", ``hooks.standing_surcharge``: 0 without a module
     modifier source) adds as many Dark Matter cards."""
-    printed = state.pack.sections[DARK_CURSE.name][curse.curse].cost
-    return dark_matter_cost(printed + hooks.standing_surcharge(state, p, "destroy"))
+    last = _PRINTED.last  # the memo's look-up, inline (the menu asks for each Dark Curse)
+    printed = (last[1] if last[0] is state.pack else _PRINTED(state.pack))[curse.curse]  # type: ignore[index]
+    extra = hooks.standing_surcharge(state, p, "destroy")
+    return dark_matter_cost(printed.currency + extra) if extra else printed
+
+
+def _printed_costs(pack: Pack) -> dict[str, Cost]:
+    """Each Dark Curse's printed cost (section 4.7), by Curse id: built once per pack."""
+    return {cid: dark_matter_cost(c.cost) for cid, c in pack.sections[DARK_CURSE.name].items()}
+
+
+_PRINTED: PackMemo[dict[str, Cost]] = PackMemo(_printed_costs)
 
 
 def _by_effect(config: GameConfig) -> bool:
