@@ -376,7 +376,9 @@ def check_random_effects(data: st.DataObject, players: int, seed: int, payment: 
     try:
         load_pack(path)
     except PackError as exc:  # only the rules about where an op may be: never its own values
-        assert any(w in str(exc) for w in (*WHOLE_PACK_REFUSALS, "temporary")), str(exc)
+        # ("temporary": a limit modifier only as a temporary one; V-39: a Monster's arrival
+        # modifier aimed at the Active Player only for this turn)
+        assert any(w in str(exc) for w in (*WHOLE_PACK_REFUSALS, "temporary", "(V-39)")), str(exc)
         return
     play(path, players, seed, payment)
 
