@@ -7,6 +7,7 @@ menu of random games, against a menu that applies every transform to every cost.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import cast
 
 import pytest
@@ -17,6 +18,19 @@ from bbom_env.engine.menu import MenuView, menu_legal
 from bbom_env.engine.payment import Cost
 from bbom_env.engine.rules import ruleset
 from bbom_env.modules.dark_matter.module import NAME
+
+
+def _menus(config: GameConfig, play_seed: int) -> Iterator[tuple[GameState, MenuFrame]]:
+    """Each menu decision of one random game (moves drawn by ``Random(play_seed)``): the test may
+    change the state there and puts back what it changed before the game goes on."""
+    state = new_game(config)
+    moves = random.Random(play_seed)
+    while not state.over:
+        top = state.stack[-1] if state.stack else None
+        if top is not None and top["kind"] == "menu":
+            yield state, cast(MenuFrame, top)
+        legal = state.legal_actions()
+        state.apply_action(legal[moves.randrange(len(legal))])
 
 
 def _all_transforms(
@@ -39,22 +53,16 @@ def test_gated_and_uniform_menus_match_the_plain_transforms(
     assert transforms and all(type(t) is hooks.GatedTransform and t.uniform for t in transforms)
     fast_paths = menus = banned_paths = 0
     for seed in range(6 if len(modules) == 1 else 12):
-        state = new_game(GameConfig(num_players=players, payment=payment, seed=seed, modules=modules))
-        rng = random.Random(seed)
-        while not state.over:
-            top = state.stack[-1] if state.stack else None
-            if top is not None and top["kind"] == "menu":
-                f = cast(MenuFrame, top)
-                menus += 1
-                fast = menu_legal(state, f)
-                view = MenuView(state, f)
-                fast_paths += bool(view._transforms) and view._flags is not None
-                banned_paths += bool(view._transforms) and view._flags is not None and view._forbid
-                with monkeypatch.context() as m:
-                    m.setattr(hooks, "active_transforms", _all_transforms)
-                    assert menu_legal(state, f) == fast, (seed, state.turn)
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+        config = GameConfig(num_players=players, payment=payment, seed=seed, modules=modules)
+        for state, f in _menus(config, seed):
+            menus += 1
+            fast = menu_legal(state, f)
+            view = MenuView(state, f)
+            fast_paths += bool(view._transforms) and view._flags is not None
+            banned_paths += bool(view._transforms) and view._flags is not None and view._forbid
+            with monkeypatch.context() as m:
+                m.setattr(hooks, "active_transforms", _all_transforms)
+                assert menu_legal(state, f) == fast, (seed, state.turn)
     # The comparison covers menus where a transform is open (a pair held, or the conversion).
     assert menus > 100 and fast_paths > 10, (menus, fast_paths)
     assert banned_paths > 10 or len(modules) == 1, banned_paths
@@ -143,31 +151,25 @@ def test_flagged_costs_of_a_payer_with_a_ban_match_the_plain_transforms(
     rng = random.Random(5)
     checked = 0
     for seed in range(12):
-        state = new_game(GameConfig(num_players=2, payment="auto", seed=seed, modules=modules))
-        moves = random.Random(seed)
-        while not state.over:
-            top = state.stack[-1] if state.stack else None
-            if top is not None and top["kind"] == "menu":
-                f = cast(MenuFrame, top)
-                view = MenuView(state, f)
-                if view._forbid and view._transforms and view._flags is not None:
-                    with monkeypatch.context() as m:
-                        m.setattr(hooks, "active_transforms", _all_transforms)
-                        plain = MenuView(state, f)
-                    for action in ("activate", "learn", "acquire", "destroy", "cure"):
-                        for n in range(1, 13):  # "any" (a Cure's): a banned Element's cards pay none
-                            req = (0, 0, 0, 0, n)
-                            assert view.can_pay(state, action, req) == plain.can_pay(state, action, req)
-                        for _ in range(6):
-                            req = tuple(rng.randint(0, 3) if rng.random() < 0.4 else 0 for _ in range(5))
-                            assert view.can_pay(state, action, req) == plain.can_pay(state, action, req)
-                            e = rng.randrange(4)
-                            n = rng.randint(1, 6)
-                            got = view.can_pay_single(state, action, e, n)
-                            assert got == plain.can_pay_single(state, action, e, n), (action, e, n)
-                            checked += 1
-            legal = state.legal_actions()
-            state.apply_action(legal[moves.randrange(len(legal))])
+        for state, f in _menus(GameConfig(num_players=2, payment="auto", seed=seed, modules=modules), seed):
+            view = MenuView(state, f)
+            if not (view._forbid and view._transforms and view._flags is not None):
+                continue
+            with monkeypatch.context() as m:
+                m.setattr(hooks, "active_transforms", _all_transforms)
+                plain = MenuView(state, f)
+            for action in ("activate", "learn", "acquire", "destroy", "cure"):
+                for n in range(1, 13):  # "any" (a Cure's): a banned Element's cards pay none
+                    req = (0, 0, 0, 0, n)
+                    assert view.can_pay(state, action, req) == plain.can_pay(state, action, req)
+                for _ in range(6):
+                    req = tuple(rng.randint(0, 3) if rng.random() < 0.4 else 0 for _ in range(5))
+                    assert view.can_pay(state, action, req) == plain.can_pay(state, action, req)
+                    e = rng.randrange(4)
+                    n = rng.randint(1, 6)
+                    got = view.can_pay_single(state, action, e, n)
+                    assert got == plain.can_pay_single(state, action, e, n), (action, e, n)
+                    checked += 1
     assert checked > 300, checked
 
 
@@ -234,25 +236,21 @@ def test_modified_menus_with_open_transforms_match_the_plain_transforms(
     checked = 0
     for game in range(4):
         modules = (NAME,) if game % 2 else (NAME, "phobias")
-        state = new_game(GameConfig(num_players=2, payment="auto", seed=10 * seed + game, modules=modules))
-        moves = random.Random(game)
-        while not state.over:
-            top = state.stack[-1] if state.stack else None
-            f = cast(MenuFrame, top)
-            if top is not None and top["kind"] == "menu" and MenuView(state, f)._transforms:
-                pl = state.players[f["player"]]
-                kept = pl.mods
-                for _ in range(3):
-                    picked = rng.sample(_MODIFIERS, rng.randint(1, 2))
-                    pl.mods = [*kept, *(TempModifier(m, "this_turn", "test") for m in picked)]
-                    fast = menu_legal(state, f)
-                    with monkeypatch.context() as m:
-                        m.setattr(hooks, "active_transforms", _all_transforms)
-                        assert menu_legal(state, f) == fast, (picked, state.turn)
-                    checked += 1
-                pl.mods = kept
-            legal = state.legal_actions()
-            state.apply_action(legal[moves.randrange(len(legal))])
+        config = GameConfig(num_players=2, payment="auto", seed=10 * seed + game, modules=modules)
+        for state, f in _menus(config, game):
+            if not MenuView(state, f)._transforms:
+                continue
+            pl = state.players[f["player"]]
+            kept = pl.mods
+            for _ in range(3):
+                picked = rng.sample(_MODIFIERS, rng.randint(1, 2))
+                pl.mods = [*kept, *(TempModifier(m, "this_turn", "test") for m in picked)]
+                fast = menu_legal(state, f)
+                with monkeypatch.context() as m:
+                    m.setattr(hooks, "active_transforms", _all_transforms)
+                    assert menu_legal(state, f) == fast, (picked, state.turn)
+                checked += 1
+            pl.mods = kept
     assert checked > 100, checked
 
 
@@ -270,26 +268,19 @@ def test_the_views_cards_only_costs_match_the_payment_solver(dm: None) -> None:
     ]
     checked = 0
     for seed in range(3):
-        state = new_game(GameConfig(num_players=2, payment="auto", seed=seed, modules=(NAME,)))
-        moves = random.Random(seed)
-        while not state.over:
-            top = state.stack[-1] if state.stack else None
-            if top is not None and top["kind"] == "menu":
-                f = cast(MenuFrame, top)
-                pl = state.players[f["player"]]
-                kept = pl.mods
-                element = rng.choice(("fire", "water", "earth", "air"))
-                ban = {"kind": "forbid", "action": "all", "element": element}
-                for mods in (kept, [*kept, TempModifier(ban, "this_turn", "test")]):
-                    pl.mods = mods
-                    view = MenuView(state, f)
-                    for cost in costs:
-                        want = affordable(state, f["player"], cost, "acquire_dark_matter")
-                        assert view.affordable(state, "acquire_dark_matter", cost) == want, (cost, element)
-                        checked += 1
-                pl.mods = kept
-            legal = state.legal_actions()
-            state.apply_action(legal[moves.randrange(len(legal))])
+        for state, f in _menus(GameConfig(num_players=2, payment="auto", seed=seed, modules=(NAME,)), seed):
+            pl = state.players[f["player"]]
+            kept = pl.mods
+            element = rng.choice(("fire", "water", "earth", "air"))
+            ban = {"kind": "forbid", "action": "all", "element": element}
+            for mods in (kept, [*kept, TempModifier(ban, "this_turn", "test")]):
+                pl.mods = mods
+                view = MenuView(state, f)
+                for cost in costs:
+                    want = affordable(state, f["player"], cost, "acquire_dark_matter")
+                    assert view.affordable(state, "acquire_dark_matter", cost) == want, (cost, element)
+                    checked += 1
+            pl.mods = kept
     assert checked > 1000, checked
 
 
@@ -305,25 +296,20 @@ def test_acquire_dark_matter_is_offered_exactly_when_the_solver_pays_it(dm: None
     rng = random.Random(4)
     checked = opened = 0
     for seed in range(4):
-        state = new_game(GameConfig(num_players=2, payment="auto", seed=seed, modules=(NAME,)))
-        moves = random.Random(seed)
-        while not state.over:
-            top = state.stack[-1] if state.stack else None
-            if top is not None and top["kind"] == "menu" and dm_state(state).supply > 0:
-                f = cast(MenuFrame, top)
-                p = f["player"]
-                pl = state.players[p]
-                kept = pl.mods
-                ban = {"kind": "forbid", "action": "all", "element": rng.choice(("fire", "air"))}
-                for mods in (kept, [*kept, TempModifier(ban, "this_turn", "test")]):
-                    pl.mods = mods
-                    view = MenuView(state, f)
-                    opened += bool(view._transforms)
-                    cost = hooks.transform_cost(state, p, ACQUIRE, ACQUIRE_COST)
-                    want = affordable(state, p, cost, ACQUIRE)
-                    assert bool(legal_acquire(state, view)) == want, (seed, state.turn, mods)
-                    checked += 1
-                pl.mods = kept
-            legal = state.legal_actions()
-            state.apply_action(legal[moves.randrange(len(legal))])
+        for state, f in _menus(GameConfig(num_players=2, payment="auto", seed=seed, modules=(NAME,)), seed):
+            if dm_state(state).supply <= 0:
+                continue
+            p = f["player"]
+            pl = state.players[p]
+            kept = pl.mods
+            ban = {"kind": "forbid", "action": "all", "element": rng.choice(("fire", "air"))}
+            for mods in (kept, [*kept, TempModifier(ban, "this_turn", "test")]):
+                pl.mods = mods
+                view = MenuView(state, f)
+                opened += bool(view._transforms)
+                cost = hooks.transform_cost(state, p, ACQUIRE, ACQUIRE_COST)
+                want = affordable(state, p, cost, ACQUIRE)
+                assert bool(legal_acquire(state, view)) == want, (seed, state.turn, mods)
+                checked += 1
+            pl.mods = kept
     assert checked > 300 and opened > 30, (checked, opened)
