@@ -20,17 +20,23 @@ from bbom_env.engine.rules import ruleset
 from bbom_env.modules.dark_matter.module import NAME
 
 
-def _menus(config: GameConfig, play_seed: int) -> Iterator[tuple[GameState, MenuFrame]]:
-    """Each menu decision of one random game (moves drawn by ``Random(play_seed)``): the test may
+def _states(config: GameConfig, play_seed: int) -> Iterator[GameState]:
+    """Each decision of one random game (moves drawn by ``Random(play_seed)``): the test may
     change the state there and puts back what it changed before the game goes on."""
     state = new_game(config)
     moves = random.Random(play_seed)
     while not state.over:
+        yield state
+        legal = state.legal_actions()
+        state.apply_action(legal[moves.randrange(len(legal))])
+
+
+def _menus(config: GameConfig, play_seed: int) -> Iterator[tuple[GameState, MenuFrame]]:
+    """``_states``' menu decisions, with their frame."""
+    for state in _states(config, play_seed):
         top = state.stack[-1] if state.stack else None
         if top is not None and top["kind"] == "menu":
             yield state, cast(MenuFrame, top)
-        legal = state.legal_actions()
-        state.apply_action(legal[moves.randrange(len(legal))])
 
 
 def _all_transforms(
@@ -91,9 +97,7 @@ def test_an_opened_transform_answers_as_the_gated_one_while_its_gate_is_open(dm:
     costs, actions = _TRANSFORM_COSTS, _PAY_ACTIONS
     opened = checked = 0
     for seed in range(4):
-        state = new_game(GameConfig(num_players=3, payment="auto", seed=seed, modules=(NAME,)))
-        rng = random.Random(seed)
-        while not state.over:
+        for state in _states(GameConfig(num_players=3, payment="auto", seed=seed, modules=(NAME,)), seed):
             for t in transforms:
                 for p in range(len(state.players)):
                     if not t.active(state, p):
@@ -103,8 +107,6 @@ def test_an_opened_transform_answers_as_the_gated_one_while_its_gate_is_open(dm:
                         for req in costs:
                             assert t.opened(state, p, action, req) == t.transform(state, p, action, req)
                             checked += 1
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
     assert opened > 100 and checked > 1000, (opened, checked)
 
 
@@ -121,9 +123,7 @@ def test_an_unbanned_transform_answers_as_the_gated_one_without_a_ban(
     costs, actions = _TRANSFORM_COSTS, _PAY_ACTIONS
     checked = banned = 0
     for seed in range(4):
-        state = new_game(GameConfig(num_players=3, payment="auto", seed=seed, modules=modules))
-        rng = random.Random(seed)
-        while not state.over:
+        for state in _states(GameConfig(num_players=3, payment="auto", seed=seed, modules=modules), seed):
             for t in transforms:
                 for p in range(len(state.players)):
                     if not t.active(state, p):
@@ -135,8 +135,6 @@ def test_an_unbanned_transform_answers_as_the_gated_one_without_a_ban(
                         for req in costs:
                             assert t.unbanned(state, p, action, req) == t.transform(state, p, action, req)
                             checked += 1
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
     assert checked > 1000, checked
     assert banned > 0 or len(modules) == 1, banned
 
