@@ -86,13 +86,39 @@ def _bench(name: str):
     return mod
 
 
-@pytest.mark.parametrize("name", ["play", "engine_throughput", "env_throughput", "balance", "card_coverage"])
+@pytest.mark.parametrize(
+    "name", ["play", "engine_throughput", "env_throughput", "balance", "card_coverage", "menu_profile"]
+)
 def test_every_option_has_a_help_text(name: str) -> None:
     from bbom_env.play import build_parser as play_parser
 
     parser = play_parser() if name == "play" else _bench(name).build_parser()
     undocumented = [a.option_strings or a.dest for a in parser._actions if not a.help]
     assert undocumented == []
+
+
+def test_menu_profile_covers_every_menu_and_action(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/menu_profile.py: per module set, the categories' shares sum to 1 over every menu
+    decision of the games, each category is a flag pattern (F, C, T, P), and every registered Action
+    of the set is timed in each (the base game's six, the modules' four more)."""
+    from bbom_env.engine.rules import ruleset
+
+    res = _bench("menu_profile").main(
+        ["--modules", "dark_matter,phobias", "--games", "2", "--reps", "1", "--json"]
+    )
+    assert set(res) == {"base", "dark_matter,phobias"}
+    for name, modules in (("base", ()), ("dark_matter,phobias", ("dark_matter", "phobias"))):
+        cats = {k: v for k, v in res[name].items() if k != "all"}
+        assert res[name]["all"]["menus"] > 50
+        assert sum(row["share"] for row in cats.values()) == pytest.approx(1.0)
+        for cat, row in cats.items():
+            assert len(cat) == 4 and all(c in (flag, "-") for c, flag in zip(cat, "FCTP", strict=True)), cat
+            assert {f"{a.name}_us" for a in ruleset(modules).actions} <= set(row), (name, cat)
+            assert row["menu_us"] > 0
+        if not modules:  # no transform and no Phobia without the modules
+            assert all(cat[2:] == "--" for cat in cats)
+    assert any("T" in cat for cat in res["dark_matter,phobias"])
+    assert capsys.readouterr().out.splitlines()[-1].startswith('{"players": 2')
 
 
 @pytest.mark.parametrize(
