@@ -28,7 +28,7 @@ from .flow import fire, seq
 from .menu import MenuView, req_of
 from .menu_closed_forms import AIR, curse_payable
 from .move_args import ACQUIRABLE_VALUES
-from .payment_frame import action_cost, pay_frame
+from .payment_frame import pay_frame
 from .records import CurseOnTrack, SpellSlot, with_exhausted
 from .resolver import done, frame, push
 from .rules import CurseRule, MenuAction, ruleset
@@ -152,7 +152,7 @@ def choose_activate(state: GameState, f: dict, mv: M.Move) -> None:
     req = req_of(el := state.pack.spells[sid].element, state.pack.spells[sid].activation_cost * x)
     push(
         state,
-        pay_frame(p, action_cost(state, p, "activate", el, req), "activate", sid),  # spell_req's cost
+        pay_frame(p, hooks.adjust_cost(state, p, "activate", el, req), "activate", sid),  # spell_req's cost
         {"kind": "activate", "player": p, "spell": sid, "x": x},
     )
 
@@ -179,7 +179,7 @@ def legal_learn(state: GameState, view: MenuView) -> list[int]:
 def choose_learn(state: GameState, f: dict, mv: M.Move) -> None:
     p, e = f["player"], mv.args.element
     sid = state.library[e][-1]
-    req = action_cost(state, p, "learn", e, req_of(e, state.pack.spells[sid].learning_cost))
+    req = hooks.adjust_cost(state, p, "learn", e, req_of(e, state.pack.spells[sid].learning_cost))
     push(
         state, pay_frame(p, req, "learn", sid), {"kind": "learn", "player": p, "element": e, "decider": None}
     )
@@ -207,7 +207,7 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
 
 def choose_acquire(state: GameState, f: dict, mv: M.Move) -> None:
     p, e, v = f["player"], mv.args.element, mv.args.value
-    req = action_cost(state, p, "acquire", e, req_of(e, v))
+    req = hooks.adjust_cost(state, p, "acquire", e, req_of(e, v))
     push(
         state,
         pay_frame(p, req, "acquire", f"{e}-{v}"),
@@ -335,7 +335,7 @@ def legal_cure(state: GameState, view: MenuView) -> list[int]:
 
 def choose_cure(state: GameState, f: dict, mv: M.Move) -> None:
     p = f["player"]
-    req = action_cost(state, p, "cure", None, CURE_REQ)
+    req = hooks.adjust_cost(state, p, "cure", None, CURE_REQ)
     if mv.block == "CURE_HAND":
         target = {"kind": "cure", "player": p, "owner": -1, "code": mv.args.code}
     elif mv.block == "CURE_SUPPORT":

@@ -21,9 +21,15 @@ NO_BAN: frozenset[int] = frozenset()  # shared (hooks.NO_BAN): most payers have 
 
 
 def transform_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
-    """The modules' cost transforms applied to an Action's cost (after its "cost" modifiers)."""
-    for transform in ruleset(state.config.modules).cost_transforms:
-        req = transform(state, p, action, req)
+    """The modules' cost transforms applied to an Action's cost (after its "cost" modifiers): a
+    ``GatedTransform``'s gate asked directly and, while open, its ``opened`` transform called (its
+    contract: the same cost as the transform itself, one call less on every chosen Action)."""
+    for t in ruleset(state.config.modules).cost_transforms:
+        if type(t) is GatedTransform:
+            if t.active(state, p):
+                req = t.opened(state, p, action, req)
+        else:
+            req = t(state, p, action, req)
     return req
 
 

@@ -180,7 +180,7 @@ class MenuView:
                 return None  # (a base game's modifiers: its general path, as printed)
             if not self._forbid:
                 return rulings.modified_tot(self.tot, self.counts, self._cost_mods, action)
-            base = self._ban_tot if self._ban_tot is not None else self._reading.ban_tot(action, self.tot)
+            base = self._forbid_tot(action)
             if not self._cost or (action not in self._cost_actions and "all" not in self._cost_actions):
                 return base  # no "cost" modifier on the Action: modified_tot's answer
             return rulings.modified_tot(base, self._funds(state, action)[1], self._cost_mods, action)
@@ -223,17 +223,16 @@ class MenuView:
         known = self._action_flags(state, action)
         if known is None:
             return None
-        if not self._forbid:
-            base = self.tot
-        elif self._ban_tot is not None:
-            base = self._ban_tot  # V-36 bans for every Action
-        elif self._reading.forbidden(action, None):
-            return _FORBIDDEN  # the whole Action ("forbid" with Element "any")
-        else:  # the Action's own bans
-            banned = self.banned(action)
-            base = [-1 if e in banned else v for e, v in enumerate(self._funds(state, action)[0])]
+        base = self._forbid_tot(action) if self._forbid else self.tot
         air = self._funds(state, action)[1][AIR] if known[1] else _NO_CARDS
         return flagged_tot(base, self._currency // 2 if known[0] else 0, air, same)
+
+    def _forbid_tot(self, action: str) -> list[int]:
+        """Under "forbid" modifiers (section 4.10), the value per Element of the cards that may pay
+        this Action, -1 for an Element whose cost of it is forbidden: ``_ban_tot`` (V-36 bans for
+        every Action), else the reading's (the Action's own bans; every Element's -1 when the
+        whole Action is forbidden)."""
+        return self._ban_tot if self._ban_tot is not None else self._reading.ban_tot(action, self.tot)
 
     def part_budget(self, state: GameState, action: str) -> int | None:
         """For this Action's costs of Element parts without "any" (a Curse's, A-62), as printed:
@@ -460,7 +459,6 @@ def _ban_tot(view: MenuView, state: GameState, banned: frozenset[int] | None) ->
 
 _CURE = frozenset(("cure",))
 _NO_CARDS = [0, 0, 0]  # counts of an Element whose cards may not pay (never changed)
-_FORBIDDEN = [-1, -1, -1, -1]  # single_tot of a forbidden Action: no cost (>= 0) is <= -1
 _PROBES: tuple[Req, ...] = tuple(req_of(e, 1) for e in range(AIR + 1))  # one per Element
 _PROBE: Req = _PROBES[0]  # a non-free Element cost (hooks.GatedTransform.uniform)
 

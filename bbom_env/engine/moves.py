@@ -175,6 +175,13 @@ ACCEPT = BLOCKS["ACCEPT"].start
 DECLINE = BLOCKS["DECLINE"].start
 
 
+@cache
+def block_start(block: str, modules: tuple[str, ...]) -> int:
+    """The first move id of a block in the layout of ``modules`` (a module's Action block: its
+    menu asks on every query), looked up once per block and module set."""
+    return layout(modules).by_name[block].start
+
+
 def num_moves(modules: tuple[str, ...] = ()) -> int:
     """Size of the flat move space for a module set (base game: no module)."""
     return layout(tuple(modules)).size

@@ -419,10 +419,8 @@ def completable_module(trial: list[int], pool: list[int], cost: Cost, budget: in
 
 @lru_cache(maxsize=1 << 14)
 def _completable_module(trial: tuple[int, ...], pool: tuple[int, ...], cost: Cost, budget: int) -> bool:
-    left = list(pool)
-    for c in trial:
-        left[c] -= 1
-    if min(left) < 0:
+    left = counted_costs.pool_left(pool, trial)
+    if left is None:
         return False
     pairs = cost.wildcards and not cost.currency
     tried = 0

@@ -116,15 +116,22 @@ def _note_last(
 COUNTED_SEARCH = 256
 
 
+def pool_left(pool: list[int] | tuple[int, ...], trial: list[int] | tuple[int, ...]) -> list[int] | None:
+    """The pool's counts by code once the trial's cards are taken out of it; None when the pool
+    lacks one of them (A-18's completions: what may still be added to the trial)."""
+    left = list(pool)
+    for c in trial:
+        left[c] -= 1
+    return None if min(left) < 0 else left
+
+
 def completable_counted(trial: list[int], pool: list[int], cost: Cost) -> bool:
     """``completable_module`` for n currency cards only, or n cards of different Elements only
     (sections 4.6-4.8): a payment of such a cost is irreducible exactly when it is n cards of
     that kind (n currency cards; n cards of n different Elements) and nothing else, so the trial
     completes to one when its cards are such cards and the pool still has the rest."""
-    left = list(pool)
-    for c in trial:
-        left[c] -= 1
-    if min(left) < 0:
+    left = pool_left(pool, trial)
+    if left is None:
         return False
     if cost.currency:
         if trial.count(CURRENCY) != len(trial):
@@ -311,10 +318,8 @@ def completable_one_part(trial: list[int], pool: list[int], cost: Cost, part: in
     all pay (an odd Dark Matter card paired from the pool) and ``completable_values`` completes
     their values from the pool's (pairs as value-1 cards; one Air card converted at most). None
     for a trial with a card that pays nothing (the caller asks the search)."""
-    left = list(pool)
-    for c in trial:
-        left[c] -= 1
-    if min(left) < 0:
+    left = pool_left(pool, trial)
+    if left is None:
         return False
     values, dark, air, idle = _one_part_cards(trial, cost, part)
     spare = left[CURRENCY] if cost.wildcards else 0

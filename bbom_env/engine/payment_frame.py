@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import hooks
 from . import move_args as A
 from . import moves as M
 from .constants import (
@@ -28,7 +27,6 @@ from .constants import (
     NUM_ELEMENT_CODES,
     NUM_ELEMENTS,
 )
-from .hooks import GatedTransform
 from .payment import (
     Cost,
     as_cost,
@@ -51,7 +49,6 @@ from .payment_counted import (
 from .payment_search import remaining
 from .records import HAND_SOURCES, HandSource, Source, SupportSource
 from .resolver import done, frame
-from .rules import ruleset
 
 if TYPE_CHECKING:
     from .frames import PayFrame
@@ -72,24 +69,6 @@ def pay_frame(p: int, req: tuple, action: str, what: str) -> PayFrame:
         "target": what,
         "decider": None,
     }
-
-
-def action_cost(state: GameState, p: int, action: str, element: int | None, req: tuple[int, ...]) -> tuple:
-    """``hooks.adjust_cost`` (section 4.10, then the modules' cost transforms, 4.9) for the cost
-    an Action chosen from the menu pushes: each ``hooks.GatedTransform``'s gate asked directly and,
-    when open, its ``opened`` transform called (the gate's contract: a closed gate leaves every
-    cost as it is; ``opened`` answers as the transform while it is open), one call less per
-    transform. The same cost as ``adjust_cost`` (tests/engine/test_action_cost.py)."""
-    out = hooks.apply_cost_mods(hooks.player_mods(state, p), action, element, req)
-    modules = state.config.modules
-    if modules:
-        for t in ruleset(modules).cost_transforms:
-            if type(t) is GatedTransform:
-                if t.active(state, p):
-                    out = t.opened(state, p, action, out)
-            else:
-                out = t(state, p, action, out)
-    return out
 
 
 def _discard_sources(state: GameState, p: int, sources: list[Source]) -> None:

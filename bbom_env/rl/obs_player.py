@@ -71,7 +71,7 @@ def modifier_kinds(ctx: ObsContext) -> list[str]:
     return base + [k for k in ctx.rules.modifier_kinds if k not in base]
 
 
-def _sourced(state: GameState, p: int, sources: tuple) -> bool:
+def _any_sourced(state: GameState, p: int, sources: tuple) -> bool:
     """Whether a modifier source of the game's modules yields something for seat p now."""
     for source in sources:
         if source(state, p):
@@ -213,7 +213,7 @@ class Seats(ObsSection):
             limits = None
             if not sources:
                 lost = ability_lost(state, p)
-            elif _sourced(state, p, sources):  # read once for the limits too
+            elif _any_sourced(state, p, sources):  # read once for the limits too
                 lost, *limits = ability_and_limits(state, p)
             elif pl.mods:  # nothing sourced: the Magician's and the temporary modifiers (fast_limits)
                 lost = ability_lost(state, p)

@@ -81,16 +81,16 @@ def spontaneous_cost(state: GameState, p: int, action: str, req: tuple) -> tuple
 
 def spontaneous_opened(state: GameState, p: int, action: str, req: tuple) -> tuple:
     """``spontaneous_cost`` for a payer whose gate ``may_pair`` is open (``hooks.GatedTransform``:
-    the menu asks the gate once per query)."""
-    if action not in SPONTANEOUS_ACTIONS:
-        return req
-    cost = as_cost(req)
-    if cost.currency or cost.distinct or cost.wildcards or cost.is_free:
-        return req
+    the menu asks the gate once per query): ``spontaneous_unbanned``, unless the cost needs an
+    Element banned for the payer."""
+    out = spontaneous_unbanned(state, p, action, req)
+    if out is req:
+        return req  # not a cost Spontaneous Elements pay (the modifiers are not read)
+    cost = as_cost(out)  # (the cost with its wildcards: the same parts)
     banned = hooks.banned_elements(state, p, action)
     if banned and (any(cost[e] for e in banned) or (cost.one_of and set(cost.one_of_set) <= banned)):
         return req
-    return with_flag(cost, "wildcards")
+    return cost
 
 
 def spontaneous_unbanned(state: GameState, p: int, action: str, req: tuple) -> tuple:
@@ -146,18 +146,7 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
         cost = view.transform(state, ACQUIRE, ACQUIRE_COST)
         if cost is ACQUIRE_COST or not view.affordable(state, ACQUIRE, cost):
             return []
-    modules = state.config.modules
-    move = _ACQUIRE_ID.get(modules)
-    return [acquire_id(modules) if move is None else move]
-
-
-def acquire_id(modules: tuple[str, ...]) -> int:
-    """The Action's move id in the layout of ``modules``, looked up once per module set."""
-    move = _ACQUIRE_ID[modules] = M.layout(modules).by_name[ACQUIRE_BLOCK].start
-    return move
-
-
-_ACQUIRE_ID: dict[tuple[str, ...], int] = {}
+    return [M.block_start(ACQUIRE_BLOCK, state.config.modules)]
 
 
 class AcquireDarkMatterFrame(Frame):

@@ -99,8 +99,12 @@ def legal_black_book(state: GameState, view: MenuView) -> list[int]:
     right = costs[RIGHT].get(st.book[st.spread + 1])
     if (left is None or left > have) and (right is None or right > have):
         return []
-    ids = _BOOK_IDS.get(state.config.modules) or _book_ids(state.config.modules)
-    return [ids[side] for side, cost in ((LEFT, left), (RIGHT, right)) if cost is not None and cost <= have]
+    modules = state.config.modules
+    return [
+        M.block_start(BLOCK_NAMES[side], modules)
+        for side, cost in ((LEFT, left), (RIGHT, right))
+        if cost is not None and cost <= have
+    ]
 
 
 def _castable(pack: Pack) -> tuple[dict[str, int], dict[str, int]]:
@@ -117,16 +121,6 @@ def _castable(pack: Pack) -> tuple[dict[str, int], dict[str, int]]:
 
 
 _CASTABLE: PackMemo[tuple[dict[str, int], dict[str, int]]] = PackMemo(_castable)
-
-
-def _book_ids(modules: tuple[str, ...]) -> tuple[int, int]:
-    """The move ids of the two pages (LEFT, RIGHT) in the layout of ``modules``, looked up once."""
-    by_name = M.layout(modules).by_name
-    ids = _BOOK_IDS[modules] = (by_name[BLOCK_NAMES[LEFT]].start, by_name[BLOCK_NAMES[RIGHT]].start)
-    return ids
-
-
-_BOOK_IDS: dict[tuple[str, ...], tuple[int, int]] = {}
 
 
 class BlackBookFrame(Frame):

@@ -126,7 +126,7 @@ def legal_move(state: GameState, view: MenuView) -> list[int]:
         return []
     if hooks.ability_lost(state, p):
         return []
-    return [M.layout(state.config.modules).by_name[BLOCK].start]
+    return [M.block_start(BLOCK, state.config.modules)]
 
 
 def _any_movable(state: GameState) -> bool:
