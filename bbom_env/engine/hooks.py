@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from .cards import PackMemo
 from .constants import COST_ANY, ELEMENT_NAMES, HAND_SIZE
 from .cost_transforms import (  # noqa: F401  (the cost transforms' seam, named here as before)
     NO_BAN,
@@ -24,11 +25,49 @@ from .cost_transforms import (  # noqa: F401  (the cost transforms' seam, named 
     flags_of,
     transform_cost,
 )
-from .rules import ruleset
+from .rules import RULESET_MEMOS, ruleset
 
 if TYPE_CHECKING:
     from .card_types import Magician
+    from .cards import Pack
     from .state import GameState
+
+Source = Callable[["GameState", int], Iterable[dict]]  # rules.Module.modifier_sources
+
+
+def _modifier_sources(modules: tuple[str, ...]) -> tuple[Source, ...]:
+    """``ruleset(modules).modifier_sources``, the last answer found again by identity of the
+    modules tuple (a pure function of it: ``ruleset`` is cached per tuple too; the identity check
+    is cheaper than its look-up, and every hook of a module game asks)."""
+    last = _LAST_SOURCES
+    if last[0] is not modules:
+        last = _LAST_SOURCES[:] = [modules, ruleset(modules).modifier_sources]
+    return last[1]
+
+
+_LAST_SOURCES: list = [None, ()]  # [modules tuple, its modifier sources]
+RULESET_MEMOS.append(lambda: _LAST_SOURCES.__setitem__(slice(None), [None, ()]))  # (un)register
+
+
+def _sourced_of(state: GameState, p: int, modules: tuple[str, ...]) -> Sequence[dict]:
+    """What the modules' modifier sources yield for player p, each asked once (a module game;
+    most often (): nothing active in a zone). A tuple or a list, read as many times as needed."""
+    last = _LAST_SOURCES
+    sources = last[1] if last[0] is modules else _modifier_sources(modules)
+    if len(sources) == 1:
+        sourced = sources[0](state, p)
+        return sourced if type(sourced) is tuple else list(sourced)
+    return _sourced(state, p, sources) if sources else ()
+
+
+def _magician_kinds(pack: Pack) -> frozenset[str]:
+    return frozenset(m["kind"] for mag in pack.magicians.values() for m in mag.mods)
+
+
+# The modifier kinds any Magician of a pack carries (a per-pack fact). A hook that reads one kind
+# only, which no Magician of the pack carries, asks the temporary modifiers and the modules'
+# sources only: the Magician's would add nothing, lost or not (so V-10, V-27 need no check).
+magician_kinds: PackMemo[frozenset[str]] = PackMemo(_magician_kinds)
 
 
 def player_mods(state: GameState, p: int) -> Iterable[dict]:
@@ -44,7 +83,9 @@ def player_mods(state: GameState, p: int) -> Iterable[dict]:
             return () if pl.ability_lost else state.pack.magicians[pl.magician].mods
         temp = [m.modifier for m in mods]
         return temp if pl.ability_lost else [*state.pack.magicians[pl.magician].mods, *temp]
-    sources = ruleset(state.config.modules).modifier_sources
+    modules = state.config.modules
+    last = _LAST_SOURCES
+    sources = last[1] if last[0] is modules else _modifier_sources(modules)
     if sources:
         # The modules' modifier sources (cards active in a zone: the Phobias in a support, 9.2),
         # each asked once; one source's answer taken as it is (most often (): nothing active).
@@ -130,7 +171,9 @@ def ability_lost(state: GameState, p: int) -> bool:
     for m in pl.mods:
         if m.modifier["kind"] == "lose_ability":
             return True
-    for source in ruleset(state.config.modules).modifier_sources:
+    modules = state.config.modules
+    last = _LAST_SOURCES
+    for source in last[1] if last[0] is modules else _modifier_sources(modules):
         sourced = source(state, p)
         if sourced and _loses(sourced):  # (most often (): nothing active)
             return True
@@ -151,10 +194,24 @@ RULE_POINTS: dict[str, str] = {
 def rule_point(state: GameState, p: int, point: str, default: int) -> int:
     """The value of a named rule point for player p: ``default`` unless a "replace" modifier of
     the player names the point (the last one found wins: sources in ``player_mods`` order)."""
-    if not state.config.modules:
+    modules = state.config.modules
+    if not modules:
         return default  # "replace" is a module kind: never in a base game (see player_mods)
     value = default
-    for m in player_mods(state, p):
+    pack = state.pack
+    last = magician_kinds.last
+    if "replace" in (last[1] if last[0] is pack else magician_kinds(pack)):  # type: ignore[operator]
+        for m in player_mods(state, p):
+            if m["kind"] == "replace" and m["point"] == point:
+                value = m["value"]
+        return value
+    # No Magician of the pack carries one: the temporary ones, then the sourced ones (the
+    # player_mods order, without the merged list)
+    for t in state.players[p].mods:
+        m = t.modifier
+        if m["kind"] == "replace" and m["point"] == point:
+            value = m["value"]
+    for m in _sourced_of(state, p, modules):
         if m["kind"] == "replace" and m["point"] == point:
             value = m["value"]
     return value
@@ -166,10 +223,11 @@ def cure_targets(state: GameState, p: int) -> frozenset[int] | None:
     (except for this card)", V-31) allows only the card that yields it (its ``code``; one without
     a code allows none). Only the Cure Action reads it: others may cure p's Madness, and cure
     effects work as printed (RULES.md 4.5)."""
-    if not state.config.modules:
+    modules = state.config.modules
+    if not modules:
         return None  # "cure_only" is a module kind: never in a base game (see player_mods)
     out = None
-    for m in player_mods(state, p):
+    for m in _of_kind(state, p, modules, "cure_only"):
         if m["kind"] == "cure_only":
             out = (out or frozenset()) | ({m["code"]} if "code" in m else frozenset())
     return out
@@ -182,12 +240,11 @@ def standing_surcharge(state: GameState, p: int, action: str) -> int:
     it: the extra Element may be of a token's colour on the Curse (V-32, ``actions.curse_req``),
     and a Dark Curse costs that many more Dark Matter (A-49). A temporary surcharge of a Curse or
     Spell ("until the next Monster") is not counted: those rulings are the Phobia's."""
-    if not state.config.modules:
+    modules = state.config.modules
+    if not modules:
         return 0
-    sources = ruleset(state.config.modules).modifier_sources
-    if not sources:
-        return 0  # no module source (the Dark Matter module alone: asked for each Dark Curse)
-    sourced = sources[0](state, p) if len(sources) == 1 else _sourced(state, p, sources)
+    # (no module source, e.g. the Dark Matter module alone, or nothing active in a zone: ())
+    sourced = _sourced_of(state, p, modules)
     if not sourced:
         return 0  # nothing active in a zone (most queries)
     n = 0
@@ -198,7 +255,33 @@ def standing_surcharge(state: GameState, p: int, action: str) -> int:
 
 
 def _sum(state: GameState, p: int, kind: str) -> int:
-    return sum(m["amount"] for m in player_mods(state, p) if m["kind"] == kind)
+    modules = state.config.modules
+    if not modules:
+        return sum(m["amount"] for m in player_mods(state, p) if m["kind"] == kind)
+    # A module game: the sum over the Magician's (unless the ability is lost: the flag, or a
+    # temporary or sourced "lose_ability", V-10, V-27), the temporary and the sourced modifiers,
+    # read where they lie (player_mods' list not built)
+    pl = state.players[p]
+    n = 0
+    lost = pl.ability_lost
+    for t in pl.mods:
+        m = t.modifier
+        k = m["kind"]
+        if k == kind:
+            n += m["amount"]
+        elif k == "lose_ability":
+            lost = True
+    for m in _sourced_of(state, p, modules):
+        k = m["kind"]
+        if k == kind:
+            n += m["amount"]
+        elif k == "lose_ability":
+            lost = True
+    if not lost:
+        for m in state.pack.magicians[pl.magician].mods:
+            if m["kind"] == kind:
+                n += m["amount"]
+    return n
 
 
 def support_capacity(state: GameState, p: int) -> int:
@@ -262,10 +345,21 @@ _LIMITS: dict[tuple[int, bool, int], tuple[Magician, tuple, tuple[bool, int, int
 
 def hand_size(state: GameState, p: int) -> int:
     """Section 5.1: the hand size (6) at its rule point, plus "hand_size" changes."""
-    if not state.config.modules:
+    modules = state.config.modules
+    if not modules:
         return max(1, HAND_SIZE + _sum(state, p, "hand_size"))  # no rule point in a base game
     size, extra = HAND_SIZE, 0
-    for m in player_mods(state, p):  # rule_point and _sum in one pass
+    pack = state.pack
+    last = magician_kinds.last
+    kinds = last[1] if last[0] is pack else magician_kinds(pack)
+    if "replace" in kinds or "hand_size" in kinds:  # type: ignore[operator]
+        mods: Iterable[dict] = player_mods(state, p)
+    else:  # no Magician of the pack carries either: the temporary and the sourced ones
+        temp = state.players[p].mods
+        mods = _sourced_of(state, p, modules)
+        if temp:
+            mods = [*(t.modifier for t in temp), *mods]
+    for m in mods:  # rule_point and _sum in one pass
         kind = m["kind"]
         if kind == "replace":
             if m["point"] == "hand_size":
@@ -300,7 +394,34 @@ def forbidden_by(mods: Iterable[dict], action: str, element: int | None) -> bool
 def banned_elements(state: GameState, p: int, action: str) -> frozenset[int]:
     """Elements whose cards player p may not pay with for this Action (section 4.10: "you can no
     longer take an Action using <Element>" also bars that Element from every payment)."""
-    return banned_by(player_mods(state, p), action)
+    modules = state.config.modules
+    if not modules:
+        return banned_by(player_mods(state, p), action)
+    return banned_by(_of_kind(state, p, modules, "forbid"), action)
+
+
+def _of_kind(state: GameState, p: int, modules: tuple[str, ...], kind: str) -> Iterable[dict]:
+    """Player p's modifiers in a module game, for a hook that reads one ``kind`` only: when no
+    Magician of the pack carries it (``magician_kinds``), the temporary and the sourced ones,
+    without the ability-lost check (the Magician's would add nothing); else ``player_mods``."""
+    pack = state.pack
+    last = magician_kinds.last
+    if kind in (last[1] if last[0] is pack else magician_kinds(pack)):  # type: ignore[operator]
+        return player_mods(state, p)
+    temp = state.players[p].mods
+    sourced = _sourced_of(state, p, modules)
+    if temp:
+        return [*(t.modifier for t in temp), *sourced]
+    return sourced
+
+
+def has_kind(state: GameState, p: int, kind: str) -> bool:
+    """Whether a modifier of ``kind`` is among player p's, in a module game (``GameState.has_mod``:
+    a base game's loops over ``player_mods``)."""
+    for m in _of_kind(state, p, state.config.modules, kind):
+        if m["kind"] == kind:
+            return True
+    return False
 
 
 def banned_by(mods: Iterable[dict], action: str) -> frozenset[int]:

@@ -183,7 +183,7 @@ def register(module: Module) -> None:
     MODULES[module.name] = module
     if module.op_schemas:
         cards.clear_pack_cache()  # a pack may now use the module's ops
-    ruleset.cache_clear()
+    _forget_rulesets()
 
 
 def _check_parts(module: Module) -> None:
@@ -252,7 +252,18 @@ def unregister(name: str) -> None:
     typed_fields.unregister_state_type(name)
     moves.MODULE_BLOCKS.pop(name, None)
     moves.layout.cache_clear()
+    _forget_rulesets()
+
+
+# What the layers above keep of a ruleset (``hooks``' last modifier sources, found by identity of
+# the modules tuple): forgotten with the cached rulesets when a module is (un)registered.
+RULESET_MEMOS: list[Callable[[], None]] = []
+
+
+def _forget_rulesets() -> None:
     ruleset.cache_clear()
+    for forget in RULESET_MEMOS:
+        forget()
 
 
 def _union(modules: Iterable[Module], part: str) -> tuple:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numbers
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,8 +79,8 @@ class PlayerState:
         return top.card
 
 
-# hooks.player_mods, once imported (GameState.has_mod; hooks is a higher layer, see there)
-_PLAYER_MODS: list[Callable[[GameState, int], Iterable[dict]]] = []
+# hooks.player_mods and hooks.has_kind, once imported (GameState.has_mod; hooks is a higher layer)
+_PLAYER_MODS: list[Callable] = []
 
 
 @dataclass
@@ -247,9 +247,11 @@ class GameState:
 
     def has_mod(self, p: int, kind: str) -> bool:
         if not _PLAYER_MODS:  # hooks is a higher layer: imported on first use, kept (an import
-            from .hooks import player_mods  # statement in a function costs ~1 us per call)
+            from .hooks import has_kind, player_mods  # statement in a function costs ~1 us per call)
 
-            _PLAYER_MODS.append(player_mods)
+            _PLAYER_MODS.extend((player_mods, has_kind))
+        if self.config.modules:
+            return _PLAYER_MODS[1](self, p, kind)  # the kind where it can lie (hooks.has_kind)
         for m in _PLAYER_MODS[0](self, p):  # a loop: asked by most payments and menus
             if m["kind"] == kind:
                 return True

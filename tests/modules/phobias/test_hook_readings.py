@@ -1,0 +1,165 @@
+"""The hooks that read one modifier kind where it can lie (RULES.md 4.10, 4.11, 9.2; EXPANSION.md
+V-10, V-25 to V-36): in a module game ``rule_point``, ``hand_size``, ``banned_elements``,
+``cure_targets``, ``support_capacity`` / ``spell_limit`` and ``GameState.has_mod`` read the
+temporary and the sourced modifiers where they lie, and the Magician's only when a Magician of
+the pack carries the kind (``hooks.magician_kinds``, a per-pack fact) and the ability is not lost
+(the flag, or a temporary or sourced "lose_ability"). Each is compared, on every decision of
+random module games, with the straightforward reading of the player's modifiers gathered anew
+(the Magician's unless lost, the temporary ones, the Phobias' from the cards themselves), with
+temporary modifiers of each kind added, the ability lost, and in a pack whose Magicians carry
+every kind; and the comparison fails when the per-pack fact is wrong on purpose.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+
+import pytest
+
+from bbom_env.engine import GameConfig, hooks, new_game
+from bbom_env.engine.cards import PackMemo
+from bbom_env.engine.constants import ELEMENT_NAMES, HAND_SIZE, PHOBIA_BASE
+from bbom_env.engine.records import TempModifier
+from bbom_env.engine.state import GameState
+from bbom_env.modules.phobias.constraints import CURE_ONLY
+from bbom_env.modules.phobias.content import phobia_of
+
+ACTIONS = ("activate", "learn", "acquire", "destroy", "cure", "acquire_dark_matter", "all")
+KINDS = ("replace", "hand_size", "forbid", CURE_ONLY, "support_slots", "spell_limit")
+KINDS += ("no_support_payment", "lose_ability", "cost")
+
+# Temporary modifiers added to the decider's (alone, or two at once: the order of "replace")
+_TEMPS: tuple[tuple[dict, ...], ...] = (
+    (),
+    ({"kind": "replace", "point": "hand_size", "value": 4},),
+    ({"kind": "replace", "point": "marker_steps", "value": 3}, {"kind": "hand_size", "amount": -1}),
+    ({"kind": "forbid", "action": "all", "element": "fire"}, {"kind": CURE_ONLY, "code": 5}),
+    ({"kind": "forbid", "action": "learn", "element": "any"}, {"kind": CURE_ONLY}),
+    ({"kind": "support_slots", "amount": 1}, {"kind": "spell_limit", "amount": -1}),
+    ({"kind": "lose_ability"},),  # V-10: the Magician's taken away
+    ({"kind": "no_support_payment"}, {"kind": "lose_ability"}),
+)
+
+# What every Magician of the rigged pack carries besides its own (kinds no Magician of the
+# default pack carries: the hooks' general path)
+_RIGGED = (
+    {"kind": "replace", "point": "hand_size", "value": 7},
+    {"kind": "replace", "point": "reshuffle_madness", "value": 3},
+    {"kind": "hand_size", "amount": 1},
+    {"kind": "forbid", "action": "all", "element": "water"},
+    {"kind": "forbid", "action": "destroy", "element": "earth"},
+    {"kind": "no_support_payment"},
+    {"kind": CURE_ONLY, "code": 9},
+)
+
+
+def _sourced(state: GameState, p: int) -> list[dict]:
+    """The Phobias' constraints in p's support, from the cards themselves (section 9.2)."""
+    out: list[dict] = []
+    for slot in state.players[p].support:
+        if slot.card >= PHOBIA_BASE:
+            for m in phobia_of(state.pack.sections, slot.card).constraint:
+                out.append({**m, "code": slot.card} if m["kind"] == CURE_ONLY else m)
+    return out
+
+
+def _mods(state: GameState, p: int) -> list[dict]:
+    """The player's modifiers, straightforwardly: the Magician's unless the ability is lost (the
+    flag, or a "lose_ability" modifier: V-10, V-27), the temporary ones, the sourced ones."""
+    pl = state.players[p]
+    temp = [m.modifier for m in pl.mods]
+    sourced = _sourced(state, p)
+    lost = pl.ability_lost or any(m["kind"] == "lose_ability" for m in temp + sourced)
+    return ([] if lost else list(state.pack.magicians[pl.magician].mods)) + temp + sourced
+
+
+def _check(state: GameState, p: int) -> None:
+    ref = _mods(state, p)
+    mag = state.pack.magicians[state.players[p].magician]
+    replaced = [m for m in ref if m["kind"] == "replace"]
+    for point in hooks.RULE_POINTS:  # the last "replace" found wins
+        value = next((m["value"] for m in reversed(replaced) if m["point"] == point), -7)
+        assert hooks.rule_point(state, p, point, -7) == value, point
+    size = next((m["value"] for m in reversed(replaced) if m["point"] == "hand_size"), HAND_SIZE)
+    extra = sum(m["amount"] for m in ref if m["kind"] == "hand_size")
+    assert hooks.hand_size(state, p) == max(1, size + extra)
+    for action in ACTIONS:
+        banned = {
+            ELEMENT_NAMES.index(m["element"])
+            for m in ref
+            if m["kind"] == "forbid" and m["action"] in (action, "all") and m["element"] != "any"
+        }
+        assert hooks.banned_elements(state, p, action) == banned, action
+    codes = [m.get("code") for m in ref if m["kind"] == CURE_ONLY]
+    assert hooks.cure_targets(state, p) == (frozenset(c for c in codes if c is not None) if codes else None)
+    slots = sum(m["amount"] for m in ref if m["kind"] == "support_slots")
+    assert hooks.support_capacity(state, p) == max(0, mag.support_slots + slots)
+    more = sum(m["amount"] for m in ref if m["kind"] == "spell_limit")
+    assert hooks.spell_limit(state, p) == max(1, mag.spell_limit + more)
+    for kind in KINDS:
+        assert state.has_mod(p, kind) == any(m["kind"] == kind for m in ref), kind
+        assert hooks.has_kind(state, p, kind) == any(m["kind"] == kind for m in ref), kind
+
+
+def _rigged(state: GameState) -> GameState:
+    """A copy of the state whose pack's Magicians carry ``_RIGGED`` too."""
+    pack = state.pack
+    magicians = {k: dataclasses.replace(m, mods=m.mods + _RIGGED) for k, m in pack.magicians.items()}
+    out = state.clone()
+    out.pack = dataclasses.replace(pack, magicians=magicians)
+    return out
+
+
+def _walk(modules: tuple[str, ...], seeds: range, seen: Counter[str]) -> None:
+    """Every decision of random games: each seat checked as it is, with each set of temporary
+    modifiers, with the ability lost for good, and in the rigged pack."""
+    for seed in seeds:
+        state = new_game(GameConfig(num_players=2 + seed % 4, seed=seed, modules=modules))
+        rng = random.Random(seed)
+        step = 0
+        while not state.over:
+            step += 1
+            for p, pl in enumerate(state.players):
+                if step % 3 and p != state.active:
+                    continue  # (every seat on every third decision: the test's time)
+                seen["phobia"] += bool(_sourced(state, p))
+                seen["lose"] += any(m["kind"] == "lose_ability" for m in _sourced(state, p))
+                for temps in _TEMPS:
+                    pl.mods.extend(TempModifier(m, "this_turn", "test") for m in temps)
+                    for lost in (False, True):
+                        flag, pl.ability_lost = pl.ability_lost, pl.ability_lost or lost
+                        _check(state, p)
+                        pl.ability_lost = flag
+                    if temps:
+                        del pl.mods[-len(temps) :]
+                if step % 7 == 0:
+                    _check(_rigged(state), p)
+                    seen["rigged"] += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("modules", [("phobias",), ("dark_matter", "phobias"), ("dark_matter",)])
+def test_the_hooks_read_as_the_players_modifiers(modules: tuple[str, ...]) -> None:
+    seen = Counter[str]()
+    _walk(modules, range(12), seen)
+    assert seen["rigged"] > 50, seen
+    if "phobias" in modules:  # Phobias in support, one taking the ability away (V-27)
+        assert seen["phobia"] > 500 and seen["lose"] > 2, seen
+
+
+def test_a_wrong_pack_fact_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Broken on purpose: a ``magician_kinds`` that forgets the Magicians' kinds makes the hooks
+    skip the rigged Magicians' modifiers, which the comparison sees."""
+    monkeypatch.setattr(hooks, "magician_kinds", PackMemo(lambda pack: frozenset()))
+    with pytest.raises(AssertionError):
+        _walk(("dark_matter", "phobias"), range(1), Counter())
+
+
+def test_the_per_pack_fact_names_every_magicians_kind() -> None:
+    state = new_game(GameConfig(num_players=2, seed=0, modules=("phobias",)))
+    for pack in (state.pack, _rigged(state).pack):
+        kinds = {m["kind"] for mag in pack.magicians.values() for m in mag.mods}
+        assert hooks.magician_kinds(pack) == kinds
