@@ -49,6 +49,7 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
         frozenset(
             {
                 "hooks",
+                "mod_sources",
                 "cost_transforms",
                 "zones",
                 "decision",

@@ -10,10 +10,9 @@ fresh. A base game (no module) never reaches the third.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from .cards import PackMemo
 from .constants import COST_ANY, ELEMENT_NAMES, HAND_SIZE
 from .cost_transforms import (  # noqa: F401  (the cost transforms' seam, named here as before)
     NO_BAN,
@@ -25,49 +24,11 @@ from .cost_transforms import (  # noqa: F401  (the cost transforms' seam, named 
     flags_of,
     transform_cost,
 )
-from .rules import RULESET_MEMOS, ruleset
+from .mod_sources import LAST, gather, magician_kinds
 
 if TYPE_CHECKING:
     from .card_types import Magician
-    from .cards import Pack
     from .state import GameState
-
-Source = Callable[["GameState", int], Iterable[dict]]  # rules.Module.modifier_sources
-
-
-def _modifier_sources(modules: tuple[str, ...]) -> tuple[Source, ...]:
-    """``ruleset(modules).modifier_sources``, the last answer found again by identity of the
-    modules tuple (a pure function of it: ``ruleset`` is cached per tuple too; the identity check
-    is cheaper than its look-up, and every hook of a module game asks)."""
-    last = _LAST_SOURCES
-    if last[0] is not modules:
-        last = _LAST_SOURCES[:] = [modules, ruleset(modules).modifier_sources]
-    return last[1]
-
-
-_LAST_SOURCES: list = [None, ()]  # [modules tuple, its modifier sources]
-RULESET_MEMOS.append(lambda: _LAST_SOURCES.__setitem__(slice(None), [None, ()]))  # (un)register
-
-
-def _sourced_of(state: GameState, p: int, modules: tuple[str, ...]) -> Sequence[dict]:
-    """What the modules' modifier sources yield for player p, each asked once (a module game;
-    most often (): nothing active in a zone). A tuple or a list, read as many times as needed."""
-    last = _LAST_SOURCES
-    sources = last[1] if last[0] is modules else _modifier_sources(modules)
-    if len(sources) == 1:
-        sourced = sources[0](state, p)
-        return sourced if type(sourced) is tuple else list(sourced)
-    return _sourced(state, p, sources) if sources else ()
-
-
-def _magician_kinds(pack: Pack) -> frozenset[str]:
-    return frozenset(m["kind"] for mag in pack.magicians.values() for m in mag.mods)
-
-
-# The modifier kinds any Magician of a pack carries (a per-pack fact). A hook that reads one kind
-# only, which no Magician of the pack carries, asks the temporary modifiers and the modules'
-# sources only: the Magician's would add nothing, lost or not (so V-10, V-27 need no check).
-magician_kinds: PackMemo[frozenset[str]] = PackMemo(_magician_kinds)
 
 
 def player_mods(state: GameState, p: int) -> Iterable[dict]:
@@ -84,21 +45,19 @@ def player_mods(state: GameState, p: int) -> Iterable[dict]:
         temp = [m.modifier for m in mods]
         return temp if pl.ability_lost else [*state.pack.magicians[pl.magician].mods, *temp]
     modules = state.config.modules
-    last = _LAST_SOURCES
-    sources = last[1] if last[0] is modules else _modifier_sources(modules)
-    if sources:
-        # The modules' modifier sources (cards active in a zone: the Phobias in a support, 9.2),
-        # each asked once; one source's answer taken as it is (most often (): nothing active).
-        sourced = sources[0](state, p) if len(sources) == 1 else _sourced(state, p, sources)
-        if sourced:
-            if not pl.mods and not pl.ability_lost:
-                # The merged tuple of _with_sourced, found again (inline: a hot path)
-                known = _MERGED.get(id(sourced))
-                if known is not None and known[1] is sourced:
-                    mag = state.pack.magicians[pl.magician].mods
-                    if known[0] is mag:
-                        return known[2]
-            return _with_sourced(state, p, sourced)
+    last = LAST
+    # The modules' modifier sources (cards active in a zone: the Phobias in a support, 9.2), each
+    # asked once; one source's answer taken as it is (most often (): nothing active).
+    sourced = (last[1] if last[0] is modules else gather(modules))(state, p)
+    if sourced:
+        if not pl.mods and not pl.ability_lost:
+            # The merged tuple of _with_sourced, found again (inline: a hot path)
+            known = _MERGED.get(id(sourced))
+            if known is not None and known[1] is sourced:
+                mag = state.pack.magicians[pl.magician].mods
+                if known[0] is mag:
+                    return known[2]
+        return _with_sourced(state, p, sourced)
     # Nothing sourced (no module source, e.g. the Dark Matter module alone, or nothing active in
     # a zone): the Magician's and the temporary ones; a temporary "lose_ability" modifier (V-10)
     # takes the Magician's away.
@@ -109,15 +68,6 @@ def player_mods(state: GameState, p: int) -> Iterable[dict]:
     if pl.ability_lost or _loses(temp):
         return temp
     return [*state.pack.magicians[pl.magician].mods, *temp]
-
-
-def _sourced(
-    state: GameState, p: int, sources: tuple[Callable[[GameState, int], Iterable[dict]], ...]
-) -> list[dict]:
-    out: list[dict] = []
-    for source in sources:
-        out += source(state, p)
-    return out
 
 
 def _with_sourced(state: GameState, p: int, sourced: Iterable[dict]) -> Sequence[dict]:
@@ -172,12 +122,8 @@ def ability_lost(state: GameState, p: int) -> bool:
         if m.modifier["kind"] == "lose_ability":
             return True
     modules = state.config.modules
-    last = _LAST_SOURCES
-    for source in last[1] if last[0] is modules else _modifier_sources(modules):
-        sourced = source(state, p)
-        if sourced and _loses(sourced):  # (most often (): nothing active)
-            return True
-    return False
+    last = LAST
+    return _loses((last[1] if last[0] is modules else gather(modules))(state, p))
 
 
 # Named rule points: a number the rules fix, which a "replace" modifier of the player can change
@@ -199,8 +145,8 @@ def rule_point(state: GameState, p: int, point: str, default: int) -> int:
         return default  # "replace" is a module kind: never in a base game (see player_mods)
     value = default
     pack = state.pack
-    last = magician_kinds.last
-    if "replace" in (last[1] if last[0] is pack else magician_kinds(pack)):  # type: ignore[operator]
+    memo = magician_kinds.last
+    if "replace" in (memo[1] if memo[0] is pack else magician_kinds(pack)):  # type: ignore[operator]
         for m in player_mods(state, p):
             if m["kind"] == "replace" and m["point"] == point:
                 value = m["value"]
@@ -211,7 +157,8 @@ def rule_point(state: GameState, p: int, point: str, default: int) -> int:
         m = t.modifier
         if m["kind"] == "replace" and m["point"] == point:
             value = m["value"]
-    for m in _sourced_of(state, p, modules):
+    last = LAST
+    for m in (last[1] if last[0] is modules else gather(modules))(state, p):
         if m["kind"] == "replace" and m["point"] == point:
             value = m["value"]
     return value
@@ -244,7 +191,8 @@ def standing_surcharge(state: GameState, p: int, action: str) -> int:
     if not modules:
         return 0
     # (no module source, e.g. the Dark Matter module alone, or nothing active in a zone: ())
-    sourced = _sourced_of(state, p, modules)
+    last = LAST
+    sourced = (last[1] if last[0] is modules else gather(modules))(state, p)
     if not sourced:
         return 0  # nothing active in a zone (most queries)
     n = 0
@@ -271,7 +219,8 @@ def _sum(state: GameState, p: int, kind: str) -> int:
             n += m["amount"]
         elif k == "lose_ability":
             lost = True
-    for m in _sourced_of(state, p, modules):
+    last = LAST
+    for m in (last[1] if last[0] is modules else gather(modules))(state, p):
         k = m["kind"]
         if k == kind:
             n += m["amount"]
@@ -300,14 +249,10 @@ def ability_and_limits(state: GameState, p: int) -> tuple[bool, int, int]:
     asked once (an observation's seat block asks all three)."""
     pl = state.players[p]
     mag = state.pack.magicians[pl.magician]
-    sources = ruleset(state.config.modules).modifier_sources if state.config.modules else ()
-    sourced: Iterable[dict] = ()
-    if len(sources) == 1:
-        sourced = sources[0](state, p)
-        if type(sourced) is not tuple:
-            sourced = list(sourced)  # any iterable (Module.modifier_sources)
-    elif sources:
-        sourced = _sourced(state, p, sources)
+    modules = state.config.modules
+    sourced: Iterable[dict] = gather(modules)(state, p) if modules else ()
+    if type(sourced) is not tuple:
+        sourced = list(sourced)  # any iterable (Module.modifier_sources)
     if not pl.mods and type(sourced) is tuple:
         # No temporary modifier (most seats): the answer depends on the Magician, the flag and the
         # sourced tuple only, which a source gives again unchanged (the Phobias' table rows, ()),
@@ -350,13 +295,14 @@ def hand_size(state: GameState, p: int) -> int:
         return max(1, HAND_SIZE + _sum(state, p, "hand_size"))  # no rule point in a base game
     size, extra = HAND_SIZE, 0
     pack = state.pack
-    last = magician_kinds.last
-    kinds = last[1] if last[0] is pack else magician_kinds(pack)
+    memo = magician_kinds.last
+    kinds = memo[1] if memo[0] is pack else magician_kinds(pack)
     if "replace" in kinds or "hand_size" in kinds:  # type: ignore[operator]
         mods: Iterable[dict] = player_mods(state, p)
     else:  # no Magician of the pack carries either: the temporary and the sourced ones
         temp = state.players[p].mods
-        mods = _sourced_of(state, p, modules)
+        last = LAST
+        mods = (last[1] if last[0] is modules else gather(modules))(state, p)
         if temp:
             mods = [*(t.modifier for t in temp), *mods]
     for m in mods:  # rule_point and _sum in one pass
@@ -405,11 +351,12 @@ def _of_kind(state: GameState, p: int, modules: tuple[str, ...], kind: str) -> I
     Magician of the pack carries it (``magician_kinds``), the temporary and the sourced ones,
     without the ability-lost check (the Magician's would add nothing); else ``player_mods``."""
     pack = state.pack
-    last = magician_kinds.last
-    if kind in (last[1] if last[0] is pack else magician_kinds(pack)):  # type: ignore[operator]
+    memo = magician_kinds.last
+    if kind in (memo[1] if memo[0] is pack else magician_kinds(pack)):  # type: ignore[operator]
         return player_mods(state, p)
     temp = state.players[p].mods
-    sourced = _sourced_of(state, p, modules)
+    last = LAST
+    sourced = (last[1] if last[0] is modules else gather(modules))(state, p)
     if temp:
         return [*(t.modifier for t in temp), *sourced]
     return sourced

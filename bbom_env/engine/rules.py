@@ -255,8 +255,8 @@ def unregister(name: str) -> None:
     _forget_rulesets()
 
 
-# What the layers above keep of a ruleset (``hooks``' last modifier sources, found by identity of
-# the modules tuple): forgotten with the cached rulesets when a module is (un)registered.
+# What the layers above keep of a ruleset (``mod_sources.LAST``: the last modifier sources, found
+# by identity of the modules tuple): forgotten with the cached rulesets when a module is (un)registered.
 RULESET_MEMOS: list[Callable[[], None]] = []
 
 

@@ -1,0 +1,69 @@
+"""The modules' modifier sources as the hooks ask them (RULES.md section 9.2: cards active in a
+zone, e.g. the Vth Element's Phobias in a support; ``rules.Module.modifier_sources``), and which
+modifier kinds a pack's Magicians carry (section 4.10).
+
+``gather(modules)`` is the one function that asks every source of a module set for a player, in
+module order: the single source itself when there is one (the Phobias'), so a hook pays one call.
+It is a pure function of the modules tuple (``rules.ruleset`` is one too), the last answer found
+again by identity of the tuple and forgotten when a module is (un)registered
+(``rules.RULESET_MEMOS``). Nothing of a state is kept: the sources are asked on every query
+(STYLE.md practice 10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from .cards import PackMemo
+from .rules import RULESET_MEMOS, ruleset
+
+if TYPE_CHECKING:
+    from .cards import Pack
+    from .state import GameState
+
+Source = Callable[["GameState", int], Iterable[dict]]  # rules.Module.modifier_sources
+
+
+def sourced(state: GameState, p: int, sources: tuple[Source, ...]) -> list[dict]:
+    """What several sources yield for player p, in order."""
+    out: list[dict] = []
+    for source in sources:
+        out += source(state, p)
+    return out
+
+
+def _nothing(state: GameState, p: int) -> tuple[dict, ...]:
+    return ()  # no module source (e.g. the Dark Matter module alone)
+
+
+def gather(modules: tuple[str, ...]) -> Source:
+    """The function asking every modifier source of ``modules`` for a player: an iterable of
+    modifiers (a source's own answer: often a tuple, most often (); any iterable for a module's
+    source, so read it once or make a list). Hot paths read ``LAST`` inline first."""
+    last = LAST
+    if last[0] is modules:
+        return last[1]
+    sources = ruleset(modules).modifier_sources
+    if len(sources) == 1:
+        out = sources[0]
+    elif sources:
+        out = lambda state, p: sourced(state, p, sources)  # noqa: E731
+    else:
+        out = _nothing
+    LAST[:] = [modules, out]
+    return out
+
+
+LAST: list = [None, _nothing]  # [modules tuple, its gather function], found by identity
+RULESET_MEMOS.append(lambda: LAST.__setitem__(slice(None), [None, _nothing]))  # (un)register
+
+
+def _magician_kinds(pack: Pack) -> frozenset[str]:
+    return frozenset(m["kind"] for mag in pack.magicians.values() for m in mag.mods)
+
+
+# The modifier kinds any Magician of a pack carries (a per-pack fact). A hook that reads one kind
+# only, which no Magician of the pack carries, asks the temporary modifiers and the modules'
+# sources only: the Magician's would add nothing, lost or not (so V-10, V-27 need no check).
+magician_kinds: PackMemo[frozenset[str]] = PackMemo(_magician_kinds)
