@@ -365,7 +365,17 @@ def _of_kind(state: GameState, p: int, modules: tuple[str, ...], kind: str) -> I
 def has_kind(state: GameState, p: int, kind: str) -> bool:
     """Whether a modifier of ``kind`` is among player p's, in a module game (``GameState.has_mod``:
     a base game's loops over ``player_mods``)."""
-    for m in _of_kind(state, p, state.config.modules, kind):
+    pack = state.pack
+    memo = magician_kinds.last
+    if kind in (memo[1] if memo[0] is pack else magician_kinds(pack)):  # type: ignore[operator]
+        return any(m["kind"] == kind for m in player_mods(state, p))
+    # _of_kind, inline (asked by every menu, ``payment.values_and_currency``): no list built
+    for t in state.players[p].mods:
+        if t.modifier["kind"] == kind:
+            return True
+    modules = state.config.modules
+    last = LAST
+    for m in (last[1] if last[0] is modules else gather(modules))(state, p):
         if m["kind"] == kind:
             return True
     return False

@@ -95,23 +95,24 @@ def phobia_modifiers(state: GameState, p: int) -> tuple[dict, ...]:
     support (section 9.2), in slot order; () when there is none (most queries). The same tuple
     object for the same Phobias (a row, or ``Constraints.combo``)."""
     first = -1
-    codes: list[int] | None = None
+    codes: tuple[int, ...] | None = None  # (a tuple built as it grows: the combos' key)
     for slot in state.players[p].support:
         code = slot.card
         if code >= PHOBIA_BASE:
             if first < 0:
                 first = code
             elif codes is None:
-                codes = [first, code]
+                codes = (first, code)
             else:
-                codes.append(code)
+                codes += (code,)
     if first < 0:
         return ()
     last = constraint_table.last  # the memo's look-up, inline (a hot path: every hook asks)
     table = last[1] if last[0] is state.pack else constraint_table(state.pack)
     if codes is None:
         return table.rows[first - PHOBIA_BASE]  # type: ignore[union-attr]
-    return table.combo(tuple(codes))  # type: ignore[union-attr]
+    out = table.combos.get(codes)  # type: ignore[union-attr]  # (Constraints.combo's look-up, inline)
+    return out if out is not None else table.combo(codes)  # type: ignore[union-attr]
 
 
 def loses_ability(state: GameState, code: int) -> bool:
