@@ -343,7 +343,14 @@ def banned_elements(state: GameState, p: int, action: str) -> frozenset[int]:
     modules = state.config.modules
     if not modules:
         return banned_by(player_mods(state, p), action)
-    return banned_by(_of_kind(state, p, modules, "forbid"), action)
+    pack = state.pack  # (_of_kind inline: asked by every automatic payment)
+    memo = magician_kinds.last
+    if "forbid" in (memo[1] if memo[0] is pack else magician_kinds(pack)):  # type: ignore[operator]
+        return banned_by(player_mods(state, p), action)
+    temp = state.players[p].mods
+    last = LAST
+    sourced = (last[1] if last[0] is modules else gather(modules))(state, p)
+    return banned_by([*(t.modifier for t in temp), *sourced] if temp else sourced, action)
 
 
 def _of_kind(state: GameState, p: int, modules: tuple[str, ...], kind: str) -> Iterable[dict]:
@@ -400,10 +407,14 @@ def adjust_cost(
     ``element`` is the Action's own Element ("same"), None for Actions without one (Cure). Then
     the game's modules' cost transforms (``rules.Module.cost_transforms``: the Vth Element's
     Spontaneous Elements, section 4.9); a base game has none and skips them on an empty check."""
-    out = apply_cost_mods(player_mods(state, p), action, element, req)
-    if state.config.modules:
-        out = transform_cost(state, p, action, out)
-    return out
+    mods = player_mods(state, p)
+    if not state.config.modules:
+        return apply_cost_mods(mods, action, element, req)
+    for m in mods:  # (most costs of a module game meet no "cost" modifier: no copy made)
+        if m["kind"] == "cost" and m["action"] in (action, "all"):
+            req = apply_cost_mods(mods, action, element, req)
+            break
+    return transform_cost(state, p, action, req)
 
 
 def apply_cost_mods(

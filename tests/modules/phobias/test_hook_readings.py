@@ -40,6 +40,17 @@ _TEMPS: tuple[tuple[dict, ...], ...] = (
     ({"kind": "support_slots", "amount": 1}, {"kind": "spell_limit", "amount": -1}),
     ({"kind": "lose_ability"},),  # V-10: the Magician's taken away
     ({"kind": "no_support_payment"}, {"kind": "lose_ability"}),
+    ({"kind": "cost", "action": "all", "element": "any", "amount": 1},),
+    ({"kind": "cost", "action": "learn", "element": "same", "amount": -1}, {"kind": "lose_ability"}),
+    ({"kind": "cost", "action": "destroy", "element": "water", "amount": 2},),
+)
+
+_COSTS = (
+    ("destroy", 1, (0, 2, 0, 1, 0)),
+    ("cure", None, (0, 0, 0, 0, 2)),
+    ("learn", 3, (0, 0, 0, 1, 0)),
+    ("activate", 0, (1, 0, 0, 0, 0)),
+    ("acquire", 2, (0, 0, 3, 0, 0)),
 )
 
 # What every Magician of the rigged pack carries besides its own (kinds no Magician of the
@@ -98,6 +109,9 @@ def _check(state: GameState, p: int) -> None:
     assert hooks.support_capacity(state, p) == max(0, mag.support_slots + slots)
     more = sum(m["amount"] for m in ref if m["kind"] == "spell_limit")
     assert hooks.spell_limit(state, p) == max(1, mag.spell_limit + more)
+    for action, el, req in _COSTS:  # the "cost" modifiers in order (clamped at 0), then transforms
+        want = hooks.transform_cost(state, p, action, hooks.apply_cost_mods(ref, action, el, req))
+        assert hooks.adjust_cost(state, p, action, el, req) == want, (action, req)
     for kind in KINDS:
         assert state.has_mod(p, kind) == any(m["kind"] == kind for m in ref), kind
         assert hooks.has_kind(state, p, kind) == any(m["kind"] == kind for m in ref), kind
