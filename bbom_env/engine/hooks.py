@@ -202,10 +202,18 @@ def standing_surcharge(state: GameState, p: int, action: str) -> int:
     return max(0, n)
 
 
+def _base_sum(state: GameState, p: int, kind: str) -> int:
+    n = 0
+    for m in player_mods(state, p):  # (a loop, not a generator's sum: the base game as fast as before)
+        if m["kind"] == kind:
+            n += m["amount"]
+    return n
+
+
 def _sum(state: GameState, p: int, kind: str) -> int:
     modules = state.config.modules
     if not modules:
-        return sum(m["amount"] for m in player_mods(state, p) if m["kind"] == kind)
+        return _base_sum(state, p, kind)
     # A module game: the sum over the Magician's (unless the ability is lost: the flag, or a
     # temporary or sourced "lose_ability", V-10, V-27), the temporary and the sourced modifiers,
     # read where they lie (player_mods' list not built)
