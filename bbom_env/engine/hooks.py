@@ -5,7 +5,13 @@ A modifier is a dict from ``vocab.MOD_SCHEMAS`` (or a module's kind, ``vocab.MOD
 Sources, in order: the player's Magician sheet (unless the ability is lost), the player's temporary
 modifiers, then the modifier sources of the game's modules (``rules.Module.modifier_sources``: cards
 active in a zone, e.g. the Vth Element's Phobias in a support, RULES.md section 9.2), each asked
-fresh. A base game (no module) never reaches the third.
+fresh (``mod_sources.gather``). A base game (no module) never reaches the third.
+
+``player_mods`` answers them all; in a module game a hook that reads one kind (``rule_point``,
+``hand_size``, ``banned_elements``, ``cure_targets``, ``has_kind``, the limits' sums) reads the
+temporary and the sourced modifiers where they lie, and the Magician's only when a Magician of the
+pack carries that kind (``mod_sources.magician_kinds``, a per-pack fact) and the ability is not
+lost (V-10, V-27): the same answer, without the merged list.
 """
 
 from __future__ import annotations
