@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from bbom_env.engine import hooks, limits
 from bbom_env.engine import moves as M
+from bbom_env.engine.cards import PackMemo
 from bbom_env.engine.constants import MAX_SUPPORT_SLOTS, PHOBIA_BASE
 from bbom_env.engine.decision import Decision
 from bbom_env.engine.frames import Decider, Frame, Seat, Slot
@@ -40,6 +41,7 @@ from bbom_env.engine.resolver import done, frame, push
 from bbom_env.engine.rules import MenuAction
 
 if TYPE_CHECKING:
+    from bbom_env.engine.cards import Pack
     from bbom_env.engine.menu import MenuView
     from bbom_env.engine.state import GameState
 
@@ -68,10 +70,17 @@ class MoveToFrame(Frame):
 
 def has_move(state: GameState, p: int) -> bool:
     """Whether player p's Magician sheet has the ability (a ``move_phobia`` modifier)."""
-    for m in state.pack.magicians[state.players[p].magician].mods:  # a loop: asked by every menu
-        if m["kind"] == KIND:
-            return True
-    return False
+    last = _MOVERS.last  # the memo's look-up, inline (asked by every menu)
+    ids = last[1] if last[0] is state.pack else _MOVERS(state.pack)
+    return state.players[p].magician in ids  # type: ignore[operator]
+
+
+def _mover_ids(pack: Pack) -> frozenset[str]:
+    """Ids of the pack's Magicians whose sheet has a ``move_phobia`` modifier (once per pack)."""
+    return frozenset(mid for mid, m in pack.magicians.items() if any(x["kind"] == KIND for x in m.mods))
+
+
+_MOVERS: PackMemo[frozenset[str]] = PackMemo(_mover_ids)
 
 
 def _sources(state: GameState, p: int) -> list[int]:

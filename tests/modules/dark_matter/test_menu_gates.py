@@ -1,0 +1,116 @@
+"""The module menu's cheap gates answer what the gates they stand for answer (RULES.md section
+4.9, EXPANSION.md V-12, V-19): the Spontaneous Elements gate read from the menu's currency count
+(``hooks.GatedTransform.min_currency``: open with 2 Dark Matter cards to pay with; below, left
+out without changing a menu), the shared flags of a payer without a banned Element
+(``cost_transforms.menu_flags``, section 4.10) and the Phobia mover's Magician set
+(``phobias.move.has_move``). Compared on random module games, with a broken shortcut caught."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import cast
+
+import pytest
+
+from bbom_env.engine import GameConfig, GameState, hooks, new_game
+from bbom_env.engine.cost_transforms import active_transforms, menu_flags
+from bbom_env.engine.frames import MenuFrame
+from bbom_env.engine.menu import MenuView, menu_legal
+from bbom_env.engine.rules import ruleset
+from bbom_env.modules.dark_matter.module import NAME
+from bbom_env.modules.phobias import move
+
+BOTH = (NAME, "phobias")
+
+
+def _menus(players: int, seed: int, modules: tuple[str, ...] = BOTH) -> Iterator[tuple[GameState, MenuFrame]]:
+    """Every menu decision of one random game (moves drawn by ``Random(seed)``)."""
+    state = new_game(GameConfig(num_players=players, payment="auto", seed=seed, modules=modules))
+    rng = random.Random(seed)
+    while not state.over:
+        top = state.stack[-1] if state.stack else None
+        if top is not None and top["kind"] == "menu":
+            yield state, cast(MenuFrame, top)
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+
+
+def _gates_asked(state: GameState, p: int, transforms: tuple, unbanned: bool = False, currency: int = -1):
+    """``active_transforms`` with every gate asked (the currency count ignored)."""
+    return active_transforms(state, p, transforms, unbanned)
+
+
+def _menus_match(monkeypatch: pytest.MonkeyPatch, seeds: range) -> int:
+    """The menus of random games with the currency gate and with every gate asked agree
+    (asserted); how many were compared."""
+    menus = 0
+    for seed in seeds:
+        for state, f in _menus(2 + seed % 2, seed):
+            menus += 1
+            fast = menu_legal(state, f)
+            with monkeypatch.context() as m:
+                m.setattr(hooks, "active_transforms", _gates_asked)
+                assert menu_legal(state, f) == fast, (seed, state.turn)
+    return menus
+
+
+def test_the_currency_gate_gives_the_menus_the_asked_gate_gives(
+    dm: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Section 4.9: with 2 Dark Matter cards to pay with, ``may_pair`` is open; with fewer (a card
+    in an eliminated player's support, or none) the transform pays nothing more: same menus."""
+    pair = ruleset(BOTH).cost_transforms[0]
+    assert pair.min_currency == 2
+    opened = 0
+    for seed in range(6):
+        for state, f in _menus(2 + seed % 2, seed):
+            p = f["player"]
+            if MenuView(state, f)._currency >= 2:
+                assert pair.active(state, p), (seed, state.turn)
+                opened += 1
+    assert opened > 20, opened
+    menus = _menus_match(monkeypatch, range(6))
+    assert menus > 200, menus
+
+
+def test_a_wrong_currency_gate_is_caught(dm: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison above fails when the gate's count is wrong (3: a pair held in 2 cards left out)."""
+    pair = ruleset(BOTH).cost_transforms[0]
+    monkeypatch.setattr(pair, "min_currency", 3)
+    with pytest.raises(AssertionError):
+        _menus_match(monkeypatch, range(12))
+
+
+def test_the_shared_unbanned_flags_are_the_declared_ones(dm: None) -> None:
+    """``menu_flags``' unbanned flags: after the menus of random games filled it, each Action's entry is
+    ``flags_of`` of the declared transforms with no banned Element (section 4.10)."""
+    transforms = ruleset(BOTH).cost_transforms
+    seen = 0
+    for seed in range(4):
+        for state, f in _menus(2, seed):
+            menu_legal(state, f)
+            view = MenuView(state, f)
+            if not view._transforms or view._forbid or view._flags is None:
+                continue
+            declared = hooks.declared_flags(transforms, view._transforms)
+            assert declared is not None
+            shared = menu_flags(transforms, view._transforms)[1]
+            assert shared is view._flags  # one dict per kept tuple
+            for action, flags in shared.items():
+                assert flags == hooks.flags_of(declared, action), action
+                seen += 1
+    assert seen > 20, seen
+
+
+def test_has_move_is_the_sheet_read(dm: None) -> None:
+    """V-19: ``has_move`` (a per-pack set of Magicians) is whether the Magician's sheet carries
+    a ``move_phobia`` modifier, for every Magician of the pack and a pack built anew."""
+    state = new_game(GameConfig(num_players=2, seed=0, modules=BOTH))
+    found = 0
+    for mid, mag in state.pack.magicians.items():
+        state.players[0].magician = mid
+        sheet = any(m["kind"] == move.KIND for m in mag.mods)
+        assert move.has_move(state, 0) == sheet, mid
+        found += sheet
+    assert found == 1
