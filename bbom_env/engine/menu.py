@@ -64,17 +64,18 @@ class MenuView:
         self.frame = f
         p = self.p = f["player"]
         self.player: PlayerState = state.players[p]
+        mods = hooks.player_mods(state, p)
         if state.config.modules:
             # The currency cards (Dark Matter, sections 4.6-4.9) counted in the same pass over the
-            # support pool: a module game's Actions ask for them on most queries.
-            counts, self._currency = values_and_currency(state, p)
+            # support pool: a module game's Actions ask for them on most queries. The modifiers
+            # read once for the query: a "no_support_payment" among them leaves the pool out (V-30).
+            counts, self._currency = values_and_currency(state, p, mods)
         else:
             counts = available_values(state, p)  # a base game (the hot path)
         self.counts = counts
         self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
         forbid = cure_only = False
         cost_mods: list[dict] = []
-        mods = hooks.player_mods(state, p)
         for m in mods:  # one pass (a hot path: a pass measured cheaper than finding the reading)
             kind = m["kind"]
             if kind == "cost":

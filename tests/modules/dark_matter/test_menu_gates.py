@@ -114,3 +114,29 @@ def test_has_move_is_the_sheet_read(dm: None) -> None:
         assert move.has_move(state, 0) == sheet, mid
         found += sheet
     assert found == 1
+
+
+def test_the_counts_with_the_modifiers_read_once_match(dm: None) -> None:
+    """``values_and_currency(state, p, mods)`` (the menu's: the modifiers read once per query)
+    answers as without ``mods`` (read again) and as ``available_values`` / ``currency_cards``, on
+    every decision of random games of both modules, where V-30 ("no_support_payment", a Phobia)
+    leaves the support pool out; and the modifiers given decide (no modifier given: the pool's
+    cards counted again where V-30 holds)."""
+    from bbom_env.engine.payment import available_values, currency_cards, values_and_currency
+
+    barred = checked = 0
+    for seed in range(10):
+        state = new_game(GameConfig(num_players=2 + seed % 3, payment="auto", seed=seed, modules=BOTH))
+        rng = random.Random(seed)
+        while not state.over:
+            for p in range(len(state.players)):
+                mods = hooks.player_mods(state, p)
+                got = values_and_currency(state, p, mods)
+                assert got == values_and_currency(state, p)
+                assert got == (available_values(state, p), currency_cards(state, p))
+                checked += 1
+                if state.has_mod(p, "no_support_payment") and values_and_currency(state, p, ()) != got:
+                    barred += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert checked > 1000 and barred > 0, (checked, barred)
