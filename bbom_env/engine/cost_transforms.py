@@ -124,20 +124,27 @@ def active_transforms(
     4.10), the others as they are; and whether all those kept are ``uniform``. ``currency``
     (>= 0): p's currency cards, for the gates read from them (``GatedTransform.min_currency``:
     left out below it, kept from it on, the gate not asked)."""
-    if not transforms:
-        return (), True  # no module with cost transforms (the Phobia module alone)
-    out = []
+    out = None  # (built for the first one kept: most menus keep none)
     uniform = True
     for t in transforms:
         if type(t) is GatedTransform:
             need = t.min_currency
-            if currency >= need if need and currency >= 0 else t.active(state, p):
-                out.append(t.unbanned if unbanned else t.opened)
-                uniform = uniform and t.uniform
+            if not (currency >= need if need and currency >= 0 else t.active(state, p)):
+                continue
+            kept = t.unbanned if unbanned else t.opened
+            if not t.uniform:
+                uniform = False
         else:
-            out.append(t)
+            kept = t
             uniform = False
-    return tuple(out), uniform
+        if out is None:
+            out = [kept]
+        else:
+            out.append(kept)
+    return _NONE_KEPT if out is None else (tuple(out), uniform)
+
+
+_NONE_KEPT: tuple[tuple[CostTransform, ...], bool] = ((), True)  # (also without any transform)
 
 
 # (sets wildcards, its Actions, the Element whose ban stops it) per transform

@@ -129,7 +129,10 @@ def legal_move(state: GameState, view: MenuView) -> list[int]:
     """The Action's one id: the owner's own Action phase (4.11, A-35: not a granted Action), once
     per turn, the ability not lost, a Phobia to move and 1 Dark Matter to pay with."""
     p = view.p
-    if view.frame["grants"] >= 0 or p != state.active or not has_move(state, p):
+    if view.frame["grants"] >= 0 or p != state.active:
+        return []
+    last = _MOVERS.last  # has_move, inline (asked by every menu of the Active Player)
+    if state.players[p].magician not in (last[1] if last[0] is state.pack else _MOVERS(state.pack)):  # type: ignore[operator]
         return []
     if state.players[p].ability_used or view.currency(state) < 1 or not _any_movable(state):
         return []
