@@ -69,8 +69,9 @@ class MoveToFrame(Frame):
 
 
 def has_move(state: GameState, p: int) -> bool:
-    """Whether player p's Magician sheet has the ability (a ``move_phobia`` modifier)."""
-    last = _MOVERS.last  # the memo's look-up, inline (asked by every menu)
+    """Whether player p's Magician sheet has the ability (a ``move_phobia`` modifier): the
+    Magician in a per-pack set (``legal_move`` reads the same set inline)."""
+    last = _MOVERS.last  # the memo's look-up, inline
     ids = last[1] if last[0] is state.pack else _MOVERS(state.pack)
     return state.players[p].magician in ids  # type: ignore[operator]
 

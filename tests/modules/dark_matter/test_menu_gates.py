@@ -14,6 +14,7 @@ from typing import cast
 import pytest
 
 from bbom_env.engine import GameConfig, GameState, hooks, new_game
+from bbom_env.engine.cards import PackMemo
 from bbom_env.engine.cost_transforms import active_transforms, menu_flags
 from bbom_env.engine.frames import MenuFrame
 from bbom_env.engine.menu import MenuView, menu_legal
@@ -140,3 +141,55 @@ def test_the_counts_with_the_modifiers_read_once_match(dm: None) -> None:
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
     assert checked > 1000 and barred > 0, (checked, barred)
+
+
+def _move_by_definition(state: GameState, view: MenuView) -> bool:
+    """Whether ``move.legal_move`` offers the move, as the rules say it (V-19, 4.11, A-35), with
+    ``has_move`` asked."""
+    p = view.p
+    return (
+        view.frame["grants"] < 0
+        and p == state.active
+        and move.has_move(state, p)
+        and not state.players[p].ability_used
+        and view.currency(state) >= 1
+        and move._any_movable(state)
+        and not hooks.ability_lost(state, p)
+    )
+
+
+def _sheet_has_move(state: GameState, p: int) -> bool:
+    return any(m["kind"] == move.KIND for m in state.pack.magicians[state.players[p].magician].mods)
+
+
+def _move_menus_match() -> int:
+    """Every menu of random 2-player games with the Phobia mover (V-19): ``legal_move`` (its
+    Magician set read inline) against the definition; how many offered the move."""
+    offered = 0
+    for seed in range(12):
+        config = GameConfig(
+            num_players=2, seed=seed, modules=BOTH, magicians=("magician_vth_phobia", "magician_fire_m")
+        )
+        state = new_game(config)
+        rng = random.Random(seed)
+        while not state.over:
+            top = state.stack[-1] if state.stack else None
+            if top is not None and top["kind"] == "menu" and top.get("decider") is not None:
+                view = MenuView(state, cast(MenuFrame, top))
+                got = move.legal_move(state, view)
+                assert bool(got) == _move_by_definition(state, view), (seed, state.turn)
+                offered += bool(got)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    return offered
+
+
+def test_legal_move_reads_the_mover_set_as_has_move(dm: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """V-19: offered exactly as the definition says; an empty mover set (the inline read broken)
+    is caught."""
+    assert _move_menus_match() > 5
+    monkeypatch.setattr(move, "_MOVERS", PackMemo(lambda pack: frozenset()))
+    # has_move as the sheet says (the definition stays right while the inline read is broken)
+    monkeypatch.setattr(move, "has_move", _sheet_has_move)
+    with pytest.raises(AssertionError):
+        _move_menus_match()
