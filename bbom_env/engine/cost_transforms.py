@@ -67,9 +67,19 @@ class GatedTransform:
     whose banned Elements for the Action are B, the same on the costs with no part of B, unless
     B holds ``flag_stop`` (the Air conversion stops while Air is banned, section 4.10): declared,
     the menu reads each Action's flags from it instead of transforming a probe cost
-    (``declared_flags``)."""
+    (``declared_flags``).
 
-    __slots__ = ("transform", "active", "uniform", "opened", "unbanned", "flag", "flag_actions", "flag_stop")
+    ``min_currency``: when not 0, the gate read from the payer's currency cards (those they may pay
+    with: ``payment.values_and_currency``, which the menu counts anyway): with at least this many
+    the gate is open; with fewer the transform makes no cost payable that is not payable as it is
+    (Spontaneous Elements: no pair of Dark Matter cards to pay with, section 4.9, even where the
+    gate counts one in an eliminated player's support), so the menu may leave it out without
+    asking the gate (``active_transforms(currency=...)``)."""
+
+    __slots__ = (
+        "transform", "active", "uniform", "opened", "unbanned", "flag", "flag_actions", "flag_stop",
+        "min_currency",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -81,6 +91,7 @@ class GatedTransform:
         flag: str | None = None,
         flag_actions: frozenset[str] | None = None,
         flag_stop: int | None = None,
+        min_currency: int = 0,
     ) -> None:
         self.transform = transform
         self.active = active
@@ -90,6 +101,7 @@ class GatedTransform:
         self.flag = flag if uniform else None
         self.flag_actions = flag_actions
         self.flag_stop = flag_stop
+        self.min_currency = min_currency
 
     def __call__(self, state: GameState, p: int, action: str, req: tuple) -> tuple:
         return self.transform(state, p, action, req)
@@ -99,30 +111,46 @@ class GatedTransform:
 
 
 def active_transforms(
-    state: GameState, p: int, transforms: tuple[CostTransform, ...], unbanned: bool = False
+    state: GameState,
+    p: int,
+    transforms: tuple[CostTransform, ...],
+    unbanned: bool = False,
+    currency: int = -1,
 ) -> tuple[tuple[CostTransform, ...], bool]:
     """The transforms that may change a cost of payer p now: a ``GatedTransform`` whose gate is
     closed is left out, one whose gate is open kept as its ``opened`` transform (unwrapped, the
     gate not asked again: the caller uses them in this state only), or as its ``unbanned`` one
     when the caller knows p has no banned Element (``unbanned``: no "forbid" modifier, section
-    4.10), the others as they are; and whether all those kept are ``uniform``."""
-    if not transforms:
-        return (), True  # no module with cost transforms (the Phobia module alone)
-    out = []
+    4.10), the others as they are; and whether all those kept are ``uniform``. ``currency``
+    (>= 0): p's currency cards, for the gates read from them (``GatedTransform.min_currency``:
+    left out below it, kept from it on, the gate not asked)."""
+    out = None  # (built for the first one kept: most menus keep none)
     uniform = True
     for t in transforms:
         if type(t) is GatedTransform:
-            if t.active(state, p):
-                out.append(t.unbanned if unbanned else t.opened)
-                uniform = uniform and t.uniform
+            need = t.min_currency
+            if not (currency >= need if need and currency >= 0 else t.active(state, p)):
+                continue
+            kept = t.unbanned if unbanned else t.opened
+            if not t.uniform:
+                uniform = False
         else:
-            out.append(t)
+            kept = t
             uniform = False
-    return tuple(out), uniform
+        if out is None:
+            out = [kept]
+        else:
+            out.append(kept)
+    return _NONE_KEPT if out is None else (tuple(out), uniform)
+
+
+_NONE_KEPT: tuple[tuple[CostTransform, ...], bool] = ((), True)  # (also without any transform)
 
 
 # (sets wildcards, its Actions, the Element whose ban stops it) per transform
 Declared = tuple[tuple[bool, frozenset[str] | None, int | None], ...]
+# (the declared flags, Action -> the flags of a payer without a banned Element): menu_flags
+MenuFlags = tuple[Declared | None, dict[str, tuple[bool, bool] | None]]
 
 
 def declared_flags(transforms: tuple[CostTransform, ...], kept: tuple[CostTransform, ...]) -> Declared | None:
@@ -130,11 +158,20 @@ def declared_flags(transforms: tuple[CostTransform, ...], kept: tuple[CostTransf
     or ``opened`` forms) declare (``GatedTransform.flag``): per transform, whether it sets
     ``wildcards`` (else ``convert``), the Actions it sets it for and the Element whose ban stops
     it; None when one declares none (then the menu probes). Static data of the module set,
-    looked up once per kept tuple."""
+    looked up once per kept tuple (``menu_flags``)."""
+    return menu_flags(transforms, kept)[0]
+
+
+def menu_flags(transforms: tuple[CostTransform, ...], kept: tuple[CostTransform, ...]) -> MenuFlags:
+    """(``declared_flags``, ``unbanned``) in one look-up (``menu.MenuView``, once per query).
+    ``unbanned``: Action -> ``flags_of(declared, action)``, the flags of a payer with no banned
+    Element (no "forbid" modifier, section 4.10): a pure function of this static data, so one
+    dict per kept tuple, filled as the menu asks (a T menu asks for most Actions), instead of a
+    pass over the declared transforms per Action and query (empty while ``declared`` is None)."""
     key = (transforms, kept)
-    known = _DECLARED.get(key, _UNKNOWN)
-    if known is not _UNKNOWN:
-        return known  # type: ignore[return-value]
+    known = _DECLARED.get(key)
+    if known is not None:
+        return known
     out: list[tuple[bool, frozenset[str] | None, int | None]] | None = []
     for k in kept:
         t = next(
@@ -144,13 +181,13 @@ def declared_flags(transforms: tuple[CostTransform, ...], kept: tuple[CostTransf
             out = None
             break
         out.append((t.flag == "wildcards", t.flag_actions, t.flag_stop))  # type: ignore[union-attr]
-    answer = None if out is None else tuple(out)
+    pair: MenuFlags = (None if out is None else tuple(out), {})
     if len(_DECLARED) < 64:
-        _DECLARED[key] = answer
-    return answer
+        _DECLARED[key] = pair
+    return pair
 
 
-_DECLARED: dict[tuple, Declared | None] = {}
+_DECLARED: dict[tuple, MenuFlags] = {}
 
 
 def flags_of(declared: Declared, action: str, banned: frozenset[int] = NO_BAN) -> tuple[bool, bool]:
@@ -165,6 +202,3 @@ def flags_of(declared: Declared, action: str, banned: frozenset[int] = NO_BAN) -
             else:
                 convert = True
     return wildcards, convert
-
-
-_UNKNOWN = object()

@@ -15,7 +15,8 @@ from . import action_rulings as rulings
 from . import hooks
 from . import moves as M
 from .constants import COST_ANY, COST_PARTS, Element
-from .menu_closed_forms import distinct_held, flagged_tot, pays_flagged
+from .cost_transforms import menu_flags
+from .menu_closed_forms import distinct_held, fits, flagged_tot, pays_flagged
 from .mod_reading import ForbidOnly, ModReading
 from .mod_reading import read as read_mods
 from .payment import (
@@ -23,7 +24,6 @@ from .payment import (
     affordable,
     as_cost,
     available_values,
-    can_cover,
     can_cover_module,
     values_and_currency,
 )
@@ -45,29 +45,6 @@ def req_of(e: int, n: int) -> Req:
     return tuple(r)
 
 
-def fits(tot: list[int], counts: list[list[int]], req: Req) -> bool:
-    """Fast affordability: single-Element costs compare sums; the rest use the exact check."""
-    # Written out for the four Elements (a hot path).
-    if req[COST_ANY] == 0:
-        return tot[0] >= req[0] and tot[1] >= req[1] and tot[2] >= req[2] and tot[3] >= req[3]
-    if req[0] == req[1] == req[2] == req[3] == 0:
-        return tot[0] + tot[1] + tot[2] + tot[3] >= req[COST_ANY]
-    # Element parts and "any" (a cost modifier's "any" surcharge: the Phobias, section 9.2): what
-    # can_cover answers, decided by the sums when they can. Short of the whole cost in value: no;
-    # every part's Element worth its part, and the Elements no part names worth "any": yes (a
-    # part's least-waste cards leave the others of every Element to "any").
-    t0, t1, t2, t3 = tot
-    if t0 + t1 + t2 + t3 < req[0] + req[1] + req[2] + req[3] + req[COST_ANY]:
-        return False
-    if t0 >= req[0] and t1 >= req[1] and t2 >= req[2] and t3 >= req[3]:
-        free = (0 if req[0] else t0) + (0 if req[1] else t1) + (0 if req[2] else t2) + (0 if req[3] else t3)
-        if free >= req[COST_ANY]:
-            return True
-    else:
-        return False  # an Element part its cards do not reach
-    return can_cover(counts, req)
-
-
 class MenuView:
     """What every Action's ``legal`` needs, computed once per menu query (never kept between
     queries: modifiers are read fresh, STYLE.md practice 10). A player without "forbid" / "cost"
@@ -87,17 +64,18 @@ class MenuView:
         self.frame = f
         p = self.p = f["player"]
         self.player: PlayerState = state.players[p]
+        mods = hooks.player_mods(state, p)
         if state.config.modules:
             # The currency cards (Dark Matter, sections 4.6-4.9) counted in the same pass over the
-            # support pool: a module game's Actions ask for them on most queries.
-            counts, self._currency = values_and_currency(state, p)
+            # support pool: a module game's Actions ask for them on most queries. The modifiers
+            # read once for the query: a "no_support_payment" among them leaves the pool out (V-30).
+            counts, self._currency = values_and_currency(state, p, mods)
         else:
             counts = available_values(state, p)  # a base game (the hot path)
         self.counts = counts
         self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
         forbid = cure_only = False
         cost_mods: list[dict] = []
-        mods = hooks.player_mods(state, p)
         for m in mods:  # one pass (a hot path: a pass measured cheaper than finding the reading)
             kind = m["kind"]
             if kind == "cost":
@@ -133,16 +111,22 @@ class MenuView:
             # every cost unchanged, and a five-number cost the Element cards fail stays failed).
             # Without a "forbid" modifier no Element is banned for any Action (section 4.10): the
             # transforms' variants that do not read the modifiers again (GatedTransform.unbanned).
+            # The gates read from the currency count (GatedTransform.min_currency) are not asked.
             cost_transforms = ruleset(modules).cost_transforms
-            transforms, uniform = hooks.active_transforms(state, p, cost_transforms, not forbid)
+            transforms, uniform = hooks.active_transforms(
+                state, p, cost_transforms, not forbid, self._currency
+            )
             self._transforms = transforms
             # Uniform transforms: the module flags each Action's costs get (those that need no
             # banned Element), found once per Action (hooks.GatedTransform.uniform): from what
             # the transforms declare (GatedTransform.flag), if all do, else from a probe cost.
             self._flags: dict[str, tuple[bool, bool] | None] | None = None
             if transforms and uniform:  # (_declared is read only with _flags)
-                self._flags = {}
-                self._declared = hooks.declared_flags(cost_transforms, transforms)
+                declared, unbanned = menu_flags(cost_transforms, transforms)
+                self._declared = declared
+                # No banned Element: each Action's flags are the declared ones, static data
+                # shared by every such query (cost_transforms.menu_flags); else this query's.
+                self._flags = unbanned if declared is not None and not forbid else {}
         else:
             self._transforms = ()  # a base game: no transform, no currency (a hot path)
         # The Actions a "cost" modifier names ("all": every one): the others are priced as printed;
@@ -186,9 +170,11 @@ class MenuView:
             return rulings.modified_tot(base, self._funds(state, action)[1], self._cost_mods, action)
         if not self._transforms:
             return self.tot
-        if self._flags is None:
+        flags = self._flags
+        if flags is None:
             return None
-        known = self._action_flags(state, action)
+        # (_action_flags' memo read inline: every Action asks on a T menu)
+        known = flags[action] if action in flags else self._action_flags(state, action)
         if known is None:
             return None
         wildcards, convert = known
@@ -337,8 +323,9 @@ class MenuView:
         """An Element cost the Element cards alone do not pay, after the modules' cost transforms
         (Spontaneous Elements, section 4.9; the Air conversion, V-12). ``element``: the cost's one
         Element part, when it has only that one (``can_pay_single``)."""
-        if self._flags is not None:
-            known = self._action_flags(state, action)
+        flags = self._flags
+        if flags is not None:
+            known = flags[action] if action in flags else self._action_flags(state, action)
             if known is not None:
                 if not self._forbid:
                     return pays_flagged(self.tot, self.counts, req, element, known, self._currency)

@@ -3,16 +3,40 @@
 (RULES.md section 4.9), and the Air conversion, one Air card counted as any other Element, its
 whole value (EXPANSION.md V-12). Each gives ``payment.can_cover_module``'s or
 ``payment.affordable``'s answer for a cost of its shape without building the cost or searching
-(``tests/engine/test_payment_closed_forms.py`` compares them on every small hand).
+(``tests/engine/test_payment_closed_forms.py`` compares them on every small hand). And ``fits``,
+the menu's check of an Element-only cost against the Element cards (every game's).
 """
 
 from __future__ import annotations
 
 from .constants import COST_ANY, Element
-from .payment import _min_sum_at_least
+from .payment import _min_sum_at_least, can_cover
 
 AIR = Element.AIR  # the Element of the Air conversion (V-12)
 Req = tuple[int, ...]
+
+
+def fits(tot: list[int], counts: list[list[int]], req: Req) -> bool:
+    """Fast affordability: single-Element costs compare sums; the rest use the exact check."""
+    # Written out for the four Elements (a hot path).
+    if req[COST_ANY] == 0:
+        return tot[0] >= req[0] and tot[1] >= req[1] and tot[2] >= req[2] and tot[3] >= req[3]
+    if req[0] == req[1] == req[2] == req[3] == 0:
+        return tot[0] + tot[1] + tot[2] + tot[3] >= req[COST_ANY]
+    # Element parts and "any" (a cost modifier's "any" surcharge: the Phobias, section 9.2): what
+    # can_cover answers, decided by the sums when they can. Short of the whole cost in value: no;
+    # every part's Element worth its part, and the Elements no part names worth "any": yes (a
+    # part's least-waste cards leave the others of every Element to "any").
+    t0, t1, t2, t3 = tot
+    if t0 + t1 + t2 + t3 < req[0] + req[1] + req[2] + req[3] + req[COST_ANY]:
+        return False
+    if t0 >= req[0] and t1 >= req[1] and t2 >= req[2] and t3 >= req[3]:
+        free = (0 if req[0] else t0) + (0 if req[1] else t1) + (0 if req[2] else t2) + (0 if req[3] else t3)
+        if free >= req[COST_ANY]:
+            return True
+    else:
+        return False  # an Element part its cards do not reach
+    return can_cover(counts, req)
 
 
 def parts_payable(tot: list[int], air: list[int], req: Req, pairs: int, convert: bool) -> bool:

@@ -21,7 +21,7 @@ module parts use the exact search of ``payment_search.py``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from . import hooks
@@ -174,9 +174,13 @@ def available_values(state: GameState, payer: int, banned: frozenset[int] = froz
     return counts
 
 
-def values_and_currency(state: GameState, payer: int) -> tuple[list[list[int]], int]:
+def values_and_currency(
+    state: GameState, payer: int, mods: Iterable[dict] | None = None
+) -> tuple[list[list[int]], int]:
     """``available_values`` (no banned Element) and ``currency_cards`` in one pass over the
-    support pool (the module menu's counts: ``menu.MenuView``)."""
+    support pool (the module menu's counts: ``menu.MenuView``). ``mods``: the payer's modifiers
+    (``hooks.player_mods``) where the caller has read them in this state (the menu, once per
+    query), so that "no_support_payment" is looked up in them rather than read again."""
     hand = state.players[payer].hand
     counts = [hand[0:3], hand[3:6], hand[6:9], hand[9:12]]  # _ELEMENT_FIRST_CODES' slices, written out
     currency = hand[CURRENCY]
@@ -200,13 +204,24 @@ def values_and_currency(state: GameState, payer: int) -> tuple[list[list[int]], 
                     pooled_currency += 1
     if pooled is None and not pooled_currency:
         return counts, currency
-    if state.has_mod(payer, "no_support_payment"):
+    if _pool_barred(state, payer, mods):
         return counts, currency
     if pooled is not None:
         for code in pooled:
             e, i = CODE_COUNT_INDEX[code]
             counts[e][i] += 1
     return counts, currency + pooled_currency
+
+
+def _pool_barred(state: GameState, payer: int, mods: Iterable[dict] | None) -> bool:
+    """Whether "no_support_payment" (V-30) is among the payer's modifiers: read now, or looked
+    up in ``mods`` (read by the caller in this state: ``state.has_mod``'s loop on them)."""
+    if mods is None:
+        return state.has_mod(payer, "no_support_payment")
+    for m in mods:
+        if m["kind"] == "no_support_payment":
+            return True
+    return False
 
 
 def available_codes(state: GameState, payer: int, banned: frozenset[int] = frozenset()) -> list[int]:

@@ -29,7 +29,7 @@ from bbom_env.engine.records import SupportSlot
 from bbom_env.engine.resolver import done, frame, push
 from bbom_env.engine.rules import MenuAction
 
-from .state import dm_state
+from .state import NAME, dm_state
 
 if TYPE_CHECKING:
     from bbom_env.engine.menu import MenuView
@@ -135,7 +135,7 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
         tot = view.tot
         if (tot[0] > 0) + (tot[1] > 0) + (tot[2] > 0) + (tot[3] > 0) < _ACQUIRE_CARDS:
             return []
-        if dm_state(state).supply <= 0:
+        if state.ext[NAME].supply <= 0:  # type: ignore[attr-defined]  # dm_state, inline
             return []
     elif dm_state(state).supply <= 0 or view.forbidden(state, ACQUIRE, None):
         return []

@@ -47,7 +47,7 @@ from bbom_env.engine.vocab import TARGETS, IntRange
 
 from .actions import dark_matter_cost
 from .content import BLACK_PAGE, BlackPage, BlackSpell
-from .state import dm_state
+from .state import NAME, DarkMatterState, dm_state
 
 if TYPE_CHECKING:
     from bbom_env.engine.cards import Pack
@@ -89,7 +89,7 @@ def legal_black_book(state: GameState, view: MenuView) -> list[int]:
     have = view.currency(state)
     if not have:
         return []
-    st = dm_state(state)
+    st: DarkMatterState = state.ext[NAME]  # type: ignore[assignment]  # dm_state, inline (every menu)
     if st.closed or st.used_turn == state.turn or view.forbidden(state, BLACK_BOOK, None):
         return []
     last = _CASTABLE.last  # the memo's look-up, inline (asked on every menu query)
@@ -97,14 +97,12 @@ def legal_black_book(state: GameState, view: MenuView) -> list[int]:
     assert costs is not None
     left = costs[LEFT].get(st.book[st.spread])
     right = costs[RIGHT].get(st.book[st.spread + 1])
-    if (left is None or left > have) and (right is None or right > have):
-        return []
-    modules = state.config.modules
-    return [
-        M.block_start(BLOCK_NAMES[side], modules)
-        for side, cost in ((LEFT, left), (RIGHT, right))
-        if cost is not None and cost <= have
-    ]
+    out = []
+    if left is not None and left <= have:
+        out.append(M.block_start(BLOCK_NAMES[LEFT], state.config.modules))
+    if right is not None and right <= have:
+        out.append(M.block_start(BLOCK_NAMES[RIGHT], state.config.modules))
+    return out
 
 
 def _castable(pack: Pack) -> tuple[dict[str, int], dict[str, int]]:

@@ -194,6 +194,8 @@ DARK_MATTER_MODULE = Module(
             unbanned=actions.spontaneous_unbanned,
             flag="wildcards",
             flag_actions=actions.SPONTANEOUS_ACTIONS,
+            # A pair needs 2 Dark Matter cards to pay with; holding them, may_pair is open.
+            min_currency=2,
         ),
         hooks.GatedTransform(
             air.air_conversion_cost,

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from bbom_env.engine import hooks, limits
 from bbom_env.engine import moves as M
+from bbom_env.engine.cards import PackMemo
 from bbom_env.engine.constants import MAX_SUPPORT_SLOTS, PHOBIA_BASE
 from bbom_env.engine.decision import Decision
 from bbom_env.engine.frames import Decider, Frame, Seat, Slot
@@ -40,6 +41,7 @@ from bbom_env.engine.resolver import done, frame, push
 from bbom_env.engine.rules import MenuAction
 
 if TYPE_CHECKING:
+    from bbom_env.engine.cards import Pack
     from bbom_env.engine.menu import MenuView
     from bbom_env.engine.state import GameState
 
@@ -67,11 +69,19 @@ class MoveToFrame(Frame):
 
 
 def has_move(state: GameState, p: int) -> bool:
-    """Whether player p's Magician sheet has the ability (a ``move_phobia`` modifier)."""
-    for m in state.pack.magicians[state.players[p].magician].mods:  # a loop: asked by every menu
-        if m["kind"] == KIND:
-            return True
-    return False
+    """Whether player p's Magician sheet has the ability (a ``move_phobia`` modifier): the
+    Magician in a per-pack set (``legal_move`` reads the same set inline)."""
+    last = _MOVERS.last  # the memo's look-up, inline
+    ids = last[1] if last[0] is state.pack else _MOVERS(state.pack)
+    return state.players[p].magician in ids  # type: ignore[operator]
+
+
+def _mover_ids(pack: Pack) -> frozenset[str]:
+    """Ids of the pack's Magicians whose sheet has a ``move_phobia`` modifier (once per pack)."""
+    return frozenset(mid for mid, m in pack.magicians.items() if any(x["kind"] == KIND for x in m.mods))
+
+
+_MOVERS: PackMemo[frozenset[str]] = PackMemo(_mover_ids)
 
 
 def _sources(state: GameState, p: int) -> list[int]:
@@ -120,7 +130,10 @@ def legal_move(state: GameState, view: MenuView) -> list[int]:
     """The Action's one id: the owner's own Action phase (4.11, A-35: not a granted Action), once
     per turn, the ability not lost, a Phobia to move and 1 Dark Matter to pay with."""
     p = view.p
-    if view.frame["grants"] >= 0 or p != state.active or not has_move(state, p):
+    if view.frame["grants"] >= 0 or p != state.active:
+        return []
+    last = _MOVERS.last  # has_move, inline (asked by every menu of the Active Player)
+    if state.players[p].magician not in (last[1] if last[0] is state.pack else _MOVERS(state.pack)):  # type: ignore[operator]
         return []
     if state.players[p].ability_used or view.currency(state) < 1 or not _any_movable(state):
         return []

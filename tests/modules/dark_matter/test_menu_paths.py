@@ -40,7 +40,7 @@ def _menus(config: GameConfig, play_seed: int) -> Iterator[tuple[GameState, Menu
 
 
 def _all_transforms(
-    state: GameState, p: int, transforms: tuple, unbanned: bool = False
+    state: GameState, p: int, transforms: tuple, unbanned: bool = False, currency: int = -1
 ) -> tuple[tuple, bool]:
     """hooks.active_transforms without gates nor uniform flags: every transform, every cost."""
     return tuple(getattr(t, "transform", t) for t in transforms), False
