@@ -196,9 +196,9 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
     plain = tuple(cost[:COST_PARTS])
     simple = not pool and not plain[COST_ANY]  # Element parts paid from the hand alone
     if simple:
-        paid = _hand_alone(hand, cost, plain)
-        if paid is not None:
-            return paid
+        quick = _hand_alone(hand, cost, plain)
+        if quick is not None:
+            return quick
     counts = _counts(hand, pool)
     if not simple and can_cover(counts, plain):
         return _auto_elements(hand, pool, payer, plain)
@@ -247,7 +247,8 @@ def _one_part_short(hand: list[int], cost: Cost, plain: tuple) -> list[Source] |
     short = plain[e] - (n1 + 2 * n2 + 3 * n3)
     if hand[CURRENCY] < 2 * short:
         return None  # unaffordable: the search says so
-    paid = [HAND_SOURCES[codes[0]]] * n1 + [HAND_SOURCES[codes[1]]] * n2 + [HAND_SOURCES[codes[2]]] * n3
+    paid: list[Source] = []
+    paid += [HAND_SOURCES[codes[0]]] * n1 + [HAND_SOURCES[codes[1]]] * n2 + [HAND_SOURCES[codes[2]]] * n3
     return paid + [HAND_SOURCES[CURRENCY]] * (2 * short)
 
 
@@ -268,9 +269,9 @@ def _converted_short(hand: list[int], e: int, r: int, held: tuple[int, int, int]
     if best is None:
         return None
     _, v, (c1, c2, c3) = best
-    codes = ELEMENT_CODES[e]
-    paid = [HAND_SOURCES[ELEMENT_CODES[_AIR][v - 1]]] + [HAND_SOURCES[codes[0]]] * c1
-    return paid + [HAND_SOURCES[codes[1]]] * c2 + [HAND_SOURCES[codes[2]]] * c3
+    a, b, c = ELEMENT_CODES[e]
+    paid: list[Source] = [HAND_SOURCES[ELEMENT_CODES[_AIR][v - 1]]]
+    return paid + [HAND_SOURCES[a]] * c1 + [HAND_SOURCES[b]] * c2 + [HAND_SOURCES[c]] * c3
 
 
 def _hand_covers(hand: list[int], plain: tuple) -> bool:
