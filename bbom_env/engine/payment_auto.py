@@ -195,8 +195,10 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
     pool = _pool(state, payer, banned)
     plain = tuple(cost[:COST_PARTS])
     simple = not pool and not plain[COST_ANY]  # Element parts paid from the hand alone
-    if simple and _hand_covers(hand, plain):
-        return _from_hand(hand, plain)  # _auto_elements' own path for these cards
+    if simple:
+        quick = _hand_alone(hand, cost, plain)
+        if quick is not None:
+            return quick
     counts = _counts(hand, pool)
     if not simple and can_cover(counts, plain):
         return _auto_elements(hand, pool, payer, plain)
@@ -219,6 +221,57 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
             if best is not None:
                 return best[1] + dark[: 2 * pairs]
     raise ValueError(f"cost {cost.compact()} is not affordable")
+
+
+def _hand_alone(hand: list[int], cost: Cost, plain: tuple) -> list[Source] | None:
+    """``_auto_spontaneous`` with no support card and no ``any`` part, counted: the hand's Element
+    cards alone (``_auto_elements``' own path), or ``_one_part_short`` (None: the search)."""
+    if _hand_covers(hand, plain):
+        return _from_hand(hand, plain)
+    return _one_part_short(hand, cost, plain)
+
+
+def _one_part_short(hand: list[int], cost: Cost, plain: tuple) -> list[Source] | None:
+    """The search, counted, for its most common case: one Element part that the hand's cards of
+    its Element fall short of, one of the two options (None: another case). Spontaneous Elements
+    (4.9): the fewest pairs are the shortfall, so every card of the Element is paid, then that
+    many pairs from the hand; the Air conversion (V-12): ``_converted_short``."""
+    parts = [k for k in range(NUM_ELEMENTS) if plain[k]]
+    if len(parts) != 1 or (cost.wildcards and cost.convert):
+        return None  # two parts (their spreads), both options: the search
+    e = parts[0]
+    codes = ELEMENT_CODES[e]
+    n1, n2, n3 = hand[codes[0]], hand[codes[1]], hand[codes[2]]
+    if not cost.wildcards:
+        return _converted_short(hand, e, plain[e], (n1, n2, n3))
+    short = plain[e] - (n1 + 2 * n2 + 3 * n3)
+    if hand[CURRENCY] < 2 * short:
+        return None  # unaffordable: the search says so
+    paid: list[Source] = []
+    paid += [HAND_SOURCES[codes[0]]] * n1 + [HAND_SOURCES[codes[1]]] * n2 + [HAND_SOURCES[codes[2]]] * n3
+    return paid + [HAND_SOURCES[CURRENCY]] * (2 * short)
+
+
+def _converted_short(hand: list[int], e: int, r: int, held: tuple[int, int, int]) -> list[Source] | None:
+    """``_one_part_short`` with the Air conversion: each Air value held, lowest first, converted
+    to Element e, and the least-waste cards of e for the rest of r; the least value paid, the
+    first found among equals (``_cheapest``'s choice between conversions)."""
+    if e == _AIR:
+        return None  # no other Element to convert to: the search refuses it
+    best: tuple[int, int, tuple[int, int, int]] | None = None
+    for v in range(1, NUM_VALUES + 1):
+        if hand[ELEMENT_CODES[_AIR][v - 1]]:
+            taken = _min_sum_at_least(r - v, *held)
+            if taken is not None:
+                value = v + taken[0] + 2 * taken[1] + 3 * taken[2]
+                if best is None or value < best[0]:
+                    best = (value, v, taken)
+    if best is None:
+        return None
+    _, v, (c1, c2, c3) = best
+    a, b, c = ELEMENT_CODES[e]
+    paid: list[Source] = [HAND_SOURCES[ELEMENT_CODES[_AIR][v - 1]]]
+    return paid + [HAND_SOURCES[a]] * c1 + [HAND_SOURCES[b]] * c2 + [HAND_SOURCES[c]] * c3
 
 
 def _hand_covers(hand: list[int], plain: tuple) -> bool:

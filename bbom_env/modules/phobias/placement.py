@@ -155,14 +155,38 @@ FRAMES: tuple[str, ...] = (PLACE, RECUP_END)
 def recup_drawn(state: GameState, p: int) -> bool:
     """Section 5.1, 9.2: after the Recuperation draw, every Phobia of the hand goes to the support
     (DP-35: in card-code order), then the elimination check (V-35). No Phobia: the engine checks."""
-    hand = state.players[p].hand
+    pl = state.players[p]
+    hand = pl.hand
     if not any(hand[PHOBIA_BASE:NUM_CODES]):  # no Phobia drawn (most Recuperations)
         return False
     codes = [c for c in range(PHOBIA_BASE, NUM_CODES) if hand[c]]
+    # What their frames (run_place, run_recup_end) would do, done at once while each Phobia takes
+    # a free slot with nothing pushed (nothing runs in between: the same steps, no frame made).
+    stack = state.stack
+    for i, code in enumerate(codes):
+        depth = len(stack)
+        if not place_if_free(state, p, code):
+            _push_rest(state, p, codes[i:])  # the crush choice (DP-34) or the elimination (A-52)
+            return True
+        if len(stack) > depth:
+            # The placement's limits reaction (V-27) runs first, then the rest: their frames go
+            # under it, where run_place's frame left them.
+            above = stack[depth:]
+            del stack[depth:]
+            _push_rest(state, p, codes[i + 1 :])
+            stack += above
+            return True
+    if not pl.eliminated and madness_in_hand(state, p) >= hooks.hand_size(state, p):
+        eliminate(state, p)  # run_recup_end's check (section 5.1, V-35)
+    return True
+
+
+def _push_rest(state: GameState, p: int, codes: list[int]) -> None:
+    """The frames of the Phobias ``codes`` still to place (card-code order, DP-35), then the end
+    of the Recuperation."""
     end: RecupEndFrame = {"kind": RECUP_END, "player": p}
     frames: list[PlaceFrame] = [{"kind": PLACE, "player": p, "code": c, "decider": None} for c in codes]
     push(state, *frames, end)
-    return True
 
 
 def madness_arrived(state: GameState, p: int, code: int, zone: str) -> None:

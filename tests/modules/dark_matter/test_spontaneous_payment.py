@@ -119,3 +119,47 @@ def test_spontaneous_auto_payments_pick_what_the_general_procedure_picks(players
             legal = state.legal_actions()
             state.apply_action(legal[play.randrange(len(legal))])
     assert checked > 2000 and paired > 200
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_one_part_short_is_the_general_procedure(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_one_part_short`` (one Element part the hand falls short of, no support card, one of the
+    two options): at decision points of random games, hands given Dark Matter and Air cards, costs
+    of one Element part of 1 to 8 with Spontaneous Elements or the conversion, with and without a
+    banned Element: the same cards as the general procedure, refusals included; it answered for
+    many of them (None: the search decides)."""
+    rng = random.Random(10 + players)
+    answered = 0
+    real = PA._one_part_short
+
+    def counting(hand, cost, plain):  # type: ignore[no-untyped-def]
+        nonlocal answered
+        out = real(hand, cost, plain)
+        answered += out is not None
+        return out
+
+    monkeypatch.setattr(PA, "_one_part_short", counting)
+    for seed in range(4):
+        state = new_game(GameConfig(num_players=players, pack="default", seed=seed, modules=("dark_matter",)))
+        play = random.Random(seed)
+        step = 0
+        while not state.over:
+            step += 1
+            if step % 3 == 0:
+                s = state.clone()
+                for pl in s.players:
+                    pl.support.clear()  # no support card to draw on
+                    pl.hand[DARK_MATTER] += rng.choice((0, 1, 2, 3, 4, 6))
+                    pl.hand[9 + rng.randrange(3)] += rng.choice((0, 1))  # an Air card (codes 9-11)
+                for p in range(players):
+                    for e in range(4):
+                        for flags in FLAGS[:2]:
+                            parts = [0] * COST_PARTS
+                            parts[e] = rng.randint(1, 8)
+                            cost = Cost(*parts, **flags)
+                            for banned in (frozenset(), frozenset({rng.randrange(4)})):
+                                want = _paid(_general, s, p, cost, banned)
+                                assert _paid(PA._auto_spontaneous, s, p, cost, banned) == want, (cost, banned)
+            legal = state.legal_actions()
+            state.apply_action(legal[play.randrange(len(legal))])
+    assert answered > 500
