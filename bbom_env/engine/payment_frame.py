@@ -37,7 +37,7 @@ from .payment import (
     source_code,
     usable_support,
 )
-from .payment_auto import auto_payment, completable_module, completable_pick
+from .payment_auto import auto_payment
 from .payment_counted import (
     completable_one_part,
     counted,
@@ -46,6 +46,7 @@ from .payment_counted import (
     pays_counted,
     useful_counted,
 )
+from .payment_irreducible import completable_module, completable_pick
 from .payment_search import remaining
 from .records import HAND_SOURCES, HandSource, Source, SupportSource
 from .resolver import done, frame
