@@ -1,6 +1,7 @@
 """Shortcuts of module games' resolution, each compared with the general path on random states:
 ``placement._over_limit`` (the Recuperation's end check, RULES.md 5.1, V-35: no hand-size read
-without Madness in hand) and ``payment_frame._compact`` (a pay frame's compact cost, found again)."""
+without Madness in hand), ``payment_frame._compact`` (a pay frame's compact cost, found again)
+and ``ops_board.barred_types`` (the Curse types an effect may not pick, found again)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ import random
 
 import pytest
 
-from bbom_env.engine import GameConfig, hooks, new_game
+from bbom_env.engine import GameConfig, hooks, new_game, ops_board
 from bbom_env.engine import payment_frame as PF
 from bbom_env.engine.constants import MADNESS, NUM_CODES, PHOBIA_BASE
 from bbom_env.engine.payment import Cost, as_cost
 from bbom_env.engine.records import SupportSlot
+from bbom_env.engine.rules import ruleset
 from bbom_env.engine.state import GameState
 from bbom_env.engine.zones import madness_in_hand
 from bbom_env.modules.phobias import placement
@@ -100,3 +102,25 @@ def test_compact_is_the_costs_compact_form() -> None:
         want = as_cost(req).compact()
         assert PF._compact(req) == want, req
         assert PF.pay_frame(0, req, "learn", "")["cost"] == want
+
+
+def _barred_written_out(state: GameState, what: str) -> frozenset[str]:
+    rules = ruleset(state.config.modules).curse_rules
+    if what == "destroy":
+        return frozenset(t for t, r in rules.items() if not r.by_effect(state.config))
+    return frozenset(t for t, r in rules.items() if not r.tokens)
+
+
+@pytest.mark.parametrize("by_effect", [False, True])
+@pytest.mark.parametrize("modules", [(), ("dark_matter",), ("phobias",), ("dark_matter", "phobias")])
+def test_barred_types_is_the_rules_answer(modules: tuple[str, ...], by_effect: bool) -> None:
+    """``ops_board.barred_types`` (found again by the config's identity) answers as the modules'
+    Curse rules say (V-07, V-08), for each config, asked in turn, again, and for a new equal config."""
+    rng = random.Random(3)
+    switch = {"dark_curse_destroy_by_effect": by_effect} if "dark_matter" in modules else {}
+    configs = [GameConfig(num_players=2, seed=g, modules=modules, **switch) for g in range(3)]
+    for _ in range(40):
+        s = new_game(rng.choice(configs))
+        for what in rng.sample(["destroy", "tokens"], 2):
+            want = _barred_written_out(s, what) if modules else frozenset()
+            assert ops_board.barred_types(s, what) == want, (modules, by_effect, what)
