@@ -60,6 +60,7 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "payment_search",
                 "payment",
                 "payment_auto",
+                "payment_irreducible",
                 "payment_counted",
                 "payment_frame",
                 "limits",

@@ -18,6 +18,7 @@ from .rules import ruleset
 from .zones import check_immediate_win, madness_under, remove_curse
 
 if TYPE_CHECKING:
+    from .config import GameConfig
     from .state import GameState
 
 
@@ -72,12 +73,26 @@ def barred_types(state: GameState, what: str) -> frozenset[str]:
     """Curse types an effect may not pick for ``what``: "destroy" (V-07: a Dark Curse, unless
     ``dark_curse_destroy_by_effect``) or "tokens" (V-08: Element tokens never go on a Dark
     Curse), as the modules' ``rules.CurseRule``s say. None in a base game (no lookup)."""
-    if not state.config.modules:
+    config = state.config
+    if not config.modules:
         return _NO_TYPES
-    rules = ruleset(state.config.modules).curse_rules
+    # A pure function of the game's config (frozen) and its modules' rules, found again by the
+    # config's identity (the config kept beside it: its id is not reused meanwhile).
+    known = _BARRED.get((id(config), what))
+    if known is not None and known[0] is config:
+        return known[1]
+    rules = ruleset(config.modules).curse_rules
     if what == "destroy":
-        return frozenset(t for t, r in rules.items() if not r.by_effect(state.config))
-    return frozenset(t for t, r in rules.items() if not r.tokens)
+        barred = frozenset(t for t, r in rules.items() if not r.by_effect(config))
+    else:
+        barred = frozenset(t for t, r in rules.items() if not r.tokens)
+    if len(_BARRED) > 256:
+        _BARRED.clear()
+    _BARRED[(id(config), what)] = (config, barred)
+    return barred
+
+
+_BARRED: dict[tuple[int, str], tuple[GameConfig, frozenset[str]]] = {}
 
 
 def _curse_moves(

@@ -37,7 +37,7 @@ from .payment import (
     source_code,
     usable_support,
 )
-from .payment_auto import auto_payment, completable_module, completable_pick
+from .payment_auto import auto_payment
 from .payment_counted import (
     completable_one_part,
     counted,
@@ -46,6 +46,7 @@ from .payment_counted import (
     pays_counted,
     useful_counted,
 )
+from .payment_irreducible import completable_module, completable_pick
 from .payment_search import remaining
 from .records import HAND_SOURCES, HandSource, Source, SupportSource
 from .resolver import done, frame
@@ -59,7 +60,7 @@ def pay_frame(p: int, req: tuple, action: str, what: str) -> PayFrame:
     """A frame that makes player p pay ``req`` (a ``payment.Cost``) for ``action`` (on ``what``)
     before it resolves. The frame keeps the cost's compact form (what a save writes)."""
     # A base game's cost is already its compact form (five numbers): no Cost to build.
-    cost = req if type(req) is tuple and len(req) == COST_PARTS else as_cost(req).compact()
+    cost = req if type(req) is tuple and len(req) == COST_PARTS else _compact(req)
     return {
         "kind": "pay",
         "player": p,
@@ -69,6 +70,23 @@ def pay_frame(p: int, req: tuple, action: str, what: str) -> PayFrame:
         "target": what,
         "decider": None,
     }
+
+
+def _compact(req: tuple) -> tuple:
+    """``as_cost(req).compact()``, found again for a cost already seen: a pure function of an
+    immutable tuple (a game has few module costs; each payment of one asked it anew)."""
+    if not isinstance(req, tuple):
+        return as_cost(req).compact()  # a list (as_cost takes one): nothing to key on
+    cost = _COMPACT.get(req)
+    if cost is None:
+        cost = as_cost(req).compact()
+        if len(_COMPACT) < 4096:
+            _COMPACT[req] = cost
+    return cost
+
+
+# A cost (a Cost or a tuple of its fields; equal tuples make equal Costs) -> its compact form.
+_COMPACT: dict[tuple, tuple] = {}
 
 
 def _discard_sources(state: GameState, p: int, sources: list[Source]) -> None:
@@ -91,15 +109,15 @@ def run_pay(state: GameState, f: dict) -> None:
     p = f["player"]
     if state.config.payment == "auto" or is_free(f["cost"]):
         req = f["cost"]
-        module_cost = len(req) > COST_PARTS  # a base game's cost has five numbers (a hot path)
-        if module_cost:
-            req = as_cost(req)  # its Cost once: the payment's checks take it as it is
-        sources = auto_payment(state, p, req, f["action"])
+        # A base game's cost has five numbers (a hot path); a module's, its Cost once: the
+        # payment's checks take it as it is. Only a cost with the conversion notes it (V-12).
+        cost = as_cost(req) if len(req) > COST_PARTS else None
+        sources = auto_payment(state, p, req if cost is None else cost, f["action"])
         codes = tuple([source_code(state, s) for s in sources])  # a list comprehension: no generator
         _discard_sources(state, p, sources)
         state.event("pay", p, f["action"], f["target"], codes)
-        if module_cost:  # a base game's cost never has the conversion
-            _note_conversion(state, p, req, codes)
+        if cost is not None and cost.convert:  # a base game's cost never has the conversion
+            _note_conversion(state, p, cost, codes)
         done(state, f)
         return
     f["decider"] = p

@@ -139,9 +139,15 @@ def describe_place(state: GameState, f: dict) -> Decision:
 
 def run_recup_end(state: GameState, f: RecupEndFrame) -> None:
     done(state, f)
-    p = f["player"]
-    if not state.players[p].eliminated and madness_in_hand(state, p) >= hooks.hand_size(state, p):
-        eliminate(state, p)  # section 5.1, V-35: the limit in force now
+    if _over_limit(state, f["player"]):
+        eliminate(state, f["player"])  # section 5.1, V-35: the limit in force now
+
+
+def _over_limit(state: GameState, p: int) -> bool:
+    """Section 5.1, V-35: p (not out) holds as many Madness cards as the hand size in force now.
+    The hand size is at least 1 (``hooks.hand_size``), so a hand without Madness is not read."""
+    mad = madness_in_hand(state, p)
+    return mad > 0 and not state.players[p].eliminated and mad >= hooks.hand_size(state, p)
 
 
 frame(PLACE, run_place, legal_place, answer_place, typed=PlaceFrame)
@@ -176,7 +182,7 @@ def recup_drawn(state: GameState, p: int) -> bool:
             _push_rest(state, p, codes[i + 1 :])
             stack += above
             return True
-    if not pl.eliminated and madness_in_hand(state, p) >= hooks.hand_size(state, p):
+    if _over_limit(state, p):
         eliminate(state, p)  # run_recup_end's check (section 5.1, V-35)
     return True
 

@@ -2,7 +2,7 @@
 one-Element (or "any") cost with Spontaneous Elements (RULES.md section 4.9) or the Air
 conversion (V-12). What is owed (``one_part_owed``) and whether picks can still end in an
 irreducible payment (A-18, ``completable_one_part``) must equal the general path's answers
-(``payment_search.remaining``, the bounded search of ``payment_auto._completable_module``)."""
+(``payment_search.remaining``, the bounded search of ``payment_irreducible._completable_module``)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import random
 import pytest
 
 from bbom_env.engine import GameConfig, new_game
-from bbom_env.engine import payment_auto as PA
 from bbom_env.engine import payment_counted as counted_costs
 from bbom_env.engine import payment_frame as PF
+from bbom_env.engine import payment_irreducible as PI
 from bbom_env.engine.constants import DARK_MATTER, NUM_CODES, NUM_ELEMENT_CODES
 from bbom_env.engine.payment import Cost
 from bbom_env.engine.payment_search import remaining
@@ -48,8 +48,8 @@ def test_one_part_counts_answer_what_the_search_answers(part: int) -> None:
         trial = [rng.choice(kinds) for _ in range(rng.randrange(1, 5))]
         owed = counted_costs.one_part_owed(tuple(trial), cost, part)
         assert owed == sum(remaining(tuple(trial), cost)), (trial, cost)
-        search = PA._completable_module(tuple(sorted(trial)), tuple(pool), cost, 256)
-        assert PA.completable_module(trial, pool, cost) == search, (trial, pool, cost)
+        search = PI._completable_module(tuple(sorted(trial)), tuple(pool), cost, 256)
+        assert PI.completable_module(trial, pool, cost) == search, (trial, pool, cost)
         counted += counted_costs.completable_one_part(trial, pool, cost, part) is not None
         seen.add(search)
         answers += 1
@@ -150,7 +150,7 @@ def test_manual_payment_offers_what_the_general_path_offers(
                     m.setattr(counted_costs, "counted", lambda cost: False)
                     m.setattr(PF, "one_part", lambda cost: -1)
                     m.setattr(PF, "counted", lambda cost: False)
-                    PA._completable_module.cache_clear()
+                    PI._completable_module.cache_clear()
                     assert PF.legal_pay(state, f) == fast, (f["cost"], f["picks"])
                 compared += 1
                 cost = Cost(*f["cost"])
