@@ -29,12 +29,10 @@ from .constants import (
     is_madness,
 )
 from .payment import Cost, _min_sum_at_least
-from .rules import ruleset
 
 if TYPE_CHECKING:
     from .menu import MenuView
     from .records import CurseOnTrack
-    from .rules import CurseRule
     from .state import GameState
 
 _MADNESS_CODES = tuple(c for c in range(NUM_ELEMENT_CODES, NUM_CODES) if is_madness(c))
@@ -76,9 +74,9 @@ class DestroyRuling:
 
     __slots__ = ("banned", "surcharge", "adds", "tot")
 
-    def __init__(self, state: GameState, view: MenuView) -> None:
+    def __init__(self, state: GameState, view: MenuView, surcharge: int) -> None:
         self.banned = view.banned("destroy")
-        self.surcharge = hooks.standing_surcharge(state, view.p, "destroy")
+        self.surcharge = surcharge  # (destroy_menu.standing_destroy_surcharge: read once per query)
         self.adds: tuple[int, int, int, int, int, int] | None = None
         if view._transforms:
             return  # the transforms' costs: view.can_pay (and the transforms' own closed forms)
@@ -107,15 +105,6 @@ def _base_ruling() -> DestroyRuling:
 # A base game's slow path (its own modifiers): no V-36 ban, no V-32 surcharge (module rulings),
 # each Curse's cost through MenuView.cost and can_pay, as printed.
 BASE_RULING = _base_ruling()
-
-
-def module_destroy(
-    state: GameState, view: MenuView, budget: int | None
-) -> tuple[dict[str, CurseRule], DestroyRuling | None]:
-    """``actions.legal_destroy``'s per-query reads in a game with modules: the Curse rules by
-    Curse type and, when a modifier or transform sends the Curses to the slow path (``budget``
-    None), its ``DestroyRuling``."""
-    return ruleset(state.config.modules).curse_rules, (DestroyRuling(state, view) if budget is None else None)
 
 
 def destroy_payable(

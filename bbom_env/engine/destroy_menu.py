@@ -1,0 +1,166 @@
+"""The Destroy Action's menu (RULES.md section 4.4) in a game with modules: ``actions.legal_destroy``
+hands a module game's query here (a base game keeps its own loop there). Besides the base Curses
+(printed cost plus tokens, A-62), a module's Curse types cost what their ``rules.CurseRule`` says
+(a Dark Curse: Dark Matter only, section 4.7), the modules' cost transforms add ways to pay
+(Spontaneous Elements, 4.9; the Air conversion, V-12), and the Phobias' standing modifiers ban
+Elements (V-36) and add a "matching Element" surcharge (V-32, A-49): ``action_rulings``.
+
+Everything read once per query: the decider's standing surcharge (``standing_destroy_surcharge``:
+0 without a "same" cost modifier on the Action, asked of ``hooks.standing_surcharge`` once
+otherwise, not once per Dark Curse), the module Curse types of the pack (``_MODULE_TYPES``, a
+per-pack memo) and the slow path's ``DestroyRuling``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import action_rulings as rulings
+from . import hooks
+from . import moves as M
+from .cards import PackMemo
+from .constants import ELEMENT_NAMES, MAX_STACK
+from .menu_closed_forms import AIR, curse_payable
+from .rules import ruleset
+
+if TYPE_CHECKING:
+    from .cards import Pack
+    from .menu import MenuView
+    from .records import CurseOnTrack
+    from .rules import CurseRule
+    from .state import GameState
+
+# A Curse type's Element index; a Multi-Element Curse (or a module's Curse type) has none (4.4).
+CURSE_ELEMENT: dict[str, int | None] = {"multi": None, **{name: i for i, name in enumerate(ELEMENT_NAMES)}}
+
+
+def _module_types(pack: Pack) -> dict[str, str]:
+    """The Curses of the pack whose type is none of the base's (a Dark Curse, section 4.7), by id."""
+    return {cid: c.type for cid, c in pack.curses.items() if c.type not in CURSE_ELEMENT}
+
+
+_MODULE_TYPES: PackMemo[dict[str, str]] = PackMemo(_module_types)
+
+
+def standing_destroy_surcharge(state: GameState, view: MenuView) -> int:
+    """``hooks.standing_surcharge(state, view.p, "destroy")``, once per query: the modules'
+    sources yield only modifiers that are among the decider's (``hooks.player_mods``, which the
+    view read), so without a "cost" modifier adding "same" Elements to the Destroy Action (or to
+    every Action) the standing surcharge is 0 (V-32, A-49: the Phobia's text) without asking."""
+    if view._cost:
+        for m in view._cost_mods:
+            if m["element"] == "same" and (m["action"] == "destroy" or m["action"] == "all"):
+                return hooks.standing_surcharge(state, view.p, "destroy")
+    return 0
+
+
+def legal_destroy_modules(state: GameState, view: MenuView) -> list[int]:
+    """``actions.legal_destroy`` in a game with modules (not forbidden: the caller checked). When
+    no modifier touches the Action and no transform is open (``part_budget`` 0, most queries): a
+    base Curse's cost (printed plus tokens, A-62; no "any" part) against ``tot``, as
+    ``menu.fits`` does for a cost without an "any" part; a module's Curse type by its rule, the
+    standing surcharge read at the first one (A-49). Else ``_general``."""
+    budget = view.part_budget(state, "destroy")  # None: ask can_pay
+    if budget != 0:
+        return _general(state, view, budget)
+    out: list[int] = []
+    tot = view.tot
+    pack = state.pack
+    last = _MODULE_TYPES.last  # the memo's look-up, inline
+    mtypes: dict[str, str] = last[1] if last[0] is pack else _MODULE_TYPES(pack)  # type: ignore[assignment]
+    curses = pack.curses
+    rules: dict[str, CurseRule] | None = None  # read at the first module Curse (most tracks: none)
+    surcharge = 0
+    solved: dict[int, tuple[object, bool]] = {}
+    for slot, stack in enumerate(state.track):
+        for pos, curse in enumerate(reversed(stack)):  # the top of the stack first (position 0)
+            if curse.neutralized_at >= 0:
+                continue  # neutralized Curses cannot be destroyed (section 7)
+            cid = curse.curse
+            if cid in mtypes:
+                if rules is None:
+                    rules = ruleset(state.config.modules).curse_rules
+                    surcharge = standing_destroy_surcharge(state, view)
+                rule = rules.get(mtypes[cid])
+                if rule is not None:
+                    if _module_curse_payable(state, view, rule, curse, surcharge, solved):
+                        out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)  # M.curse_arg, inline
+                    continue
+            cost, tokens = curses[cid].cost, curse.tokens
+            if (
+                tot[0] >= cost[0] + tokens[0]
+                and tot[1] >= cost[1] + tokens[1]
+                and tot[2] >= cost[2] + tokens[2]
+                and tot[3] >= cost[3] + tokens[3]
+            ):
+                out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
+    return out
+
+
+def _general(state: GameState, view: MenuView, budget: int | None) -> list[int]:
+    """``legal_destroy_modules`` when a modifier touches the Action or a transform is open:
+    ``budget``, the Spontaneous Elements that may pay (``MenuView.part_budget``), or None."""
+    # The Air conversion open (V-12), no modifier: the pairs (4.9), then a closed form per Curse.
+    air = view.part_air(state, "destroy") if budget is None else None
+    convert = air is not None
+    if convert:
+        budget = air
+    out: list[int] = []
+    surcharge = standing_destroy_surcharge(state, view)
+    ruling = rulings.DestroyRuling(state, view, surcharge) if budget is None else None
+    pack = state.pack
+    last = _MODULE_TYPES.last  # the memo's look-up, inline
+    mtypes: dict[str, str] = last[1] if last[0] is pack else _MODULE_TYPES(pack)  # type: ignore[assignment]
+    rules = ruleset(state.config.modules).curse_rules
+    solved: dict[int, tuple[object, bool]] = {}  # id of a module cost -> (the cost, payable)
+    tot, air_counts = view.tot, view.counts[AIR]
+    curses = pack.curses
+    for slot, stack in enumerate(state.track):
+        first = M.DESTROY_CURSE + slot * MAX_STACK  # M.curse_arg(slot, 0), written out
+        for pos, curse in enumerate(reversed(stack)):  # the top of the stack first (position 0)
+            if curse.neutralized_at >= 0:
+                continue  # neutralized Curses cannot be destroyed (section 7)
+            cid = curse.curse
+            if cid in mtypes and (rule := rules.get(mtypes[cid])) is not None:
+                ok = _module_curse_payable(state, view, rule, curse, surcharge, solved)
+            elif budget is not None:  # A-62's cost, Spontaneous Elements (4.9), the Air conversion (V-12)
+                ok = curse_payable(tot, air_counts, curses[cid].cost, curse.tokens, budget, convert)
+            else:
+                ok = _slow_payable(state, view, curse, ruling)  # type: ignore[arg-type]  # (budget None: set)
+            if ok:
+                out.append(first + pos)
+    return out
+
+
+def _slow_payable(
+    state: GameState, view: MenuView, curse: CurseOnTrack, ruling: rulings.DestroyRuling
+) -> bool:
+    """A base Curse when a modifier or a transform touches the Action:
+    ``action_rulings.destroy_payable`` of its cost as ``actions._curse_base`` says (printed plus
+    tokens, A-62; its Element)."""
+    c = state.pack.curses[curse.curse]
+    cost, tokens = c.cost, curse.tokens
+    base = (cost[0] + tokens[0], cost[1] + tokens[1], cost[2] + tokens[2], cost[3] + tokens[3], 0)
+    return rulings.destroy_payable(state, view, curse, base, CURSE_ELEMENT.get(c.type), ruling)
+
+
+def _module_curse_payable(
+    state: GameState,
+    view: MenuView,
+    rule: CurseRule,
+    curse: CurseOnTrack,
+    surcharge: int,
+    solved: dict[int, tuple[object, bool]],
+) -> bool:
+    """A module's Curse type costs what its rule says (a Dark Curse: Dark Matter only, section
+    4.7; with the standing surcharge read once per query, ``CurseRule.surcharged``, A-49), paid
+    through the one payment solver, asked once per cost object (``solved``, by id: no cost to
+    hash; it keeps the cost, so no other object takes its id during the query)."""
+    surcharged = rule.surcharged
+    mcost = rule.cost(state, view.p, curse) if surcharged is None else surcharged(state, curse, surcharge)
+    known = solved.get(id(mcost))
+    if known is not None and known[0] is mcost:
+        return known[1]
+    ok = view.affordable(state, "destroy", mcost)
+    solved[id(mcost)] = (mcost, ok)
+    return ok
