@@ -19,7 +19,7 @@ from . import action_rulings as rulings
 from . import hooks
 from . import moves as M
 from .cards import PackMemo
-from .constants import ELEMENT_NAMES, MAX_STACK
+from .constants import ELEMENT_NAMES, MAX_STACK, NUM_ELEMENTS
 from .menu_closed_forms import AIR, curse_payable
 from .rules import ruleset
 
@@ -59,7 +59,8 @@ def legal_destroy_modules(state: GameState, view: MenuView) -> list[int]:
     no modifier touches the Action and no transform is open (``part_budget`` 0, most queries): a
     base Curse's cost (printed plus tokens, A-62; no "any" part) against ``tot``, as
     ``menu.fits`` does for a cost without an "any" part; a module's Curse type by its rule, the
-    standing surcharge read at the first one (A-49). Else ``_general``."""
+    standing surcharge 0 (``standing_destroy_surcharge``: no "cost" modifier on the Action).
+    Else ``_general``."""
     budget = view.part_budget(state, "destroy")  # None: ask can_pay
     if budget != 0:
         return _general(state, view, budget)
@@ -70,20 +71,20 @@ def legal_destroy_modules(state: GameState, view: MenuView) -> list[int]:
     mtypes: dict[str, str] = last[1] if last[0] is pack else _MODULE_TYPES(pack)  # type: ignore[assignment]
     curses = pack.curses
     rules: dict[str, CurseRule] | None = None  # read at the first module Curse (most tracks: none)
-    surcharge = 0
-    solved: dict[int, tuple[object, bool]] = {}
     for slot, stack in enumerate(state.track):
-        for pos, curse in enumerate(reversed(stack)):  # the top of the stack first (position 0)
+        depth = len(stack)
+        for pos in range(depth):  # the top of the stack first (position 0)
+            curse = stack[depth - 1 - pos]
             if curse.neutralized_at >= 0:
                 continue  # neutralized Curses cannot be destroyed (section 7)
             cid = curse.curse
             if cid in mtypes:
                 if rules is None:
                     rules = ruleset(state.config.modules).curse_rules
-                    surcharge = standing_destroy_surcharge(state, view)
                 rule = rules.get(mtypes[cid])
                 if rule is not None:
-                    if _module_curse_payable(state, view, rule, curse, surcharge, solved):
+                    # No "cost" modifier on the Action (part_budget 0): no standing surcharge (A-49)
+                    if _module_curse_payable(state, view, rule, curse, 0):
                         out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)  # M.curse_arg, inline
                     continue
             cost, tokens = curses[cid].cost, curse.tokens
@@ -105,31 +106,102 @@ def _general(state: GameState, view: MenuView, budget: int | None) -> list[int]:
     convert = air is not None
     if convert:
         budget = air
-    out: list[int] = []
     surcharge = standing_destroy_surcharge(state, view)
-    ruling = rulings.DestroyRuling(state, view, surcharge) if budget is None else None
+    ruling = None
+    if budget is None:
+        ruling = rulings.DestroyRuling(state, view, surcharge)
+        if ruling.adds is not None:
+            return _with_adds(state, view, ruling)
+    out: list[int] = []
     pack = state.pack
-    last = _MODULE_TYPES.last  # the memo's look-up, inline
-    mtypes: dict[str, str] = last[1] if last[0] is pack else _MODULE_TYPES(pack)  # type: ignore[assignment]
+    mtypes = _types_of(pack)
     rules = ruleset(state.config.modules).curse_rules
-    solved: dict[int, tuple[object, bool]] = {}  # id of a module cost -> (the cost, payable)
     tot, air_counts = view.tot, view.counts[AIR]
     curses = pack.curses
     for slot, stack in enumerate(state.track):
-        first = M.DESTROY_CURSE + slot * MAX_STACK  # M.curse_arg(slot, 0), written out
-        for pos, curse in enumerate(reversed(stack)):  # the top of the stack first (position 0)
+        depth = len(stack)
+        for pos in range(depth):  # the top of the stack first (position 0)
+            curse = stack[depth - 1 - pos]
             if curse.neutralized_at >= 0:
                 continue  # neutralized Curses cannot be destroyed (section 7)
             cid = curse.curse
             if cid in mtypes and (rule := rules.get(mtypes[cid])) is not None:
-                ok = _module_curse_payable(state, view, rule, curse, surcharge, solved)
+                ok = _module_curse_payable(state, view, rule, curse, surcharge)
             elif budget is not None:  # A-62's cost, Spontaneous Elements (4.9), the Air conversion (V-12)
                 ok = curse_payable(tot, air_counts, curses[cid].cost, curse.tokens, budget, convert)
             else:
                 ok = _slow_payable(state, view, curse, ruling)  # type: ignore[arg-type]  # (budget None: set)
             if ok:
-                out.append(first + pos)
+                out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)  # M.curse_arg, inline
     return out
+
+
+def _with_adds(state: GameState, view: MenuView, ruling: rulings.DestroyRuling) -> list[int]:
+    """``_general`` when no transform is open and every "cost" modifier on the Action adds
+    (``ruling.adds``: the Phobias' surcharges, section 9.2; their V-36 bans in ``ruling.banned``):
+    ``action_rulings.destroy_payable`` per base Curse, written out for the Curses it settles by
+    comparing sums (the cost with the additions, no "any" part, against ``ruling.tot``); a Curse
+    whose cost has an "any" part or takes the V-32 surcharge in a token's colour asks it."""
+    out: list[int] = []
+    banned, surcharge = ruling.banned, ruling.surcharge
+    adds: tuple[int, ...] = ruling.adds  # type: ignore[assignment]  # (the caller checks it)
+    t0, t1, t2, t3 = ruling.tot
+    # The additions per Curse Element ("same" on the Curse's own part, section 4.10); None where
+    # the cost has an "any" part ("same" of a Multi-Element Curse is "any"): destroy_payable.
+    a0, a1, a2, a3, any_, same = adds
+    by_el: dict[int | None, tuple[int, int, int, int] | None] = {
+        None: None if any_ or same else (a0, a1, a2, a3),
+        0: None if any_ else (a0 + same, a1, a2, a3),
+        1: None if any_ else (a0, a1 + same, a2, a3),
+        2: None if any_ else (a0, a1, a2 + same, a3),
+        3: None if any_ else (a0, a1, a2, a3 + same),
+    }
+    pack = state.pack
+    mtypes = _types_of(pack)
+    rules = ruleset(state.config.modules).curse_rules
+    curses = pack.curses
+    for slot, stack in enumerate(state.track):
+        depth = len(stack)
+        for pos in range(depth):  # the top of the stack first (position 0)
+            curse = stack[depth - 1 - pos]
+            if curse.neutralized_at >= 0:
+                continue  # neutralized Curses cannot be destroyed (section 7)
+            cid = curse.curse
+            if cid in mtypes and (rule := rules.get(mtypes[cid])) is not None:
+                if _module_curse_payable(state, view, rule, curse, surcharge):
+                    out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
+                continue
+            c = curses[cid]
+            el = CURSE_ELEMENT.get(c.type)
+            tokens = curse.tokens
+            if banned and (el is None or el in banned or any(tokens[e] for e in banned)):
+                continue  # V-36: forbidden (destroy_payable)
+            ad = by_el[el]
+            if ad is None or (surcharge and el is not None and _other_colours(tokens, el)):
+                # an "any" part, or V-32's surcharge in a token's colour: the general form
+                if _slow_payable(state, view, curse, ruling):
+                    out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
+                continue
+            cost = c.cost
+            if (
+                t0 >= cost[0] + tokens[0] + ad[0]
+                and t1 >= cost[1] + tokens[1] + ad[1]
+                and t2 >= cost[2] + tokens[2] + ad[2]
+                and t3 >= cost[3] + tokens[3] + ad[3]
+            ):
+                out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
+    return out
+
+
+def _other_colours(tokens: tuple[int, ...], el: int) -> bool:
+    """``action_rulings.other_colours``: a token of another colour than the Curse's Element (A-62)."""
+    return any(tokens[e] for e in range(NUM_ELEMENTS) if e != el)
+
+
+def _types_of(pack: Pack) -> dict[str, str]:
+    """``_MODULE_TYPES(pack)``, the memo's last answer read inline."""
+    last = _MODULE_TYPES.last  # the memo's look-up, inline
+    return last[1] if last[0] is pack else _MODULE_TYPES(pack)  # type: ignore[return-value]
 
 
 def _slow_payable(
@@ -145,22 +217,11 @@ def _slow_payable(
 
 
 def _module_curse_payable(
-    state: GameState,
-    view: MenuView,
-    rule: CurseRule,
-    curse: CurseOnTrack,
-    surcharge: int,
-    solved: dict[int, tuple[object, bool]],
+    state: GameState, view: MenuView, rule: CurseRule, curse: CurseOnTrack, surcharge: int
 ) -> bool:
     """A module's Curse type costs what its rule says (a Dark Curse: Dark Matter only, section
     4.7; with the standing surcharge read once per query, ``CurseRule.surcharged``, A-49), paid
-    through the one payment solver, asked once per cost object (``solved``, by id: no cost to
-    hash; it keeps the cost, so no other object takes its id during the query)."""
+    through the one payment solver (``MenuView.affordable``: a closed form for a cost in cards)."""
     surcharged = rule.surcharged
     mcost = rule.cost(state, view.p, curse) if surcharged is None else surcharged(state, curse, surcharge)
-    known = solved.get(id(mcost))
-    if known is not None and known[0] is mcost:
-        return known[1]
-    ok = view.affordable(state, "destroy", mcost)
-    solved[id(mcost)] = (mcost, ok)
-    return ok
+    return view.affordable(state, "destroy", mcost)

@@ -26,6 +26,7 @@ import pytest
 from bbom_env.engine import GameConfig, GameState, hooks, new_game
 from bbom_env.engine import destroy_menu as D
 from bbom_env.engine import moves as M
+from bbom_env.engine.action_rulings import DestroyRuling
 from bbom_env.engine.actions import _curse_base, curse_rule, destroy_cost, legal_destroy
 from bbom_env.engine.cards import PackMemo
 from bbom_env.engine.constants import DARK_MATTER, NUM_ELEMENT_CODES
@@ -128,7 +129,10 @@ def test_the_destroy_menu_is_the_general_path(modules: tuple[str, ...]) -> None:
                     offered = M.DESTROY_CURSE + M.curse_arg(slot, pos) in fast
                     seen[f"module curse {offered}"] += 1
                     seen["module curse surcharged"] += surcharge > 0
-        seen[_kind(state, view)] += 1
+        kind = _kind(state, view)
+        if kind == "plain":  # no "cost" modifier on the Action: no standing surcharge
+            assert surcharge == 0
+        seen[kind] += 1
         seen["offered"] += len(fast)
         seen["surcharge"] += surcharge > 0
     assert seen["plain"] > 100 and seen["slow"] > 100 and seen["offered"] > 100, seen
@@ -155,7 +159,17 @@ def _surcharge_always(state: GameState, view: MenuView) -> int:
     return hooks.standing_surcharge(state, view.p, "destroy") + 1
 
 
+_with_adds = D._with_adds
+
+
+def _adds_ignored(state: GameState, view: MenuView, ruling: DestroyRuling) -> list[int]:
+    ruling.adds = (0, 0, 0, 0, 0, 0)
+    return _with_adds(state, view, ruling)
+
+
 BROKEN: dict[str, Callable[[pytest.MonkeyPatch], None]] = {
+    "additions ignored": lambda m: m.setattr(D, "_with_adds", _adds_ignored),
+    "V-32 token colours ignored": lambda m: m.setattr(D, "_other_colours", lambda tokens, el: False),
     "surcharge never read": lambda m: m.setattr(D, "standing_destroy_surcharge", _surcharge_zero),
     "surcharge one too many": lambda m: m.setattr(D, "standing_destroy_surcharge", _surcharge_always),
     "module types ignored": lambda m: m.setattr(D, "_MODULE_TYPES", PackMemo(lambda pack: {})),
