@@ -72,33 +72,65 @@ class DestroyRuling:
     of the funds that may pay (``MenuView._funds``): ``destroy_payable`` then checks the cost
     written out."""
 
-    __slots__ = ("banned", "surcharge", "adds", "tot")
+    __slots__ = ("banned", "surcharge", "adds", "tot", "written", "pairs", "convert")
 
     def __init__(self, state: GameState, view: MenuView, surcharge: int) -> None:
         self.banned = view.banned("destroy")
         self.surcharge = surcharge  # (destroy_menu.standing_destroy_surcharge: read once per query)
         self.adds: tuple[int, int, int, int, int, int] | None = None
+        # ``written``: the additions, also with uniform transforms open (MenuView._action_flags:
+        # ``pairs`` Spontaneous Elements, section 4.9; ``convert``, the Air conversion, V-12),
+        # for destroy_menu._with_adds' closed forms (what view.can_pay answers through
+        # menu_closed_forms.pays_flagged for a cost without "any" and no banned part).
+        self.written: tuple[int, int, int, int, int, int] | None = None
+        self.pairs, self.convert = 0, False
+        written = _additions(view)
+        if written is None:
+            return  # a discount, clamped at 0 in its order: hooks.apply_cost_mods
         if view._transforms:
-            return  # the transforms' costs: view.can_pay (and the transforms' own closed forms)
-        add = [0, 0, 0, 0, 0, 0]  # Element parts, "any", "same"
-        if view._cost:
-            for m in view._cost_mods:
-                if m["action"] != "destroy" and m["action"] != "all":
-                    continue
-                amount, el = m["amount"], m["element"]
-                if amount < 0:
-                    return  # a discount, clamped at 0 in its order: hooks.apply_cost_mods
-                add[5 if el == "same" else COST_ANY if el == "any" else ELEMENT_NAMES.index(el)] += amount
-        self.adds = (add[0], add[1], add[2], add[3], add[4], add[5])
+            flags = view._action_flags(state, "destroy") if view._flags is not None else None
+            if flags is None:
+                return  # the transforms' costs: view.can_pay (and the transforms' own closed forms)
+            self.pairs = view._currency // 2 if flags[0] else 0
+            self.convert = flags[1]
+        else:
+            self.adds = written
+        self.written = written
         # The funds' values (MenuView._funds: a banned Element's cards left out, value 0), without
         # building their counts (view._fits builds them for a cost with an "any" part).
         tot, banned = view.tot, self.banned
-        self.tot = [0 if e in banned else v for e, v in enumerate(tot)] if banned else tot
+        if banned:  # (written out: a comprehension's frame costs more than the four values)
+            tot = [
+                0 if 0 in banned else tot[0],
+                0 if 1 in banned else tot[1],
+                0 if 2 in banned else tot[2],
+                0 if 3 in banned else tot[3],
+            ]
+        self.tot = tot
+
+
+def _additions(view: MenuView) -> tuple[int, int, int, int, int, int] | None:
+    """What the decider's "cost" modifiers on the Destroy Action add (Element parts, "any",
+    "same"; section 4.10), or None when one is a discount (clamped at 0 in its order)."""
+    if not view._cost:
+        return NO_ADDS
+    add = [0, 0, 0, 0, 0, 0]
+    for m in view._cost_mods:
+        if m["action"] != "destroy" and m["action"] != "all":
+            continue
+        amount, el = m["amount"], m["element"]
+        if amount < 0:
+            return None
+        add[5 if el == "same" else COST_ANY if el == "any" else ELEMENT_NAMES.index(el)] += amount
+    return (add[0], add[1], add[2], add[3], add[4], add[5])
+
+
+NO_ADDS = (0, 0, 0, 0, 0, 0)  # DestroyRuling.adds without a "cost" modifier
 
 
 def _base_ruling() -> DestroyRuling:
     ruling = DestroyRuling.__new__(DestroyRuling)
-    ruling.banned, ruling.surcharge, ruling.adds = hooks.NO_BAN, 0, None
+    ruling.banned, ruling.surcharge, ruling.adds, ruling.written = hooks.NO_BAN, 0, None, None
     return ruling
 
 

@@ -110,7 +110,7 @@ def _general(state: GameState, view: MenuView, budget: int | None) -> list[int]:
     ruling = None
     if budget is None:
         ruling = rulings.DestroyRuling(state, view, surcharge)
-        if ruling.adds is not None:
+        if ruling.written is not None:
             return _with_adds(state, view, ruling)
     out: list[int] = []
     pack = state.pack
@@ -144,18 +144,14 @@ def _with_adds(state: GameState, view: MenuView, ruling: rulings.DestroyRuling) 
     whose cost has an "any" part or takes the V-32 surcharge in a token's colour asks it."""
     out: list[int] = []
     banned, surcharge = ruling.banned, ruling.surcharge
-    adds: tuple[int, ...] = ruling.adds  # type: ignore[assignment]  # (the caller checks it)
-    t0, t1, t2, t3 = ruling.tot
-    # The additions per Curse Element ("same" on the Curse's own part, section 4.10); None where
-    # the cost has an "any" part ("same" of a Multi-Element Curse is "any"): destroy_payable.
-    a0, a1, a2, a3, any_, same = adds
-    by_el: dict[int | None, tuple[int, int, int, int] | None] = {
-        None: None if any_ or same else (a0, a1, a2, a3),
-        0: None if any_ else (a0 + same, a1, a2, a3),
-        1: None if any_ else (a0, a1 + same, a2, a3),
-        2: None if any_ else (a0, a1, a2 + same, a3),
-        3: None if any_ else (a0, a1, a2, a3 + same),
-    }
+    adds: tuple[int, ...] = ruling.written  # type: ignore[assignment]  # (the caller checks it)
+    tot = ruling.tot
+    t0, t1, t2, t3 = tot
+    flagged = ruling.pairs or ruling.convert  # uniform transforms open (section 4.9, V-12)
+    # The additions per Curse Element ("same" on the Curse's own part, section 4.10; index 4: a
+    # Multi-Element Curse's); None where the cost has an "any" part ("same" of a Multi-Element
+    # Curse is "any"): destroy_payable.
+    by_el = _NO_ADDS if adds is rulings.NO_ADDS else _by_element(adds)
     pack = state.pack
     mtypes = _types_of(pack)
     rules = ruleset(state.config.modules).curse_rules
@@ -174,16 +170,20 @@ def _with_adds(state: GameState, view: MenuView, ruling: rulings.DestroyRuling) 
             c = curses[cid]
             el = CURSE_ELEMENT.get(c.type)
             tokens = curse.tokens
-            if banned and (el is None or el in banned or any(tokens[e] for e in banned)):
+            if banned and (el is None or el in banned or (tokens != _NO_TOKENS and _any_of(tokens, banned))):
                 continue  # V-36: forbidden (destroy_payable)
-            ad = by_el[el]
+            ad = by_el[4 if el is None else el]
             if ad is None or (surcharge and el is not None and _other_colours(tokens, el)):
                 # an "any" part, or V-32's surcharge in a token's colour: the general form
                 if _slow_payable(state, view, curse, ruling):
                     out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
                 continue
             cost = c.cost
-            if (
+            if flagged:
+                ok = _flagged_payable(state, view, curse, cost, ad, ruling)
+                if ok:
+                    out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
+            elif (
                 t0 >= cost[0] + tokens[0] + ad[0]
                 and t1 >= cost[1] + tokens[1] + ad[1]
                 and t2 >= cost[2] + tokens[2] + ad[2]
@@ -191,6 +191,52 @@ def _with_adds(state: GameState, view: MenuView, ruling: rulings.DestroyRuling) 
             ):
                 out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
     return out
+
+
+_NO_TOKENS = (0, 0, 0, 0)
+_NO_ADDS = (_NO_TOKENS,) * 5  # _by_element of no additions
+
+
+def _by_element(adds: tuple[int, ...]) -> tuple[tuple[int, int, int, int] | None, ...]:
+    """``_with_adds``' additions per Curse Element (0-3; 4: a Multi-Element Curse)."""
+    a0, a1, a2, a3, any_, same = adds
+    if any_:
+        return (None, None, None, None, None)
+    return (
+        (a0 + same, a1, a2, a3),
+        (a0, a1 + same, a2, a3),
+        (a0, a1, a2 + same, a3),
+        (a0, a1, a2, a3 + same),
+        None if same else (a0, a1, a2, a3),
+    )
+
+
+def _any_of(tokens: tuple[int, ...], banned: frozenset[int]) -> bool:
+    """A token of a banned Element on the Curse (V-36)."""
+    return any(tokens[e] for e in banned)
+
+
+def _flagged_payable(
+    state: GameState,
+    view: MenuView,
+    curse: CurseOnTrack,
+    cost: tuple[int, ...],
+    ad: tuple[int, ...],
+    ruling: rulings.DestroyRuling,
+) -> bool:
+    """``_with_adds`` with uniform transforms open: the cost plus the additions (no "any" part)
+    through ``menu_closed_forms.curse_payable`` with the Spontaneous Elements and the Air
+    conversion (what ``view.can_pay`` answers through ``pays_flagged``); a cost with a part of
+    a banned Element (section 4.10: the flags hold for costs needing none) asks the general form."""
+    banned = ruling.banned
+    if banned and any(cost[e] + ad[e] for e in banned):
+        return _slow_payable(state, view, curse, ruling)
+    air = _NO_CARDS if AIR in banned else view.counts[AIR]
+    full = (cost[0] + ad[0], cost[1] + ad[1], cost[2] + ad[2], cost[3] + ad[3])
+    return curse_payable(ruling.tot, air, full, curse.tokens, ruling.pairs, ruling.convert)
+
+
+_NO_CARDS = [0, 0, 0]  # the counts of a banned Element's cards (MenuView._funds)
 
 
 def _other_colours(tokens: tuple[int, ...], el: int) -> bool:

@@ -129,6 +129,8 @@ def test_the_destroy_menu_is_the_general_path(modules: tuple[str, ...]) -> None:
                     offered = M.DESTROY_CURSE + M.curse_arg(slot, pos) in fast
                     seen[f"module curse {offered}"] += 1
                     seen["module curse surcharged"] += surcharge > 0
+        ruling = DestroyRuling(state, view, surcharge)
+        seen["flagged"] += ruling.written is not None and bool(ruling.pairs or ruling.convert)
         kind = _kind(state, view)
         if kind == "plain":  # no "cost" modifier on the Action: no standing surcharge
             assert surcharge == 0
@@ -137,7 +139,7 @@ def test_the_destroy_menu_is_the_general_path(modules: tuple[str, ...]) -> None:
         seen["surcharge"] += surcharge > 0
     assert seen["plain"] > 100 and seen["slow"] > 100 and seen["offered"] > 100, seen
     if "dark_matter" in modules:
-        assert seen["budget"] > 20, seen
+        assert seen["budget"] > 20 and seen["flagged"] > 20, seen
         assert seen["module curse True"] > 20 and seen["module curse False"] > 20, seen
     if len(modules) == 2:  # (the Phobia with the V-32 surcharge: common enough at 2 players)
         assert seen["surcharge"] > 20 and seen["module curse surcharged"] > 5, seen
@@ -167,7 +169,17 @@ def _adds_ignored(state: GameState, view: MenuView, ruling: DestroyRuling) -> li
     return _with_adds(state, view, ruling)
 
 
+_flagged_payable = D._flagged_payable
+
+
+def _transforms_ignored(*args):  # type: ignore[no-untyped-def]
+    ruling = args[-1]
+    ruling.pairs, ruling.convert = 0, False
+    return _flagged_payable(*args)
+
+
 BROKEN: dict[str, Callable[[pytest.MonkeyPatch], None]] = {
+    "transforms ignored with additions": lambda m: m.setattr(D, "_flagged_payable", _transforms_ignored),
     "additions ignored": lambda m: m.setattr(D, "_with_adds", _adds_ignored),
     "V-32 token colours ignored": lambda m: m.setattr(D, "_other_colours", lambda tokens, el: False),
     "surcharge never read": lambda m: m.setattr(D, "standing_destroy_surcharge", _surcharge_zero),
