@@ -273,7 +273,7 @@ def legal_cure(state: GameState, view: MenuView) -> list[int]:
             return out
     elif view.forbidden(state, "cure", None):
         return out
-    elif not view.can_pay(state, "cure", view.cost(state, "cure", None, CURE_REQ)):
+    elif not rulings.cure_payable(state, view, CURE_REQ):
         return out
     elif view.cure_only and (only := view._reading.cure_targets) is not None:  # hooks.cure_targets
         return rulings.cure_only_moves(state, view, only)  # V-31 (a "cure_only" modifier)

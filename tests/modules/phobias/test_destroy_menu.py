@@ -10,7 +10,9 @@ and a richer hand:
   token of a banned Element);
 * ``standing_destroy_surcharge`` (read once per query, 0 without asking when no "same" cost
   modifier touches the Action) is ``hooks.standing_surcharge``;
-* ``CurseRule.surcharged`` with that surcharge is ``CurseRule.cost``.
+* ``CurseRule.surcharged`` with that surcharge is ``CurseRule.cost``;
+* the Cure Action's cost under "forbid" modifiers (``action_rulings.cure_payable``) is
+  ``view.can_pay`` of its cost (A-11, V-36).
 
 Each shortcut broken on purpose makes the comparison fail (the last tests)."""
 
@@ -26,8 +28,8 @@ import pytest
 from bbom_env.engine import GameConfig, GameState, hooks, new_game
 from bbom_env.engine import destroy_menu as D
 from bbom_env.engine import moves as M
-from bbom_env.engine.action_rulings import DestroyRuling
-from bbom_env.engine.actions import _curse_base, curse_rule, destroy_cost, legal_destroy
+from bbom_env.engine.action_rulings import DestroyRuling, cure_payable
+from bbom_env.engine.actions import CURE_REQ, _curse_base, curse_rule, destroy_cost, legal_destroy
 from bbom_env.engine.cards import PackMemo
 from bbom_env.engine.constants import DARK_MATTER, NUM_ELEMENT_CODES
 from bbom_env.engine.menu import MenuView
@@ -202,3 +204,35 @@ def test_every_module_curse_type_has_its_surcharged_cost() -> None:
     """The Dark Matter module's Curse rule gives the menu's form (``CurseRule.surcharged``)."""
     rules = ruleset(("dark_matter", "phobias")).curse_rules
     assert rules and all(rule.surcharged is not None for rule in rules.values())
+
+
+def _cure_mismatches(modules: tuple[str, ...], seeds: range, seen: Counter[str], broken: bool = False) -> int:
+    """Menus where ``action_rulings.cure_payable`` differs from ``view.can_pay`` of the Cure's
+    cost (A-11) after ``view.cost``: the general path (``broken``: the bans ignored by the
+    shortcut, only while it answers)."""
+    bad = 0
+    for state, f, _extra in _menus(modules, seeds):
+        view = MenuView(state, f)
+        if view.plain("cure") or view.forbidden(state, "cure", None):
+            continue
+        with pytest.MonkeyPatch.context() as m:
+            if broken:
+                m.setattr(MenuView, "_forbid_tot", lambda self, action: self.tot)
+            fast = cure_payable(state, view, CURE_REQ)
+        general = MenuView(state, f)
+        bad += fast != general.can_pay(state, "cure", general.cost(state, "cure", None, CURE_REQ))
+        seen["forbid only"] += view._forbid and not view._transforms and not view._cost
+        seen[f"payable {fast}"] += 1
+    return bad
+
+
+@pytest.mark.parametrize("modules", MODULE_SETS)
+def test_the_cure_cost_under_a_forbid_is_the_general_path(modules: tuple[str, ...]) -> None:
+    """Section 4.5, A-11, 4.10 (V-36): the Cure's cost checked as the funds' values summed."""
+    seen = Counter[str]()
+    assert _cure_mismatches(modules, range(4), seen) == 0
+    assert seen["forbid only"] > 50 and seen["payable True"] > 50 and seen["payable False"] > 5, seen
+
+
+def test_a_broken_cure_shortcut_is_caught() -> None:
+    assert _cure_mismatches(("dark_matter", "phobias"), range(4), Counter(), broken=True) > 0
