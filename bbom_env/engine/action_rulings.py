@@ -1,7 +1,8 @@
 """Rulings on the Actions (RULES.md sections 4.4, 4.5, 4.10; EXPANSION.md V-31, V-32, V-36) that
 read the standing modifiers of cards active in a zone (the modules' ``modifier_sources``: the Vth
-Element's Phobias, section 9.2). ``actions.py`` asks them only in a game with modules, on the
-paths a modifier already takes off the base game's fast path; they never name a module.
+Element's Phobias, section 9.2). ``actions.py`` and ``destroy_menu.py`` ask them only in a game
+with modules, on the paths a modifier already takes off the base game's fast path; they never
+name a module. ``cure_payable``: the Cure Action's cost under "forbid" modifiers (A-11, V-36).
 
 * V-32, "Destroying a Curse costs you 1 additional matching Element" on a Curse with tokens: the
   extra Element may be of the Curse's Element or of a token's colour (``token_surcharge``).
@@ -62,15 +63,15 @@ def token_surcharge(
 
 
 class DestroyRuling:
-    """``actions.legal_destroy``'s reads for its slow path (a modifier or a cost transform touches
-    the Destroy Action), once per query: ``banned``, the decider's Elements barred for it (V-36),
-    and ``surcharge``, their standing "matching Element" surcharge (V-32, A-49: 0 without a
-    module source). Without a cost transform and when every "cost" modifier on the Action adds
-    (none is a discount, clamped at 0: section 4.10), ``adds`` is what they add to a base Curse's
-    cost (Element parts, "any", and "same": to the Curse's Element, or to "any" for a
-    Multi-Element Curse, as ``hooks.apply_cost_mods`` places it) and ``tot`` the value per Element
-    of the funds that may pay (``MenuView._funds``): ``destroy_payable`` then checks the cost
-    written out."""
+    """The Destroy menu's reads for its slow path in a module game (``destroy_menu._general``: a
+    modifier or a cost transform touches the Destroy Action), once per query: ``banned``, the
+    decider's Elements barred for it (V-36), and ``surcharge``, their standing "matching
+    Element" surcharge (V-32, A-49: 0 without a module source). Without a cost transform and
+    when every "cost" modifier on the Action adds (none is a discount, clamped at 0: section
+    4.10), ``adds`` is what they add to a base Curse's cost (Element parts, "any", and "same": to
+    the Curse's Element, or to "any" for a Multi-Element Curse, as ``hooks.apply_cost_mods``
+    places it) and ``tot`` the value per Element of the funds that may pay
+    (``MenuView._funds``): ``destroy_payable`` then checks the cost written out."""
 
     __slots__ = ("banned", "surcharge", "adds", "tot", "written", "pairs", "convert")
 
@@ -148,7 +149,7 @@ def destroy_payable(
     ruling: DestroyRuling,
 ) -> bool:
     """Whether the decider may destroy this base Curse (``base``, ``el``: ``actions._curse_base``)
-    when a modifier or a cost transform touches the Action (``legal_destroy``'s slow path).
+    when a modifier or a cost transform touches the Action (the Destroy menu's slow path).
     ``ruling.banned``: the Elements barred for them (V-36: a Curse of one, a Multi-Element Curse
     and a Curse with a token of one are forbidden; Dark Curses are not base Curses and stay
     allowed). ``ruling.surcharge``: their standing "matching Element" surcharge, which a token's
