@@ -235,14 +235,19 @@ def _payable_with_adds(
 def cure_payable(state: GameState, view: MenuView, req: tuple[int, ...]) -> bool:
     """Whether the decider can pay the Cure Action's cost ``req`` (2 Elements of any type(s),
     A-11) when ``view.plain("cure")`` is False: ``view.can_pay`` of ``view.cost``. In a module
-    game under "forbid" modifiers only (no transform, no "cost" modifier on the Cure), written
-    out: the funds' values (an Element banned for the Action left out, section 4.10; V-36) summed
-    against the "any" part, as ``menu.fits`` answers for an "any"-only cost."""
-    if view._forbid and not view._transforms and state.config.modules:
-        if not view._cost or ("cure" not in view._cost_actions and "all" not in view._cost_actions):
-            ft = view._forbid_tot("cure")  # (-1: a banned Element's, its cards never pay)
-            total = (ft[0] if ft[0] > 0 else 0) + (ft[1] if ft[1] > 0 else 0)
-            return total + (ft[2] if ft[2] > 0 else 0) + (ft[3] if ft[3] > 0 else 0) >= req[COST_ANY]
+    game without a "cost" modifier on the Cure, its first step written out: the funds' values
+    (an Element banned for the Action left out, section 4.10; V-36) summed against the "any"
+    part (``menu.fits`` for an "any"-only cost); short of it, only the cost transforms may
+    still pay it (Spontaneous Elements, 4.9; the Air conversion, V-12: ``view.can_pay``)."""
+    if state.config.modules and (
+        not view._cost or ("cure" not in view._cost_actions and "all" not in view._cost_actions)
+    ):
+        ft = view._forbid_tot("cure") if view._forbid else view.tot  # (-1: a banned Element's)
+        total = (ft[0] if ft[0] > 0 else 0) + (ft[1] if ft[1] > 0 else 0)
+        if total + (ft[2] if ft[2] > 0 else 0) + (ft[3] if ft[3] > 0 else 0) >= req[COST_ANY]:
+            return True
+        if not view._transforms:
+            return False
     return view.can_pay(state, "cure", view.cost(state, "cure", None, req))
 
 

@@ -206,22 +206,27 @@ def test_every_module_curse_type_has_its_surcharged_cost() -> None:
     assert rules and all(rule.surcharged is not None for rule in rules.values())
 
 
-def _cure_mismatches(modules: tuple[str, ...], seeds: range, seen: Counter[str], broken: bool = False) -> int:
+def _cure_mismatches(modules: tuple[str, ...], seeds: range, seen: Counter[str], broken: str = "") -> int:
     """Menus where ``action_rulings.cure_payable`` differs from ``view.can_pay`` of the Cure's
-    cost (A-11) after ``view.cost``: the general path (``broken``: the bans ignored by the
-    shortcut, only while it answers)."""
+    cost (A-11) after ``view.cost``: the general path (``broken``: "bans", the bans ignored by
+    the shortcut, only while it answers; "transforms": the open transforms ignored)."""
     bad = 0
     for state, f, _extra in _menus(modules, seeds):
         view = MenuView(state, f)
         if view.plain("cure") or view.forbidden(state, "cure", None):
             continue
         with pytest.MonkeyPatch.context() as m:
-            if broken:
+            if broken == "bans":
                 m.setattr(MenuView, "_forbid_tot", lambda self, action: self.tot)
+            transforms = view._transforms
+            if broken == "transforms":
+                view._transforms = ()
             fast = cure_payable(state, view, CURE_REQ)
+            view._transforms = transforms
         general = MenuView(state, f)
         bad += fast != general.can_pay(state, "cure", general.cost(state, "cure", None, CURE_REQ))
         seen["forbid only"] += view._forbid and not view._transforms and not view._cost
+        seen["transforms"] += bool(view._transforms) and not view._cost
         seen[f"payable {fast}"] += 1
     return bad
 
@@ -232,7 +237,10 @@ def test_the_cure_cost_under_a_forbid_is_the_general_path(modules: tuple[str, ..
     seen = Counter[str]()
     assert _cure_mismatches(modules, range(4), seen) == 0
     assert seen["forbid only"] > 50 and seen["payable True"] > 50 and seen["payable False"] > 5, seen
+    if "dark_matter" in modules:
+        assert seen["transforms"] > 50, seen
 
 
-def test_a_broken_cure_shortcut_is_caught() -> None:
-    assert _cure_mismatches(("dark_matter", "phobias"), range(4), Counter(), broken=True) > 0
+@pytest.mark.parametrize("broken", ["bans", "transforms"])
+def test_a_broken_cure_shortcut_is_caught(broken: str) -> None:
+    assert _cure_mismatches(("dark_matter", "phobias"), range(4), Counter(), broken) > 0
