@@ -137,16 +137,16 @@ def _general(state: GameState, view: MenuView, budget: int | None) -> list[int]:
 
 
 def _with_adds(state: GameState, view: MenuView, ruling: rulings.DestroyRuling) -> list[int]:
-    """``_general`` when no transform is open and every "cost" modifier on the Action adds
-    (``ruling.adds``: the Phobias' surcharges, section 9.2; their V-36 bans in ``ruling.banned``):
-    ``action_rulings.destroy_payable`` per base Curse, written out for the Curses it settles by
-    comparing sums (the cost with the additions, no "any" part, against ``ruling.tot``); a Curse
-    whose cost has an "any" part or takes the V-32 surcharge in a token's colour asks it."""
+    """``_general`` when every "cost" modifier on the Action adds (``ruling.written``: the
+    Phobias' surcharges, section 9.2; their V-36 bans in ``ruling.banned``) and no transform is
+    open, or only uniform ones (``_flagged_payable``): ``action_rulings.destroy_payable`` per
+    base Curse, written out for the Curses it settles by comparing sums (the cost with the
+    additions, no "any" part, against ``ruling.tot``); a Curse whose cost has an "any" part or
+    takes the V-32 surcharge in a token's colour asks it."""
     out: list[int] = []
     banned, surcharge = ruling.banned, ruling.surcharge
     adds: tuple[int, ...] = ruling.written  # type: ignore[assignment]  # (the caller checks it)
-    tot = ruling.tot
-    t0, t1, t2, t3 = tot
+    t0, t1, t2, t3 = ruling.tot
     flagged = ruling.pairs or ruling.convert  # uniform transforms open (section 4.9, V-12)
     # The additions per Curse Element ("same" on the Curse's own part, section 4.10; index 4: a
     # Multi-Element Curse's); None where the cost has an "any" part ("same" of a Multi-Element
