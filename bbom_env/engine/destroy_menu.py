@@ -106,9 +106,10 @@ def _general(state: GameState, view: MenuView, budget: int | None) -> list[int]:
     convert = air is not None
     if convert:
         budget = air
-    surcharge = standing_destroy_surcharge(state, view)
+    surcharge = 0  # (a budget: no "cost" modifier on the Action, no standing surcharge, A-49)
     ruling = None
     if budget is None:
+        surcharge = standing_destroy_surcharge(state, view)
         ruling = rulings.DestroyRuling(state, view, surcharge)
         if ruling.written is not None:
             return _with_adds(state, view, ruling)
