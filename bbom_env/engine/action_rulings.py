@@ -1,7 +1,8 @@
 """Rulings on the Actions (RULES.md sections 4.4, 4.5, 4.10; EXPANSION.md V-31, V-32, V-36) that
 read the standing modifiers of cards active in a zone (the modules' ``modifier_sources``: the Vth
-Element's Phobias, section 9.2). ``actions.py`` asks them only in a game with modules, on the
-paths a modifier already takes off the base game's fast path; they never name a module.
+Element's Phobias, section 9.2). ``actions.py`` and ``destroy_menu.py`` ask them only in a game
+with modules, on the paths a modifier already takes off the base game's fast path; they never
+name a module. ``cure_payable``: the Cure Action's cost under "forbid" modifiers (A-11, V-36).
 
 * V-32, "Destroying a Curse costs you 1 additional matching Element" on a Curse with tokens: the
   extra Element may be of the Curse's Element or of a token's colour (``token_surcharge``).
@@ -29,12 +30,10 @@ from .constants import (
     is_madness,
 )
 from .payment import Cost, _min_sum_at_least
-from .rules import ruleset
 
 if TYPE_CHECKING:
     from .menu import MenuView
     from .records import CurseOnTrack
-    from .rules import CurseRule
     from .state import GameState
 
 _MADNESS_CODES = tuple(c for c in range(NUM_ELEMENT_CODES, NUM_CODES) if is_madness(c))
@@ -64,58 +63,81 @@ def token_surcharge(
 
 
 class DestroyRuling:
-    """``actions.legal_destroy``'s reads for its slow path (a modifier or a cost transform touches
-    the Destroy Action), once per query: ``banned``, the decider's Elements barred for it (V-36),
-    and ``surcharge``, their standing "matching Element" surcharge (V-32, A-49: 0 without a
-    module source). Without a cost transform and when every "cost" modifier on the Action adds
-    (none is a discount, clamped at 0: section 4.10), ``adds`` is what they add to a base Curse's
-    cost (Element parts, "any", and "same": to the Curse's Element, or to "any" for a
-    Multi-Element Curse, as ``hooks.apply_cost_mods`` places it) and ``tot`` the value per Element
-    of the funds that may pay (``MenuView._funds``): ``destroy_payable`` then checks the cost
-    written out."""
+    """The Destroy menu's reads for its slow path in a module game (``destroy_menu._general``: a
+    modifier or a cost transform touches the Destroy Action), once per query: ``banned``, the
+    decider's Elements barred for it (V-36), and ``surcharge``, their standing "matching
+    Element" surcharge (V-32, A-49: 0 without a module source). Without a cost transform and
+    when every "cost" modifier on the Action adds (none is a discount, clamped at 0: section
+    4.10), ``adds`` is what they add to a base Curse's cost (Element parts, "any", and "same": to
+    the Curse's Element, or to "any" for a Multi-Element Curse, as ``hooks.apply_cost_mods``
+    places it) and ``tot`` the value per Element of the funds that may pay
+    (``MenuView._funds``): ``destroy_payable`` then checks the cost written out."""
 
-    __slots__ = ("banned", "surcharge", "adds", "tot")
+    __slots__ = ("banned", "surcharge", "adds", "tot", "written", "pairs", "convert")
 
-    def __init__(self, state: GameState, view: MenuView) -> None:
+    def __init__(self, state: GameState, view: MenuView, surcharge: int) -> None:
         self.banned = view.banned("destroy")
-        self.surcharge = hooks.standing_surcharge(state, view.p, "destroy")
+        self.surcharge = surcharge  # (destroy_menu.standing_destroy_surcharge: read once per query)
         self.adds: tuple[int, int, int, int, int, int] | None = None
+        # ``written``: the additions, also with uniform transforms open (MenuView._action_flags:
+        # ``pairs`` Spontaneous Elements, section 4.9; ``convert``, the Air conversion, V-12),
+        # for destroy_menu._with_adds' closed forms (what view.can_pay answers through
+        # menu_closed_forms.pays_flagged for a cost without "any" and no banned part).
+        self.written: tuple[int, int, int, int, int, int] | None = None
+        self.pairs, self.convert = 0, False
+        written = _additions(view)
+        if written is None:
+            return  # a discount, clamped at 0 in its order: hooks.apply_cost_mods
         if view._transforms:
-            return  # the transforms' costs: view.can_pay (and the transforms' own closed forms)
-        add = [0, 0, 0, 0, 0, 0]  # Element parts, "any", "same"
-        if view._cost:
-            for m in view._cost_mods:
-                if m["action"] != "destroy" and m["action"] != "all":
-                    continue
-                amount, el = m["amount"], m["element"]
-                if amount < 0:
-                    return  # a discount, clamped at 0 in its order: hooks.apply_cost_mods
-                add[5 if el == "same" else COST_ANY if el == "any" else ELEMENT_NAMES.index(el)] += amount
-        self.adds = (add[0], add[1], add[2], add[3], add[4], add[5])
+            flags = view._action_flags(state, "destroy") if view._flags is not None else None
+            if flags is None:
+                return  # the transforms' costs: view.can_pay (and the transforms' own closed forms)
+            self.pairs = view._currency // 2 if flags[0] else 0
+            self.convert = flags[1]
+        else:
+            self.adds = written
+        self.written = written
         # The funds' values (MenuView._funds: a banned Element's cards left out, value 0), without
         # building their counts (view._fits builds them for a cost with an "any" part).
         tot, banned = view.tot, self.banned
-        self.tot = [0 if e in banned else v for e, v in enumerate(tot)] if banned else tot
+        if banned:  # (written out: a comprehension's frame costs more than the four values)
+            tot = [
+                0 if 0 in banned else tot[0],
+                0 if 1 in banned else tot[1],
+                0 if 2 in banned else tot[2],
+                0 if 3 in banned else tot[3],
+            ]
+        self.tot = tot
+
+
+def _additions(view: MenuView) -> tuple[int, int, int, int, int, int] | None:
+    """What the decider's "cost" modifiers on the Destroy Action add (Element parts, "any",
+    "same"; section 4.10), or None when one is a discount (clamped at 0 in its order)."""
+    if not view._cost:
+        return NO_ADDS
+    add = [0, 0, 0, 0, 0, 0]
+    for m in view._cost_mods:
+        if m["action"] != "destroy" and m["action"] != "all":
+            continue
+        amount, el = m["amount"], m["element"]
+        if amount < 0:
+            return None
+        add[5 if el == "same" else COST_ANY if el == "any" else ELEMENT_NAMES.index(el)] += amount
+    return (add[0], add[1], add[2], add[3], add[4], add[5])
+
+
+NO_ADDS = (0, 0, 0, 0, 0, 0)  # DestroyRuling.adds without a "cost" modifier
 
 
 def _base_ruling() -> DestroyRuling:
     ruling = DestroyRuling.__new__(DestroyRuling)
-    ruling.banned, ruling.surcharge, ruling.adds = hooks.NO_BAN, 0, None
+    ruling.banned, ruling.surcharge, ruling.adds, ruling.written = hooks.NO_BAN, 0, None, None
     return ruling
 
 
 # A base game's slow path (its own modifiers): no V-36 ban, no V-32 surcharge (module rulings),
 # each Curse's cost through MenuView.cost and can_pay, as printed.
 BASE_RULING = _base_ruling()
-
-
-def module_destroy(
-    state: GameState, view: MenuView, budget: int | None
-) -> tuple[dict[str, CurseRule], DestroyRuling | None]:
-    """``actions.legal_destroy``'s per-query reads in a game with modules: the Curse rules by
-    Curse type and, when a modifier or transform sends the Curses to the slow path (``budget``
-    None), its ``DestroyRuling``."""
-    return ruleset(state.config.modules).curse_rules, (DestroyRuling(state, view) if budget is None else None)
 
 
 def destroy_payable(
@@ -127,7 +149,7 @@ def destroy_payable(
     ruling: DestroyRuling,
 ) -> bool:
     """Whether the decider may destroy this base Curse (``base``, ``el``: ``actions._curse_base``)
-    when a modifier or a cost transform touches the Action (``legal_destroy``'s slow path).
+    when a modifier or a cost transform touches the Action (the Destroy menu's slow path).
     ``ruling.banned``: the Elements barred for them (V-36: a Curse of one, a Multi-Element Curse
     and a Curse with a token of one are forbidden; Dark Curses are not base Curses and stay
     allowed). ``ruling.surcharge``: their standing "matching Element" surcharge, which a token's
@@ -208,6 +230,25 @@ def _payable_with_adds(
         tot = ruling.tot
         return tot[0] >= r0 and tot[1] >= r1 and tot[2] >= r2 and tot[3] >= r3
     return view._fits(state, "destroy", (r0, r1, r2, r3, any_))
+
+
+def cure_payable(state: GameState, view: MenuView, req: tuple[int, ...]) -> bool:
+    """Whether the decider can pay the Cure Action's cost ``req`` (2 Elements of any type(s),
+    A-11) when ``view.plain("cure")`` is False: ``view.can_pay`` of ``view.cost``. In a module
+    game without a "cost" modifier on the Cure, its first step written out: the funds' values
+    (an Element banned for the Action left out, section 4.10; V-36) summed against the "any"
+    part (``menu.fits`` for an "any"-only cost); short of it, only the cost transforms may
+    still pay it (Spontaneous Elements, 4.9; the Air conversion, V-12: ``view.can_pay``)."""
+    if state.config.modules and (
+        not view._cost or ("cure" not in view._cost_actions and "all" not in view._cost_actions)
+    ):
+        ft = view._forbid_tot("cure") if view._forbid else view.tot  # (-1: a banned Element's)
+        total = (ft[0] if ft[0] > 0 else 0) + (ft[1] if ft[1] > 0 else 0)
+        if total + (ft[2] if ft[2] > 0 else 0) + (ft[3] if ft[3] > 0 else 0) >= req[COST_ANY]:
+            return True
+        if not view._transforms:
+            return False
+    return view.can_pay(state, "cure", view.cost(state, "cure", None, req))
 
 
 def cure_only_moves(state: GameState, view: MenuView, only: frozenset[int]) -> list[int]:

@@ -14,7 +14,6 @@ from . import move_args as A
 from . import moves as M
 from .constants import (
     CURE_COST,
-    ELEMENT_NAMES,
     MAX_POWER,
     MAX_SPELLS,
     MAX_SUPPORT_SLOTS,
@@ -24,9 +23,9 @@ from .constants import (
     element_code,
     is_madness,
 )
+from .destroy_menu import CURSE_ELEMENT, legal_destroy_modules
 from .flow import fire, seq
 from .menu import MenuView, req_of
-from .menu_closed_forms import AIR, curse_payable
 from .move_args import ACQUIRABLE_VALUES
 from .payment_frame import pay_frame
 from .records import CurseOnTrack, SpellSlot, with_exhausted
@@ -71,8 +70,7 @@ def _curse_base(state: GameState, curse: CurseOnTrack) -> tuple[tuple[int, ...],
     return base, _CURSE_ELEMENT.get(c.type)
 
 
-# A Curse type's Element index; a Multi-Element Curse (or a module's Curse type) has none (4.4).
-_CURSE_ELEMENT: dict[str, int | None] = {"multi": None, **{name: i for i, name in enumerate(ELEMENT_NAMES)}}
+_CURSE_ELEMENT = CURSE_ELEMENT  # a Curse type's Element index (4.4: destroy_menu)
 
 
 def curse_req(state: GameState, p: int, curse: CurseOnTrack) -> tuple:
@@ -220,15 +218,9 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
     out: list[int] = []
     if view.forbidden(state, "destroy", None):
         return out
-    budget = view.part_budget(state, "destroy")  # None: ask can_pay
-    # The Air conversion open (V-12), no modifier: the pairs (4.9), then a closed form per Curse.
-    air = view.part_air(state, "destroy") if budget is None and state.config.modules else None
-    convert = air is not None
-    budget = air if convert else budget
-    # The modules' Curse rules by Curse type (curse_rule's look-up) and the slow path's reads
-    # (action_rulings.DestroyRuling), once per query; a base game: no rule, its general path.
-    rules, ruling = rulings.module_destroy(state, view, budget) if state.config.modules else _BASE
-    solved: dict[int, tuple[object, bool]] = {}  # id of a module cost -> (the cost, payable)
+    if state.config.modules:
+        return legal_destroy_modules(state, view)  # module Curse types, transforms, V-32, V-36
+    budget = view.part_budget(state, "destroy")  # 0 unless a modifier touches it: then ask can_pay
     tot = view.tot
     curses = state.pack.curses
     for slot, stack in enumerate(state.track):
@@ -237,15 +229,7 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
             curse = stack[depth - 1 - pos]
             if curse.neutralized_at >= 0:
                 continue
-            if (
-                rules  # a base game: none (no look-up on its hot path)
-                and (ctype := curses[curse.curse].type) not in _CURSE_ELEMENT  # not a base Curse type
-                and (rule := rules.get(ctype)) is not None
-            ):
-                if _module_curse_payable(state, view, rule, curse, solved):
-                    out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
-                continue
-            if budget == 0 and not convert:
+            if budget == 0:
                 # _curse_base's cost (printed plus tokens, A-62; no "any" part) against tot, as
                 # fits does for a cost without an "any" part.
                 cost, tokens = curses[curse.curse].cost, curse.tokens
@@ -257,37 +241,11 @@ def legal_destroy(state: GameState, view: MenuView) -> list[int]:
                 ):
                     out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
                 continue
-            if budget is not None:  # A-62's cost, Spontaneous Elements (4.9), the Air conversion (V-12)
-                cost, tokens = curses[curse.curse].cost, curse.tokens
-                if curse_payable(tot, view.counts[AIR], cost, tokens, budget, convert):
-                    out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
-                continue
+            # A base game's modifiers: each Curse's cost through MenuView.cost and can_pay.
             base, el = _curse_base(state, curse)
-            if rulings.destroy_payable(state, view, curse, base, el, ruling):  # type: ignore[arg-type]  # (budget None: set)
+            if rulings.destroy_payable(state, view, curse, base, el, rulings.BASE_RULING):
                 out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
     return out
-
-
-_BASE = (None, rulings.BASE_RULING)  # legal_destroy in a base game: no Curse rule, the general path
-
-
-def _module_curse_payable(
-    state: GameState,
-    view: MenuView,
-    rule: CurseRule,
-    curse: CurseOnTrack,
-    solved: dict[int, tuple[object, bool]],
-) -> bool:
-    """A module's Curse type costs what its rule says (a Dark Curse: Dark Matter only, section
-    4.7), paid through the one payment solver, asked once per cost object (``solved``, by id: no
-    cost to hash; it keeps the cost, so no other object takes its id during the query)."""
-    mcost = rule.cost(state, view.p, curse)
-    known = solved.get(id(mcost))
-    if known is not None and known[0] is mcost:
-        return known[1]
-    ok = view.affordable(state, "destroy", mcost)
-    solved[id(mcost)] = (mcost, ok)
-    return ok
 
 
 def choose_destroy(state: GameState, f: dict, mv: M.Move) -> None:
@@ -315,7 +273,7 @@ def legal_cure(state: GameState, view: MenuView) -> list[int]:
             return out
     elif view.forbidden(state, "cure", None):
         return out
-    elif not view.can_pay(state, "cure", view.cost(state, "cure", None, CURE_REQ)):
+    elif not rulings.cure_payable(state, view, CURE_REQ):
         return out
     elif view.cure_only and (only := view._reading.cure_targets) is not None:  # hooks.cure_targets
         return rulings.cure_only_moves(state, view, only)  # V-31 (a "cure_only" modifier)

@@ -273,9 +273,12 @@ class MenuView:
                 banned = self._reading.banned(action)
                 funds = self._funds_of.get(banned) if banned else (self.tot, self.counts)
                 if funds is None:
-                    # available_values(state, p, banned): the same counts, a banned Element's none
-                    counts = [_NO_CARDS if e in banned else c for e, c in enumerate(self.counts)]
-                    tot = [0 if e in banned else v for e, v in enumerate(self.tot)]  # (tot's values)
+                    # available_values(state, p, banned): a banned Element's cards none (written out)
+                    c, t, b = self.counts, self.tot, banned
+                    counts = [_NO_CARDS if 0 in b else c[0], _NO_CARDS if 1 in b else c[1], c[2], c[3]]
+                    counts[2:] = (_NO_CARDS if 2 in b else c[2], _NO_CARDS if 3 in b else c[3])
+                    tot = [0 if 0 in b else t[0], 0 if 1 in b else t[1], 0 if 2 in b else t[2], t[3]]
+                    tot[3] = 0 if 3 in b else t[3]
                     funds = self._funds_of[banned] = (tot, counts)
                 self._funds_of[action] = funds
             return funds

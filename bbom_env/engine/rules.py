@@ -75,13 +75,17 @@ class CurseRule:
     effect that destroys "a Curse" (the ``destroy_curse`` op) may target one (V-07: a Dark Curse
     only with ``dark_curse_destroy_by_effect``); neutralizing is always allowed. ``tokens``: whether
     Element tokens may go on one (V-08: never on a Dark Curse). ``stat``: a statistic counted, on
-    top of ``curses_destroyed``, each time one is destroyed ("" for none)."""
+    top of ``curses_destroyed``, each time one is destroyed ("" for none). ``surcharged(state,
+    curse, extra)``, optional: ``cost`` for a payer whose standing "matching Element" surcharge
+    on the Destroy Action (``hooks.standing_surcharge``, A-49) is ``extra``, for the menu, which
+    reads it once per query (``destroy_menu``) rather than once per such Curse."""
 
     type: str
     cost: Callable[[GameState, int, Any], Any]
     by_effect: Callable[[GameConfig], bool] = lambda config: True
     tokens: bool = True
     stat: str = ""
+    surcharged: Callable[[GameState, Any, int], Any] | None = None
 
 
 @dataclass(frozen=True)

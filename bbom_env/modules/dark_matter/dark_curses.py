@@ -71,9 +71,15 @@ def dark_curse_cost(state: GameState, p: int, curse: CurseOnTrack) -> Cost:
     standing "matching Element" destroy surcharge of the payer (the Phobia "Destroying a Curse
     costs you 1 additional matching Element", ``hooks.standing_surcharge``: 0 without a module
     modifier source) adds as many Dark Matter cards."""
+    return surcharged_cost(state, curse, hooks.standing_surcharge(state, p, "destroy"))
+
+
+def surcharged_cost(state: GameState, curse: CurseOnTrack, extra: int) -> Cost:
+    """``dark_curse_cost`` with the payer's standing surcharge ``extra`` read by the caller (the
+    menu: once per query, ``CurseRule.surcharged``): the printed cost plus ``extra`` Dark Matter
+    cards (A-49), each size one object (``dark_matter_cost``)."""
     last = _PRINTED.last  # the memo's look-up, inline (the menu asks for each Dark Curse)
     printed = (last[1] if last[0] is state.pack else _PRINTED(state.pack))[curse.curse]  # type: ignore[index]
-    extra = hooks.standing_surcharge(state, p, "destroy")
     return dark_matter_cost(printed.currency + extra) if extra else printed
 
 
@@ -90,7 +96,14 @@ def _by_effect(config: GameConfig) -> bool:
 
 
 CURSE_RULES: tuple[CurseRule, ...] = (
-    CurseRule(DARK_SYMBOL, dark_curse_cost, by_effect=_by_effect, tokens=False, stat=STAT),
+    CurseRule(
+        DARK_SYMBOL,
+        dark_curse_cost,
+        by_effect=_by_effect,
+        tokens=False,
+        stat=STAT,
+        surcharged=surcharged_cost,
+    ),
 )
 
 

@@ -19,7 +19,7 @@ from collections import Counter
 
 import pytest
 
-from bbom_env.engine import GameConfig, hooks, new_game
+from bbom_env.engine import GameConfig, destroy_menu, hooks, new_game
 from bbom_env.engine import action_rulings as rulings
 from bbom_env.engine.actions import legal_destroy
 from bbom_env.engine.constants import ELEMENT_NAMES, NUM_ELEMENT_CODES, PHOBIA_BASE
@@ -123,7 +123,9 @@ def test_the_readings_answer_as_the_general_path(
                 # legal_destroy with the modifiers' additions written out, and the general path
                 view = MenuView(state, f)
                 fast = legal_destroy(state, view)
-                ruling = rulings.DestroyRuling(state, view)
+                surcharge = destroy_menu.standing_destroy_surcharge(state, view)
+                assert surcharge == hooks.standing_surcharge(state, p, "destroy")
+                ruling = rulings.DestroyRuling(state, view, surcharge)
                 if view.part_budget(state, "destroy") is None and ruling.adds is not None:
                     seen["adds"] += 1
                     seen["adds+"] += any(ruling.adds)
@@ -199,9 +201,12 @@ def test_destroy_with_the_additions_written_out_is_the_general_path(
     monkeypatch.setattr(rulings, "_token_payable", counted)
     # A standing V-32 surcharge on every other game (as a Phobia in support would give: both
     # paths read it), so that Curses with tokens take token_surcharge's costs.
-    standing = hooks.standing_surcharge
+    standing, standing_once = hooks.standing_surcharge, destroy_menu.standing_destroy_surcharge
     for seed in range(6):
         monkeypatch.setattr(hooks, "standing_surcharge", (lambda *a: 1) if seed % 2 else standing)
+        monkeypatch.setattr(  # (the menu's read of it, once per query)
+            destroy_menu, "standing_destroy_surcharge", (lambda *a: 1) if seed % 2 else standing_once
+        )
         state = new_game(GameConfig(num_players=2 + seed % 3, seed=100 + seed, modules=modules))
         rng = random.Random(seed)
         while not state.over:
@@ -215,7 +220,8 @@ def test_destroy_with_the_additions_written_out_is_the_general_path(
                             pl.hand[code] += 1
                     view = MenuView(state, f)
                     fast = legal_destroy(state, view)
-                    taken += rulings.DestroyRuling(state, view).adds is not None
+                    surcharge = destroy_menu.standing_destroy_surcharge(state, view)
+                    taken += rulings.DestroyRuling(state, view, surcharge).adds is not None
                     with monkeypatch.context() as m:
                         m.setattr(rulings, "_payable_with_adds", _general_destroy)
                         m.setattr(rulings, "_token_payable", lambda *args: None)

@@ -1,0 +1,274 @@
+"""The Destroy Action's menu (RULES.md section 4.4) in a game with modules: ``actions.legal_destroy``
+hands a module game's query here (a base game keeps its own loop there). Besides the base Curses
+(printed cost plus tokens, A-62), a module's Curse types cost what their ``rules.CurseRule`` says
+(a Dark Curse: Dark Matter only, section 4.7), the modules' cost transforms add ways to pay
+(Spontaneous Elements, 4.9; the Air conversion, V-12), and the Phobias' standing modifiers ban
+Elements (V-36) and add a "matching Element" surcharge (V-32, A-49): ``action_rulings``.
+
+Everything read once per query: the decider's standing surcharge (``standing_destroy_surcharge``:
+0 without a "same" cost modifier on the Action, asked of ``hooks.standing_surcharge`` once
+otherwise, not once per Dark Curse), the module Curse types of the pack (``_MODULE_TYPES``, a
+per-pack memo) and the slow path's ``DestroyRuling``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import action_rulings as rulings
+from . import hooks
+from . import moves as M
+from .cards import PackMemo
+from .constants import ELEMENT_NAMES, MAX_STACK, NUM_ELEMENTS
+from .menu_closed_forms import AIR, curse_payable
+from .rules import ruleset
+
+if TYPE_CHECKING:
+    from .cards import Pack
+    from .menu import MenuView
+    from .records import CurseOnTrack
+    from .rules import CurseRule
+    from .state import GameState
+
+# A Curse type's Element index; a Multi-Element Curse (or a module's Curse type) has none (4.4).
+CURSE_ELEMENT: dict[str, int | None] = {"multi": None, **{name: i for i, name in enumerate(ELEMENT_NAMES)}}
+
+
+def _module_types(pack: Pack) -> dict[str, str]:
+    """The Curses of the pack whose type is none of the base's (a Dark Curse, section 4.7), by id."""
+    return {cid: c.type for cid, c in pack.curses.items() if c.type not in CURSE_ELEMENT}
+
+
+_MODULE_TYPES: PackMemo[dict[str, str]] = PackMemo(_module_types)
+
+
+def standing_destroy_surcharge(state: GameState, view: MenuView) -> int:
+    """``hooks.standing_surcharge(state, view.p, "destroy")``, once per query: the modules'
+    sources yield only modifiers that are among the decider's (``hooks.player_mods``, which the
+    view read), so without a "cost" modifier adding "same" Elements to the Destroy Action (or to
+    every Action) the standing surcharge is 0 (V-32, A-49: the Phobia's text) without asking."""
+    if view._cost:
+        for m in view._cost_mods:
+            if m["element"] == "same" and (m["action"] == "destroy" or m["action"] == "all"):
+                return hooks.standing_surcharge(state, view.p, "destroy")
+    return 0
+
+
+def legal_destroy_modules(state: GameState, view: MenuView) -> list[int]:
+    """``actions.legal_destroy`` in a game with modules (not forbidden: the caller checked). When
+    no modifier touches the Action and no transform is open (``part_budget`` 0, most queries): a
+    base Curse's cost (printed plus tokens, A-62; no "any" part) against ``tot``, as
+    ``menu.fits`` does for a cost without an "any" part; a module's Curse type by its rule, the
+    standing surcharge 0 (``standing_destroy_surcharge``: no "cost" modifier on the Action).
+    Else ``_general``."""
+    budget = view.part_budget(state, "destroy")  # None: ask can_pay
+    if budget != 0:
+        return _general(state, view, budget)
+    out: list[int] = []
+    tot = view.tot
+    pack = state.pack
+    last = _MODULE_TYPES.last  # the memo's look-up, inline
+    mtypes: dict[str, str] = last[1] if last[0] is pack else _MODULE_TYPES(pack)  # type: ignore[assignment]
+    curses = pack.curses
+    rules: dict[str, CurseRule] | None = None  # read at the first module Curse (most tracks: none)
+    for slot, stack in enumerate(state.track):
+        depth = len(stack)
+        for pos in range(depth):  # the top of the stack first (position 0)
+            curse = stack[depth - 1 - pos]
+            if curse.neutralized_at >= 0:
+                continue  # neutralized Curses cannot be destroyed (section 7)
+            cid = curse.curse
+            if cid in mtypes:
+                if rules is None:
+                    rules = ruleset(state.config.modules).curse_rules
+                rule = rules.get(mtypes[cid])
+                if rule is not None:
+                    # No "cost" modifier on the Action (part_budget 0): no standing surcharge (A-49)
+                    if _module_curse_payable(state, view, rule, curse, 0):
+                        out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)  # M.curse_arg, inline
+                    continue
+            cost, tokens = curses[cid].cost, curse.tokens
+            if (
+                tot[0] >= cost[0] + tokens[0]
+                and tot[1] >= cost[1] + tokens[1]
+                and tot[2] >= cost[2] + tokens[2]
+                and tot[3] >= cost[3] + tokens[3]
+            ):
+                out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
+    return out
+
+
+def _general(state: GameState, view: MenuView, budget: int | None) -> list[int]:
+    """``legal_destroy_modules`` when a modifier touches the Action or a transform is open:
+    ``budget``, the Spontaneous Elements that may pay (``MenuView.part_budget``), or None."""
+    # The Air conversion open (V-12), no modifier: the pairs (4.9), then a closed form per Curse.
+    air = view.part_air(state, "destroy") if budget is None else None
+    convert = air is not None
+    if convert:
+        budget = air
+    surcharge = 0  # (a budget: no "cost" modifier on the Action, no standing surcharge, A-49)
+    ruling = None
+    if budget is None:
+        surcharge = standing_destroy_surcharge(state, view)
+        ruling = rulings.DestroyRuling(state, view, surcharge)
+        if ruling.written is not None:
+            return _with_adds(state, view, ruling)
+    out: list[int] = []
+    pack = state.pack
+    mtypes = _types_of(pack)
+    rules = ruleset(state.config.modules).curse_rules
+    tot, air_counts = view.tot, view.counts[AIR]
+    curses = pack.curses
+    for slot, stack in enumerate(state.track):
+        depth = len(stack)
+        for pos in range(depth):  # the top of the stack first (position 0)
+            curse = stack[depth - 1 - pos]
+            if curse.neutralized_at >= 0:
+                continue  # neutralized Curses cannot be destroyed (section 7)
+            cid = curse.curse
+            if cid in mtypes and (rule := rules.get(mtypes[cid])) is not None:
+                ok = _module_curse_payable(state, view, rule, curse, surcharge)
+            elif budget is not None:  # A-62's cost, Spontaneous Elements (4.9), the Air conversion (V-12)
+                ok = curse_payable(tot, air_counts, curses[cid].cost, curse.tokens, budget, convert)
+            else:
+                ok = _slow_payable(state, view, curse, ruling)  # type: ignore[arg-type]  # (budget None: set)
+            if ok:
+                out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)  # M.curse_arg, inline
+    return out
+
+
+def _with_adds(state: GameState, view: MenuView, ruling: rulings.DestroyRuling) -> list[int]:
+    """``_general`` when every "cost" modifier on the Action adds (``ruling.written``: the
+    Phobias' surcharges, section 9.2; their V-36 bans in ``ruling.banned``) and no transform is
+    open, or only uniform ones (``_flagged_payable``): ``action_rulings.destroy_payable`` per
+    base Curse, written out for the Curses it settles by comparing sums (the cost with the
+    additions, no "any" part, against ``ruling.tot``); a Curse whose cost has an "any" part or
+    takes the V-32 surcharge in a token's colour asks it."""
+    out: list[int] = []
+    banned, surcharge = ruling.banned, ruling.surcharge
+    adds: tuple[int, ...] = ruling.written  # type: ignore[assignment]  # (the caller checks it)
+    t0, t1, t2, t3 = ruling.tot
+    flagged = ruling.pairs or ruling.convert  # uniform transforms open (section 4.9, V-12)
+    # The additions per Curse Element ("same" on the Curse's own part, section 4.10; index 4: a
+    # Multi-Element Curse's); None where the cost has an "any" part ("same" of a Multi-Element
+    # Curse is "any"): destroy_payable.
+    by_el = _NO_ADDS if adds is rulings.NO_ADDS else _by_element(adds)
+    pack = state.pack
+    mtypes = _types_of(pack)
+    rules = ruleset(state.config.modules).curse_rules
+    curses = pack.curses
+    for slot, stack in enumerate(state.track):
+        depth = len(stack)
+        for pos in range(depth):  # the top of the stack first (position 0)
+            curse = stack[depth - 1 - pos]
+            if curse.neutralized_at >= 0:
+                continue  # neutralized Curses cannot be destroyed (section 7)
+            cid = curse.curse
+            if cid in mtypes and (rule := rules.get(mtypes[cid])) is not None:
+                if _module_curse_payable(state, view, rule, curse, surcharge):
+                    out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
+                continue
+            c = curses[cid]
+            el = CURSE_ELEMENT.get(c.type)
+            tokens = curse.tokens
+            if banned and (el is None or el in banned or (tokens != _NO_TOKENS and _any_of(tokens, banned))):
+                continue  # V-36: forbidden (destroy_payable)
+            ad = by_el[4 if el is None else el]
+            if ad is None or (surcharge and el is not None and _other_colours(tokens, el)):
+                # an "any" part, or V-32's surcharge in a token's colour: the general form
+                if _slow_payable(state, view, curse, ruling):
+                    out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
+                continue
+            cost = c.cost
+            if flagged:
+                ok = _flagged_payable(state, view, curse, cost, ad, ruling)
+                if ok:
+                    out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
+            elif (
+                t0 >= cost[0] + tokens[0] + ad[0]
+                and t1 >= cost[1] + tokens[1] + ad[1]
+                and t2 >= cost[2] + tokens[2] + ad[2]
+                and t3 >= cost[3] + tokens[3] + ad[3]
+            ):
+                out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
+    return out
+
+
+_NO_TOKENS = (0, 0, 0, 0)
+_NO_ADDS = (_NO_TOKENS,) * 5  # _by_element of no additions
+
+
+def _by_element(adds: tuple[int, ...]) -> tuple[tuple[int, int, int, int] | None, ...]:
+    """``_with_adds``' additions per Curse Element (0-3; 4: a Multi-Element Curse)."""
+    a0, a1, a2, a3, any_, same = adds
+    if any_:
+        return (None, None, None, None, None)
+    return (
+        (a0 + same, a1, a2, a3),
+        (a0, a1 + same, a2, a3),
+        (a0, a1, a2 + same, a3),
+        (a0, a1, a2, a3 + same),
+        None if same else (a0, a1, a2, a3),
+    )
+
+
+def _any_of(tokens: tuple[int, ...], banned: frozenset[int]) -> bool:
+    """A token of a banned Element on the Curse (V-36)."""
+    return any(tokens[e] for e in banned)
+
+
+def _flagged_payable(
+    state: GameState,
+    view: MenuView,
+    curse: CurseOnTrack,
+    cost: tuple[int, ...],
+    ad: tuple[int, ...],
+    ruling: rulings.DestroyRuling,
+) -> bool:
+    """``_with_adds`` with uniform transforms open: the cost plus the additions (no "any" part)
+    through ``menu_closed_forms.curse_payable`` with the Spontaneous Elements and the Air
+    conversion (what ``view.can_pay`` answers through ``pays_flagged``); a cost with a part of
+    a banned Element (section 4.10: the flags hold for costs needing none) asks the general form."""
+    banned = ruling.banned
+    if banned and any(cost[e] + ad[e] for e in banned):
+        return _slow_payable(state, view, curse, ruling)
+    air = _NO_CARDS if AIR in banned else view.counts[AIR]
+    full = (cost[0] + ad[0], cost[1] + ad[1], cost[2] + ad[2], cost[3] + ad[3])
+    return curse_payable(ruling.tot, air, full, curse.tokens, ruling.pairs, ruling.convert)
+
+
+_NO_CARDS = [0, 0, 0]  # the counts of a banned Element's cards (MenuView._funds)
+
+
+def _other_colours(tokens: tuple[int, ...], el: int) -> bool:
+    """``action_rulings.other_colours``: a token of another colour than the Curse's Element (A-62)."""
+    return any(tokens[e] for e in range(NUM_ELEMENTS) if e != el)
+
+
+def _types_of(pack: Pack) -> dict[str, str]:
+    """``_MODULE_TYPES(pack)``, the memo's last answer read inline."""
+    last = _MODULE_TYPES.last  # the memo's look-up, inline
+    return last[1] if last[0] is pack else _MODULE_TYPES(pack)  # type: ignore[return-value]
+
+
+def _slow_payable(
+    state: GameState, view: MenuView, curse: CurseOnTrack, ruling: rulings.DestroyRuling
+) -> bool:
+    """A base Curse when a modifier or a transform touches the Action:
+    ``action_rulings.destroy_payable`` of its cost as ``actions._curse_base`` says (printed plus
+    tokens, A-62; its Element)."""
+    c = state.pack.curses[curse.curse]
+    cost, tokens = c.cost, curse.tokens
+    base = (cost[0] + tokens[0], cost[1] + tokens[1], cost[2] + tokens[2], cost[3] + tokens[3], 0)
+    return rulings.destroy_payable(state, view, curse, base, CURSE_ELEMENT.get(c.type), ruling)
+
+
+def _module_curse_payable(
+    state: GameState, view: MenuView, rule: CurseRule, curse: CurseOnTrack, surcharge: int
+) -> bool:
+    """A module's Curse type costs what its rule says (a Dark Curse: Dark Matter only, section
+    4.7; with the standing surcharge read once per query, ``CurseRule.surcharged``, A-49), paid
+    through the one payment solver (``MenuView.affordable``: a closed form for a cost in cards)."""
+    surcharged = rule.surcharged
+    mcost = rule.cost(state, view.p, curse) if surcharged is None else surcharged(state, curse, surcharge)
+    return view.affordable(state, "destroy", mcost)
