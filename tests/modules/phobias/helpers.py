@@ -7,6 +7,8 @@ from bbom_env.engine import GameConfig, new_game
 from bbom_env.engine.constants import MADNESS, NUM_CODES, PHOBIA_BASE
 from bbom_env.engine.records import SupportSlot
 from bbom_env.engine.state import GameState
+from bbom_env.modules.phobias.constraints import CURE_ONLY
+from bbom_env.modules.phobias.content import phobia_of
 
 MODULES = ("phobias",)
 
@@ -70,3 +72,24 @@ def clear_support(state: GameState, seat: int) -> None:
         if slot.crushed >= 0:
             pl.discard[slot.crushed] += 1
     pl.support = []
+
+
+def sourced_mods(state: GameState, p: int) -> list[dict]:
+    """The Phobias' constraints in p's support, read from the cards themselves (section 9.2): the
+    reference the modifier-source tests compare the engine's source with."""
+    out: list[dict] = []
+    for slot in state.players[p].support:
+        if slot.card >= PHOBIA_BASE:
+            for m in phobia_of(state.pack.sections, slot.card).constraint:
+                out.append({**m, "code": slot.card} if m["kind"] == CURE_ONLY else m)
+    return out
+
+
+def reference_mods(state: GameState, p: int) -> list[dict]:
+    """``hooks.player_mods`` read straightforwardly: the Magician's unless the ability is lost (the
+    flag, or a "lose_ability" modifier: V-10, V-27), the temporary ones, the sourced ones."""
+    pl = state.players[p]
+    temp = [m.modifier for m in pl.mods]
+    sourced = sourced_mods(state, p)
+    lost = pl.ability_lost or any(m["kind"] == "lose_ability" for m in temp + sourced)
+    return ([] if lost else list(state.pack.magicians[pl.magician].mods)) + temp + sourced

@@ -20,11 +20,12 @@ import pytest
 
 from bbom_env.engine import GameConfig, hooks, new_game
 from bbom_env.engine.cards import PackMemo
-from bbom_env.engine.constants import ELEMENT_NAMES, HAND_SIZE, PHOBIA_BASE
+from bbom_env.engine.constants import ELEMENT_NAMES, HAND_SIZE
 from bbom_env.engine.records import TempModifier
 from bbom_env.engine.state import GameState
 from bbom_env.modules.phobias.constraints import CURE_ONLY
-from bbom_env.modules.phobias.content import phobia_of
+
+from .helpers import reference_mods, sourced_mods
 
 ACTIONS = ("activate", "learn", "acquire", "destroy", "cure", "acquire_dark_matter", "all")
 KINDS = ("replace", "hand_size", "forbid", CURE_ONLY, "support_slots", "spell_limit")
@@ -66,28 +67,8 @@ _RIGGED = (
 )
 
 
-def _sourced(state: GameState, p: int) -> list[dict]:
-    """The Phobias' constraints in p's support, from the cards themselves (section 9.2)."""
-    out: list[dict] = []
-    for slot in state.players[p].support:
-        if slot.card >= PHOBIA_BASE:
-            for m in phobia_of(state.pack.sections, slot.card).constraint:
-                out.append({**m, "code": slot.card} if m["kind"] == CURE_ONLY else m)
-    return out
-
-
-def _mods(state: GameState, p: int) -> list[dict]:
-    """The player's modifiers, straightforwardly: the Magician's unless the ability is lost (the
-    flag, or a "lose_ability" modifier: V-10, V-27), the temporary ones, the sourced ones."""
-    pl = state.players[p]
-    temp = [m.modifier for m in pl.mods]
-    sourced = _sourced(state, p)
-    lost = pl.ability_lost or any(m["kind"] == "lose_ability" for m in temp + sourced)
-    return ([] if lost else list(state.pack.magicians[pl.magician].mods)) + temp + sourced
-
-
 def _check(state: GameState, p: int) -> None:
-    ref = _mods(state, p)
+    ref = reference_mods(state, p)
     mag = state.pack.magicians[state.players[p].magician]
     replaced = [m for m in ref if m["kind"] == "replace"]
     for point in hooks.RULE_POINTS:  # the last "replace" found wins
@@ -138,8 +119,8 @@ def _walk(modules: tuple[str, ...], seeds: range, seen: Counter[str]) -> None:
             for p, pl in enumerate(state.players):
                 if step % 3 and p != state.active:
                     continue  # (every seat on every third decision: the test's time)
-                seen["phobia"] += bool(_sourced(state, p))
-                seen["lose"] += any(m["kind"] == "lose_ability" for m in _sourced(state, p))
+                seen["phobia"] += bool(sourced_mods(state, p))
+                seen["lose"] += any(m["kind"] == "lose_ability" for m in sourced_mods(state, p))
                 for temps in _TEMPS:
                     pl.mods.extend(TempModifier(m, "this_turn", "test") for m in temps)
                     for lost in (False, True):

@@ -32,29 +32,10 @@ from bbom_env.engine.rules import ruleset
 from bbom_env.engine.state import GameState
 from bbom_env.modules.dark_matter.actions import dark_matter_cost
 from bbom_env.modules.phobias.constraints import CURE_ONLY
-from bbom_env.modules.phobias.content import phobia_of
+
+from .helpers import reference_mods, sourced_mods
 
 ACTIONS = ("activate", "learn", "acquire", "destroy", "cure", "acquire_dark_matter", "black_book", "all")
-
-
-def _sourced(state: GameState, p: int) -> list[dict]:
-    """The Phobias' constraints in p's support, from the cards themselves (section 9.2)."""
-    out: list[dict] = []
-    for slot in state.players[p].support:
-        if slot.card >= PHOBIA_BASE:
-            for m in phobia_of(state.pack.sections, slot.card).constraint:
-                out.append({**m, "code": slot.card} if m["kind"] == CURE_ONLY else m)
-    return out
-
-
-def _player_mods(state: GameState, p: int) -> list[dict]:
-    """``hooks.player_mods``, the general path: the Magician's unless the ability is lost (the
-    flag, or a "lose_ability" modifier: V-10, V-27), the temporary ones, the sourced ones."""
-    pl = state.players[p]
-    temp = [m.modifier for m in pl.mods]
-    sourced = _sourced(state, p)
-    lost = pl.ability_lost or any(m["kind"] == "lose_ability" for m in temp + sourced)
-    return ([] if lost else list(state.pack.magicians[pl.magician].mods)) + temp + sourced
 
 
 def _check_reading(r: ModReading, mods: list[dict]) -> None:
@@ -89,14 +70,14 @@ def test_the_readings_answer_as_the_general_path(
             f = state.stack[-1]
             if f["kind"] == "menu":
                 p = f["player"]
-                ref = _player_mods(state, p)
+                ref = reference_mods(state, p)
                 mods = hooks.player_mods(state, p)
                 assert list(mods) == ref
-                assert list(ruleset(modules).modifier_sources[0](state, p)) == _sourced(state, p)
+                assert list(ruleset(modules).modifier_sources[0](state, p)) == sourced_mods(state, p)
                 _check_reading(read(mods), ref)
                 surcharge = sum(
                     m["amount"]
-                    for m in _sourced(state, p)
+                    for m in sourced_mods(state, p)
                     if m["kind"] == "cost" and m["element"] == "same" and m["action"] in ("destroy", "all")
                 )
                 assert hooks.standing_surcharge(state, p, "destroy") == max(0, surcharge)
@@ -119,7 +100,7 @@ def test_the_readings_answer_as_the_general_path(
                     assert hooks.forbidden(state, p, action, 1) == forbidden_by(ref, action, 1)
                 seen["phobia"] += any(s.card >= PHOBIA_BASE for s in state.players[p].support)
                 seen["combo"] += sum(s.card >= PHOBIA_BASE for s in state.players[p].support) > 1
-                seen["merged"] += type(mods) is tuple and bool(_sourced(state, p))
+                seen["merged"] += type(mods) is tuple and bool(sourced_mods(state, p))
                 # legal_destroy with the modifiers' additions written out, and the general path
                 view = MenuView(state, f)
                 fast = legal_destroy(state, view)
