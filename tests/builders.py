@@ -20,6 +20,8 @@ Typical use::
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
@@ -425,3 +427,15 @@ class Scenario:
         for a controller with power X, on top of whatever is pending, until the next decision."""
         resolve_effect(self.state, src, part, -1 if controller is None else controller, x)
         return self
+
+
+def random_decisions(config: GameConfig, play_seed: int) -> Iterator[GameState]:
+    """Each decision of one game of uniform random legal moves (drawn by ``Random(play_seed)``),
+    the live state: a test that keeps one clones it; one that changes it puts back what it changed
+    before the game goes on."""
+    state = new_game(config)
+    moves = random.Random(play_seed)
+    while not state.over:
+        yield state
+        legal = state.legal_actions()
+        state.apply_action(legal[moves.randrange(len(legal))])

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from builders import random_decisions
 
 from bbom_env.engine import GameConfig, hooks, new_game, ops_board
 from bbom_env.engine import payment_frame as PF
@@ -18,22 +19,20 @@ from bbom_env.engine.rules import ruleset
 from bbom_env.engine.state import GameState
 from bbom_env.engine.zones import madness_in_hand
 from bbom_env.modules.phobias import placement
-from modules.phobias.helpers import phobias_in_pile, take, to_hand
+
+from .phobias.helpers import phobias_in_pile, take, to_hand
 
 
 def _states(modules: tuple[str, ...], players: int, games: int, payment: str = "auto") -> list[GameState]:
-    out = []
-    for g in range(games):
-        s = new_game(GameConfig(num_players=players, seed=g, modules=modules, payment=payment))
-        rng = random.Random(g)
-        i = 0
-        while not s.over:
-            if i % 4 == 0:
-                out.append(s.clone())
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randrange(len(legal))])
-            i += 1
-    return out
+    """Every fourth decision of random games, cloned."""
+    return [
+        s.clone()
+        for g in range(games)
+        for i, s in enumerate(
+            random_decisions(GameConfig(num_players=players, seed=g, modules=modules, payment=payment), g)
+        )
+        if i % 4 == 0
+    ]
 
 
 @pytest.mark.parametrize(("modules", "players"), [(("phobias",), 2), (("dark_matter", "phobias"), 2)])

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import cast
 
 import pytest
+from builders import random_decisions
 
 from bbom_env.engine import GameConfig, GameState, hooks, new_game
 from bbom_env.engine.frames import MenuFrame
@@ -20,20 +21,9 @@ from bbom_env.engine.rules import ruleset
 from bbom_env.modules.dark_matter.module import NAME
 
 
-def _states(config: GameConfig, play_seed: int) -> Iterator[GameState]:
-    """Each decision of one random game (moves drawn by ``Random(play_seed)``): the test may
-    change the state there and puts back what it changed before the game goes on."""
-    state = new_game(config)
-    moves = random.Random(play_seed)
-    while not state.over:
-        yield state
-        legal = state.legal_actions()
-        state.apply_action(legal[moves.randrange(len(legal))])
-
-
 def _menus(config: GameConfig, play_seed: int) -> Iterator[tuple[GameState, MenuFrame]]:
     """``_states``' menu decisions, with their frame."""
-    for state in _states(config, play_seed):
+    for state in random_decisions(config, play_seed):
         top = state.stack[-1] if state.stack else None
         if top is not None and top["kind"] == "menu":
             yield state, cast(MenuFrame, top)
@@ -97,7 +87,8 @@ def test_an_opened_transform_answers_as_the_gated_one_while_its_gate_is_open(dm:
     costs, actions = _TRANSFORM_COSTS, _PAY_ACTIONS
     opened = checked = 0
     for seed in range(4):
-        for state in _states(GameConfig(num_players=3, payment="auto", seed=seed, modules=(NAME,)), seed):
+        config = GameConfig(num_players=3, payment="auto", seed=seed, modules=(NAME,))
+        for state in random_decisions(config, seed):
             for t in transforms:
                 for p in range(len(state.players)):
                     if not t.active(state, p):
@@ -123,7 +114,8 @@ def test_an_unbanned_transform_answers_as_the_gated_one_without_a_ban(
     costs, actions = _TRANSFORM_COSTS, _PAY_ACTIONS
     checked = banned = 0
     for seed in range(4):
-        for state in _states(GameConfig(num_players=3, payment="auto", seed=seed, modules=modules), seed):
+        config = GameConfig(num_players=3, payment="auto", seed=seed, modules=modules)
+        for state in random_decisions(config, seed):
             for t in transforms:
                 for p in range(len(state.players)):
                     if not t.active(state, p):

@@ -10,6 +10,7 @@ import random
 from collections import Counter
 
 import pytest
+from builders import random_decisions
 
 from bbom_env.engine import GameConfig, new_game
 from bbom_env.engine.constants import MADNESS, NUM_CODES, PHOBIA_BASE
@@ -44,19 +45,14 @@ def _kind(state: GameState, p: int) -> str:
 
 
 def _states(modules: tuple[str, ...], players: int, games: int) -> list[GameState]:
-    out = []
-    for g in range(games):
-        s = new_game(GameConfig(num_players=players, seed=g, modules=modules))
-        rng = random.Random(g)
-        i = 0
-        while not s.over:
-            top = s.stack[-1] if s.stack else {}
-            if i % 3 == 0 and top.get("kind") == "menu" and top["player"] == s.active:
-                out.append(s.clone())  # the Action menu waits (END is always legal)
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randrange(len(legal))])
-            i += 1
-    return out
+    """Every third decision of random games where the active player's Action menu waits (END is
+    always legal there), cloned."""
+    return [
+        s.clone()
+        for g in range(games)
+        for i, s in enumerate(random_decisions(GameConfig(num_players=players, seed=g, modules=modules), g))
+        if i % 3 == 0 and s.stack and s.stack[-1].get("kind") == "menu" and s.stack[-1]["player"] == s.active
+    ]
 
 
 @pytest.mark.parametrize(("modules", "players"), [(("phobias",), 2), (("dark_matter", "phobias"), 3)])
