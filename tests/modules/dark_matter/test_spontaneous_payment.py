@@ -9,8 +9,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from builders import random_decisions
 
-from bbom_env.engine import GameConfig, GameState, new_game
+from bbom_env.engine import GameConfig, GameState
 from bbom_env.engine import payment_auto as PA
 from bbom_env.engine.constants import CODE_ELEMENT, CODE_VALUE, COST_PARTS, CURRENCY, DARK_MATTER
 from bbom_env.engine.payment import Cost, can_cover, source_code, spreads
@@ -92,11 +93,8 @@ def test_spontaneous_auto_payments_pick_what_the_general_procedure_picks(players
     rng = random.Random(players)
     checked = paired = 0
     for seed in range(6):
-        state = new_game(GameConfig(num_players=players, pack="default", seed=seed, modules=("dark_matter",)))
-        play = random.Random(seed)
-        step = 0
-        while not state.over:
-            step += 1
+        config = GameConfig(num_players=players, pack="default", seed=seed, modules=("dark_matter",))
+        for step, state in enumerate(random_decisions(config, seed), 1):
             if step % 4 == 0:
                 s = state.clone()
                 for pl in s.players:
@@ -116,8 +114,6 @@ def test_spontaneous_auto_payments_pick_what_the_general_procedure_picks(players
                             paired += isinstance(want, list) and any(
                                 type(x) is HandSource and x.code == DARK_MATTER for x in want
                             )
-            legal = state.legal_actions()
-            state.apply_action(legal[play.randrange(len(legal))])
     assert checked > 2000 and paired > 200
 
 
@@ -140,11 +136,8 @@ def test_one_part_short_is_the_general_procedure(players: int, monkeypatch: pyte
 
     monkeypatch.setattr(PA, "_one_part_short", counting)
     for seed in range(4):
-        state = new_game(GameConfig(num_players=players, pack="default", seed=seed, modules=("dark_matter",)))
-        play = random.Random(seed)
-        step = 0
-        while not state.over:
-            step += 1
+        config = GameConfig(num_players=players, pack="default", seed=seed, modules=("dark_matter",))
+        for step, state in enumerate(random_decisions(config, seed), 1):
             if step % 3 == 0:
                 s = state.clone()
                 for pl in s.players:
@@ -160,6 +153,4 @@ def test_one_part_short_is_the_general_procedure(players: int, monkeypatch: pyte
                             for banned in (frozenset(), frozenset({rng.randrange(4)})):
                                 want = _paid(_general, s, p, cost, banned)
                                 assert _paid(PA._auto_spontaneous, s, p, cost, banned) == want, (cost, banned)
-            legal = state.legal_actions()
-            state.apply_action(legal[play.randrange(len(legal))])
     assert answered > 500
