@@ -69,6 +69,7 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "mod_reading",
                 "actions",
                 "action_rulings",
+                "destroy_menu",
                 "base_module",
             }
         ),
