@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .rules import ruleset
+from .rules import RULESET_MEMOS, ruleset
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -24,7 +24,11 @@ def transform_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
     """The modules' cost transforms applied to an Action's cost (after its "cost" modifiers): a
     ``GatedTransform``'s gate asked directly and, while open, its ``opened`` transform called (its
     contract: the same cost as the transform itself, one call less on every chosen Action)."""
-    for t in ruleset(state.config.modules).cost_transforms:
+    modules = state.config.modules
+    last = _LAST  # the modules' transforms found again by identity of the tuple (no hashing)
+    if last[0] is not modules:
+        last[:] = [modules, ruleset(modules).cost_transforms]
+    for t in last[1]:
         if type(t) is GatedTransform:
             if t.active(state, p):
                 req = t.opened(state, p, action, req)
@@ -32,6 +36,11 @@ def transform_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
             req = t(state, p, action, req)
     return req
 
+
+# [modules tuple, its ruleset's cost_transforms]: a pure function of the immutable tuple (like
+# mod_sources.LAST), forgotten when a module is (un)registered (rules.RULESET_MEMOS)
+_LAST: list = [None, ()]
+RULESET_MEMOS.append(lambda: _LAST.__setitem__(slice(None), [None, ()]))
 
 CostTransform = Callable[["GameState", int, str, tuple], tuple]
 
