@@ -27,18 +27,22 @@ def transform_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
     modules = state.config.modules
     last = _LAST  # the modules' transforms found again by identity of the tuple (no hashing)
     if last[0] is not modules:
-        last[:] = [modules, ruleset(modules).cost_transforms]
-    for t in last[1]:
-        if type(t) is GatedTransform:
-            if t.active(state, p):
-                req = t.opened(state, p, action, req)
-        else:
-            req = t(state, p, action, req)
+        last[:] = [modules, _gates_and_calls(ruleset(modules).cost_transforms)]
+    for gate, call in last[1]:
+        if gate is None or gate(state, p):
+            req = call(state, p, action, req)
     return req
 
 
-# [modules tuple, its ruleset's cost_transforms]: a pure function of the immutable tuple (like
-# mod_sources.LAST), forgotten when a module is (un)registered (rules.RULESET_MEMOS)
+def _gates_and_calls(transforms: tuple) -> tuple[tuple[Callable | None, CostTransform], ...]:
+    """(gate, transform to call while it is open) per transform, in order: a ``GatedTransform``'s
+    ``active`` and ``opened``; a plain transform has no gate (None) and is called itself."""
+    return tuple((t.active, t.opened) if type(t) is GatedTransform else (None, t) for t in transforms)
+
+
+# [modules tuple, _gates_and_calls of its ruleset's cost_transforms]: a pure function of the
+# immutable tuple (like mod_sources.LAST), forgotten when a module is (un)registered
+# (rules.RULESET_MEMOS)
 _LAST: list = [None, ()]
 RULESET_MEMOS.append(lambda: _LAST.__setitem__(slice(None), [None, ()]))
 
