@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .rules import ruleset
+from .rules import RULESET_MEMOS, ruleset
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -24,14 +24,27 @@ def transform_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
     """The modules' cost transforms applied to an Action's cost (after its "cost" modifiers): a
     ``GatedTransform``'s gate asked directly and, while open, its ``opened`` transform called (its
     contract: the same cost as the transform itself, one call less on every chosen Action)."""
-    for t in ruleset(state.config.modules).cost_transforms:
-        if type(t) is GatedTransform:
-            if t.active(state, p):
-                req = t.opened(state, p, action, req)
-        else:
-            req = t(state, p, action, req)
+    modules = state.config.modules
+    last = _LAST  # the modules' transforms found again by identity of the tuple (no hashing)
+    if last[0] is not modules:
+        last[:] = [modules, _gates_and_calls(ruleset(modules).cost_transforms)]
+    for gate, call in last[1]:
+        if gate is None or gate(state, p):
+            req = call(state, p, action, req)
     return req
 
+
+def _gates_and_calls(transforms: tuple) -> tuple[tuple[Callable | None, CostTransform], ...]:
+    """(gate, transform to call while it is open) per transform, in order: a ``GatedTransform``'s
+    ``active`` and ``opened``; a plain transform has no gate (None) and is called itself."""
+    return tuple((t.active, t.opened) if type(t) is GatedTransform else (None, t) for t in transforms)
+
+
+# [modules tuple, _gates_and_calls of its ruleset's cost_transforms]: a pure function of the
+# immutable tuple (like mod_sources.LAST), forgotten when a module is (un)registered
+# (rules.RULESET_MEMOS)
+_LAST: list = [None, ()]
+RULESET_MEMOS.append(lambda: _LAST.__setitem__(slice(None), [None, ()]))
 
 CostTransform = Callable[["GameState", int, str, tuple], tuple]
 

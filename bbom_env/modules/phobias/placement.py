@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from bbom_env.engine import hooks, limits
 from bbom_env.engine import moves as M
+from bbom_env.engine.cards import PackMemo
 from bbom_env.engine.constants import MAX_SUPPORT_SLOTS, NUM_CODES, PHOBIA_BASE
 from bbom_env.engine.decision import Decision
 from bbom_env.engine.frames import Decider, Frame, MadnessCode, Seat
@@ -33,6 +34,7 @@ from bbom_env.engine.zones import eliminate, madness_in_hand
 from . import constraints
 
 if TYPE_CHECKING:
+    from bbom_env.engine.cards import Pack
     from bbom_env.engine.state import GameState
 
 PLACE = "phobia_place"
@@ -88,8 +90,23 @@ def _placed(state: GameState, p: int, code: int) -> None:
     Magician ability away shrinks a raised limit at once (V-27, A-75: the ``limits`` reaction, run
     next: the blue Magician discards non-Phobia support cards down to her printed slots, the green
     Magician boxes a Spell)."""
-    if constraints.loses_ability(state, code):
+    last = _LOSERS.last  # constraints.loses_ability as a per-pack set, looked up inline
+    if code in (last[1] if last[0] is state.pack else _LOSERS(state.pack)):  # type: ignore[operator]
         limits.react(state, p)
+
+
+def _losers(pack: Pack) -> frozenset[int]:
+    return frozenset(c for c in range(PHOBIA_BASE, NUM_CODES) if _loses(pack, c))
+
+
+def _loses(pack: Pack, code: int) -> bool:
+    rows = constraints.constraint_table(pack).rows
+    i = code - PHOBIA_BASE
+    return i < len(rows) and any(m["kind"] == "lose_ability" for m in rows[i])
+
+
+# The Phobia codes whose constraint takes the Magician ability away (V-27): a per-pack fact.
+_LOSERS: PackMemo[frozenset[int]] = PackMemo(_losers)
 
 
 def place_phobia(state: GameState, p: int, code: int) -> None:
