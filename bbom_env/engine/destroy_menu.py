@@ -55,15 +55,21 @@ def standing_destroy_surcharge(state: GameState, view: MenuView) -> int:
 
 
 def legal_destroy_modules(state: GameState, view: MenuView) -> list[int]:
-    """``actions.legal_destroy`` in a game with modules (not forbidden: the caller checked). When
+    """``actions.legal_destroy`` in a game with modules (none while forbidden, section 4.10). When
     no modifier touches the Action and no transform is open (``part_budget`` 0, most queries): a
     base Curse's cost (printed plus tokens, A-62; no "any" part) against ``tot``, as
     ``menu.fits`` does for a cost without an "any" part; a module's Curse type by its rule, the
     standing surcharge 0 (``standing_destroy_surcharge``: no "cost" modifier on the Action).
     Else ``_general``."""
-    budget = view.part_budget(state, "destroy")  # None: ask can_pay
-    if budget != 0:
-        return _general(state, view, budget)
+    # The checks of view.forbidden and view.part_budget written out (one query each, no call on
+    # the plain path): a "forbid" modifier for the Action (section 4.10) leaves it out; a
+    # modifier on it or an open transform takes _general (part_budget 0 exactly without either).
+    if view._forbid:
+        if view._reading.forbidden("destroy", None):
+            return []
+        return _general(state, view, None)  # (part_budget: None under a "forbid" modifier)
+    if view._transforms or (view._cost and ("destroy" in view._cost_actions or "all" in view._cost_actions)):
+        return _general(state, view, view.part_budget(state, "destroy"))
     out: list[int] = []
     tot = view.tot
     pack = state.pack

@@ -32,6 +32,7 @@ from .rules import ruleset
 
 if TYPE_CHECKING:
     from .frames import MenuFrame
+    from .rules import Ruleset
     from .state import GameState, PlayerState
 
 Req = tuple[int, ...]
@@ -60,7 +61,7 @@ class MenuView:
     )  # fmt: skip
     _reading: ModReading  # (set with a "forbid" or "cure_only" modifier)
 
-    def __init__(self, state: GameState, f: MenuFrame) -> None:
+    def __init__(self, state: GameState, f: MenuFrame, rules: Ruleset | None = None) -> None:
         self.frame = f
         p = self.p = f["player"]
         self.player: PlayerState = state.players[p]
@@ -112,7 +113,8 @@ class MenuView:
             # Without a "forbid" modifier no Element is banned for any Action (section 4.10): the
             # transforms' variants that do not read the modifiers again (GatedTransform.unbanned).
             # The gates read from the currency count (GatedTransform.min_currency) are not asked.
-            cost_transforms = ruleset(modules).cost_transforms
+            # (``rules``: the ruleset of the game's modules where the caller has it: menu_legal)
+            cost_transforms = (rules if rules is not None else ruleset(modules)).cost_transforms
             transforms, uniform = hooks.active_transforms(
                 state, p, cost_transforms, not forbid, self._currency
             )
@@ -455,9 +457,10 @@ _PROBE: Req = _PROBES[0]  # a non-free Element cost (hooks.GatedTransform.unifor
 
 def menu_legal(state: GameState, f: MenuFrame) -> list[int]:
     """DP-03: END plus every Action whose target exists and whose cost can be paid."""
-    view = MenuView(state, f)
+    rules = ruleset(state.config.modules)
+    view = MenuView(state, f, rules)
     out = [M.END]
-    for action in ruleset(state.config.modules).actions:
+    for action in rules.actions:
         out.extend(action.legal(state, view))
     out.sort()
     return out
