@@ -412,14 +412,17 @@ class MenuView:
         """How many Elements the player holds a card of that may pay for this Action (hand and
         usable support; an Element banned for it left out): what a cost of "n cards of different
         Elements" asks (section 4.6, ``payment.affordable``'s closed form)."""
+        tot = self.tot  # a card of Element e held exactly when its value tot[e] > 0
         if not self._forbid:
-            tot = self.tot  # a card of Element e held exactly when its value tot[e] > 0
             return (tot[0] > 0) + (tot[1] > 0) + (tot[2] > 0) + (tot[3] > 0)
-        n = 0
-        for c in self._funds(state, action)[1]:
-            if c[0] or c[1] or c[2]:
-                n += 1
-        return n
+        # A banned Element's cards may not pay (the funds, _funds, are not built for this).
+        b = self._reading.banned(action)
+        return (
+            (tot[0] > 0 and 0 not in b)
+            + (tot[1] > 0 and 1 not in b)
+            + (tot[2] > 0 and 2 not in b)
+            + (tot[3] > 0 and 3 not in b)
+        )
 
     def currency(self, state: GameState) -> int:
         """Currency cards the player may pay with (hand and usable support: ``currency_cards``),

@@ -137,7 +137,7 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
             return []
         if state.ext[NAME].supply <= 0:  # type: ignore[attr-defined]  # dm_state, inline
             return []
-    elif dm_state(state).supply <= 0 or view.forbidden(state, ACQUIRE, None):
+    elif state.ext[NAME].supply <= 0 or view.forbidden(state, ACQUIRE, None):  # type: ignore[attr-defined]  # dm_state
         return []
     elif view.elements_held(state, ACQUIRE) < _ACQUIRE_CARDS:
         # Short of the Elements as printed (the Elements the player holds a payable card of): the
