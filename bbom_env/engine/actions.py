@@ -315,7 +315,7 @@ def legal_ability(state: GameState, view: MenuView) -> list[int]:
     """A Magician's activated ability: once per turn, on the owner's own turn (A-35)."""
     pl = view.player
     if not pl.ability_used and view.frame["grants"] < 0 and state.pack.magicians[pl.magician].activated:
-        if not hooks.ability_lost(state, view.p):  # V-10: also while a lose_ability modifier lasts
+        if not view.ability_lost(state):  # V-10: also while a lose_ability modifier lasts (hooks)
             return [M.ABILITY]
     return []
 
