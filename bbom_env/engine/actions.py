@@ -215,11 +215,11 @@ def choose_acquire(state: GameState, f: dict, mv: M.Move) -> None:
 
 def legal_destroy(state: GameState, view: MenuView) -> list[int]:
     """Section 4.4: a face-up Curse on the track (neutralized Curses cannot be destroyed, section 7)."""
+    if state.config.modules:
+        return legal_destroy_modules(state, view)  # module Curse types, transforms, V-32, V-36, 4.10
     out: list[int] = []
     if view.forbidden(state, "destroy", None):
         return out
-    if state.config.modules:
-        return legal_destroy_modules(state, view)  # module Curse types, transforms, V-32, V-36
     budget = view.part_budget(state, "destroy")  # 0 unless a modifier touches it: then ask can_pay
     tot = view.tot
     curses = state.pack.curses
@@ -315,7 +315,7 @@ def legal_ability(state: GameState, view: MenuView) -> list[int]:
     """A Magician's activated ability: once per turn, on the owner's own turn (A-35)."""
     pl = view.player
     if not pl.ability_used and view.frame["grants"] < 0 and state.pack.magicians[pl.magician].activated:
-        if not hooks.ability_lost(state, view.p):  # V-10: also while a lose_ability modifier lasts
+        if not view.ability_lost(state):  # V-10: also while a lose_ability modifier lasts (hooks)
             return [M.ABILITY]
     return []
 

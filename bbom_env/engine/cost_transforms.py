@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from .rules import RULESET_MEMOS, ruleset
 
 if TYPE_CHECKING:
+    from .cards import PackMemo
     from .state import GameState
 
 NO_BAN: frozenset[int] = frozenset()  # shared (hooks.NO_BAN): most payers have no banned Element
@@ -87,11 +88,16 @@ class GatedTransform:
     the gate is open; with fewer the transform makes no cost payable that is not payable as it is
     (Spontaneous Elements: no pair of Dark Matter cards to pay with, section 4.9, even where the
     gate counts one in an eliminated player's support), so the menu may leave it out without
-    asking the gate (``active_transforms(currency=...)``)."""
+    asking the gate (``active_transforms(currency=...)``).
+
+    ``holders``: when given, a per-pack memo (``cards.PackMemo``) of the Magicians whose owner
+    the gate may open for (the Air conversion is a Magician's ability, V-12): for a payer whose
+    Magician is not among them the gate is closed, and ``active_transforms`` leaves the transform
+    out without asking it (most payers of a module game)."""
 
     __slots__ = (
         "transform", "active", "uniform", "opened", "unbanned", "flag", "flag_actions", "flag_stop",
-        "min_currency",
+        "min_currency", "holders",
     )  # fmt: skip
 
     def __init__(
@@ -105,6 +111,7 @@ class GatedTransform:
         flag_actions: frozenset[str] | None = None,
         flag_stop: int | None = None,
         min_currency: int = 0,
+        holders: PackMemo[frozenset[str]] | None = None,
     ) -> None:
         self.transform = transform
         self.active = active
@@ -115,6 +122,7 @@ class GatedTransform:
         self.flag_actions = flag_actions
         self.flag_stop = flag_stop
         self.min_currency = min_currency
+        self.holders = holders
 
     def __call__(self, state: GameState, p: int, action: str, req: tuple) -> tuple:
         return self.transform(state, p, action, req)
@@ -142,8 +150,18 @@ def active_transforms(
     for t in transforms:
         if type(t) is GatedTransform:
             need = t.min_currency
-            if not (currency >= need if need and currency >= 0 else t.active(state, p)):
-                continue
+            if need and currency >= 0:
+                if currency < need:
+                    continue
+            else:
+                holders = t.holders
+                if holders is not None:  # the memo's look-up, inline (every menu query)
+                    last = holders.last
+                    ids = last[1] if last[0] is state.pack else holders(state.pack)
+                    if state.players[p].magician not in ids:  # type: ignore[operator]
+                        continue  # the gate is closed (GatedTransform.holders)
+                if not t.active(state, p):
+                    continue
             kept = t.unbanned if unbanned else t.opened
             if not t.uniform:
                 uniform = False

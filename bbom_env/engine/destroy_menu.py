@@ -55,15 +55,20 @@ def standing_destroy_surcharge(state: GameState, view: MenuView) -> int:
 
 
 def legal_destroy_modules(state: GameState, view: MenuView) -> list[int]:
-    """``actions.legal_destroy`` in a game with modules (not forbidden: the caller checked). When
+    """``actions.legal_destroy`` in a game with modules (none while forbidden, section 4.10). When
     no modifier touches the Action and no transform is open (``part_budget`` 0, most queries): a
     base Curse's cost (printed plus tokens, A-62; no "any" part) against ``tot``, as
     ``menu.fits`` does for a cost without an "any" part; a module's Curse type by its rule, the
     standing surcharge 0 (``standing_destroy_surcharge``: no "cost" modifier on the Action).
     Else ``_general``."""
-    budget = view.part_budget(state, "destroy")  # None: ask can_pay
-    if budget != 0:
-        return _general(state, view, budget)
+    # The checks of view.forbidden and view.part_budget written out (one query each, no call on
+    # the plain path): "forbid" modifiers (section 4.10) go to _under_forbid; a "cost" modifier
+    # on the Action or an open transform to _general (part_budget 0 exactly without either).
+    modified = view._cost and ("destroy" in view._cost_actions or "all" in view._cost_actions)
+    if view._forbid:
+        return _under_forbid(state, view, modified)
+    if modified or view._transforms:
+        return _general(state, view, view.part_budget(state, "destroy"))
     out: list[int] = []
     tot = view.tot
     pack = state.pack
@@ -93,6 +98,66 @@ def legal_destroy_modules(state: GameState, view: MenuView) -> list[int]:
                 and tot[1] >= cost[1] + tokens[1]
                 and tot[2] >= cost[2] + tokens[2]
                 and tot[3] >= cost[3] + tokens[3]
+            ):
+                out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
+    return out
+
+
+def _under_forbid(state: GameState, view: MenuView, modified: bool) -> list[int]:
+    """``legal_destroy_modules`` under "forbid" modifiers (section 4.10): none while the Action is
+    forbidden; ``_banned_only`` without a "cost" modifier on it (``modified``) or an open
+    transform; else ``_general`` (``part_budget``: None under a "forbid" modifier)."""
+    if view._reading.forbidden("destroy", None):
+        return []
+    if not (modified or view._transforms):
+        return _banned_only(state, view)
+    return _general(state, view, None)
+
+
+def _banned_only(state: GameState, view: MenuView) -> list[int]:
+    """``_with_adds`` with nothing to add (no "cost" modifier on the Action: no standing
+    surcharge either, A-49) and no transform open, under "forbid" modifiers (the Phobias' V-36
+    bans, section 4.10), without its ``DestroyRuling``: a base Curse that needs a banned Element
+    (its own, a token's; a Multi-Element Curse's any) is left out, the others' costs (printed plus
+    tokens, A-62) against the funds' values (``MenuView._funds``: a banned Element's cards none)."""
+    out: list[int] = []
+    banned = view._reading.banned("destroy")
+    # The funds' values (MenuView._funds: a banned Element's cards none), without their counts.
+    t0, t1, t2, t3 = view.tot
+    if banned:
+        t0, t1 = (0 if 0 in banned else t0), (0 if 1 in banned else t1)
+        t2, t3 = (0 if 2 in banned else t2), (0 if 3 in banned else t3)
+    pack = state.pack
+    mtypes = _types_of(pack)
+    rules: dict[str, CurseRule] | None = None  # read at the first module Curse (most tracks: none)
+    curses = pack.curses
+    for slot, stack in enumerate(state.track):
+        depth = len(stack)
+        for pos in range(depth):  # the top of the stack first (position 0)
+            curse = stack[depth - 1 - pos]
+            if curse.neutralized_at >= 0:
+                continue  # neutralized Curses cannot be destroyed (section 7)
+            cid = curse.curse
+            if cid in mtypes:
+                if rules is None:
+                    rules = ruleset(state.config.modules).curse_rules
+                rule = rules.get(mtypes[cid])
+                if rule is not None:
+                    if _module_curse_payable(state, view, rule, curse, 0):
+                        out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
+                    continue
+            c = curses[cid]
+            tokens = curse.tokens
+            if banned:
+                el = CURSE_ELEMENT.get(c.type)
+                if el is None or el in banned or (tokens != _NO_TOKENS and _any_of(tokens, banned)):
+                    continue  # V-36: forbidden (destroy_payable)
+            cost = c.cost
+            if (
+                t0 >= cost[0] + tokens[0]
+                and t1 >= cost[1] + tokens[1]
+                and t2 >= cost[2] + tokens[2]
+                and t3 >= cost[3] + tokens[3]
             ):
                 out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
     return out

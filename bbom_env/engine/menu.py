@@ -16,7 +16,7 @@ from . import hooks
 from . import moves as M
 from .constants import COST_ANY, COST_PARTS, Element
 from .cost_transforms import menu_flags
-from .menu_closed_forms import distinct_held, fits, flagged_tot, pays_flagged
+from .menu_closed_forms import ban_tot, distinct_held, fits, flagged_tot, pays_flagged
 from .mod_reading import ForbidOnly, ModReading
 from .mod_reading import read as read_mods
 from .payment import (
@@ -32,6 +32,7 @@ from .rules import ruleset
 
 if TYPE_CHECKING:
     from .frames import MenuFrame
+    from .rules import Ruleset
     from .state import GameState, PlayerState
 
 Req = tuple[int, ...]
@@ -56,11 +57,11 @@ class MenuView:
     __slots__ = (
         "frame", "p", "player", "counts", "tot", "_forbid", "_cost", "_cost_mods",
         "_transforms", "_currency", "_cost_actions", "_flags", "_funds_of",
-        "_ban_tot", "cure_only", "_declared", "_reading",
+        "_ban_tot", "cure_only", "_declared", "_reading", "_mods",
     )  # fmt: skip
     _reading: ModReading  # (set with a "forbid" or "cure_only" modifier)
 
-    def __init__(self, state: GameState, f: MenuFrame) -> None:
+    def __init__(self, state: GameState, f: MenuFrame, rules: Ruleset | None = None) -> None:
         self.frame = f
         p = self.p = f["player"]
         self.player: PlayerState = state.players[p]
@@ -70,6 +71,7 @@ class MenuView:
             # support pool: a module game's Actions ask for them on most queries. The modifiers
             # read once for the query: a "no_support_payment" among them leaves the pool out (V-30).
             counts, self._currency = values_and_currency(state, p, mods)
+            self._mods = mods  # (ability_lost: read only in a module game)
         else:
             counts = available_values(state, p)  # a base game (the hot path)
         self.counts = counts
@@ -97,7 +99,7 @@ class MenuView:
             if forbid:
                 # by Action and by banned Elements (Actions with the same ban share them)
                 self._funds_of: dict[str | frozenset[int], tuple[list[int], list[list[int]]]] = {}
-                self._ban_tot = _ban_tot(self, state, r.ban_all) if modules else None
+                self._ban_tot = ban_tot(self.tot, r.ban_all) if modules else None
         self._cost_mods = cost_mods
         self._cost = bool(cost_mods) or cure_only
         # Whether a "cure_only" modifier is among the player's (V-31): without one,
@@ -112,7 +114,8 @@ class MenuView:
             # Without a "forbid" modifier no Element is banned for any Action (section 4.10): the
             # transforms' variants that do not read the modifiers again (GatedTransform.unbanned).
             # The gates read from the currency count (GatedTransform.min_currency) are not asked.
-            cost_transforms = ruleset(modules).cost_transforms
+            # (``rules``: the ruleset of the game's modules where the caller has it: menu_legal)
+            cost_transforms = (rules if rules is not None else ruleset(modules)).cost_transforms
             transforms, uniform = hooks.active_transforms(
                 state, p, cost_transforms, not forbid, self._currency
             )
@@ -154,9 +157,10 @@ class MenuView:
         a Spontaneous Element per pair of currency cards (section 4.9) and, with the Air
         conversion (V-12), the best Air card for each other Element (``_flagged_tot`` with a ban
         or a "same" modifier; ``menu_closed_forms.pays_flagged``). In a module game without
-        transforms, also under "forbid" modifiers (``_ban_tot``: Elements banned for every Action;
-        else ``ModReading.ban_tot``) and "cost" modifiers that add "same" or "any" Elements (the
-        Phobias' V-36 bans and surcharges, section 9.2): ``action_rulings.modified_tot``."""
+        transforms, also under "forbid" modifiers (``_ban_tot``: Elements banned for every
+        Action, ``menu_closed_forms.ban_tot``; else ``ModReading.ban_tot``) and "cost" modifiers
+        that add "same" or "any" Elements (the Phobias' V-36 bans and surcharges, section 9.2):
+        ``action_rulings.modified_tot``."""
         if self._forbid or (self._cost and (action in self._cost_actions or "all" in self._cost_actions)):
             if self._transforms:
                 return self._flagged_tot(state, action)
@@ -410,14 +414,30 @@ class MenuView:
         """How many Elements the player holds a card of that may pay for this Action (hand and
         usable support; an Element banned for it left out): what a cost of "n cards of different
         Elements" asks (section 4.6, ``payment.affordable``'s closed form)."""
+        tot = self.tot  # a card of Element e held exactly when its value tot[e] > 0
         if not self._forbid:
-            tot = self.tot  # a card of Element e held exactly when its value tot[e] > 0
             return (tot[0] > 0) + (tot[1] > 0) + (tot[2] > 0) + (tot[3] > 0)
-        n = 0
-        for c in self._funds(state, action)[1]:
-            if c[0] or c[1] or c[2]:
-                n += 1
-        return n
+        # A banned Element's cards may not pay (the funds, _funds, are not built for this).
+        b = self._reading.banned(action)
+        return (
+            (tot[0] > 0 and 0 not in b)
+            + (tot[1] > 0 and 1 not in b)
+            + (tot[2] > 0 and 2 not in b)
+            + (tot[3] > 0 and 3 not in b)
+        )
+
+    def ability_lost(self, state: GameState) -> bool:
+        """``hooks.ability_lost`` of the decider (V-10, V-27), its modules' sources not asked
+        again when the modifiers read for this query hold no "lose_ability" one (then none of
+        the temporary or sourced ones does: ``hooks.player_mods`` keeps them all)."""
+        if self.player.ability_lost:
+            return True
+        if not state.config.modules:
+            return False  # "lose_ability" is a module kind (hooks.ability_lost)
+        for m in self._mods:
+            if m["kind"] == "lose_ability":
+                return hooks.ability_lost(state, self.p)  # (e.g. one on the Magician's own sheet)
+        return False
 
     def currency(self, state: GameState) -> int:
         """Currency cards the player may pay with (hand and usable support: ``currency_cards``),
@@ -432,21 +452,6 @@ class MenuView:
         return req
 
 
-def _ban_tot(view: MenuView, state: GameState, banned: frozenset[int] | None) -> list[int] | None:
-    """V-36, section 4.10: when every "forbid" modifier of the decider bans an Element for every
-    Action (the Phobias "You can no longer take an Action using <Element>": ``banned``, the
-    reading's ``ban_all``), the value per Element that decides their one-Element costs
-    (``single_tot``): the cards they may pay with (no card of a banned Element), and -1 for a
-    banned Element, whose Actions are forbidden (``hooks.forbidden``), as no cost (>= 0) is
-    <= -1. None otherwise (``banned`` None)."""
-    if banned is None:
-        return None
-    # The funds' values for "all" (``_funds``: a banned Element's cards left out), written out:
-    # an Element not banned keeps its value in ``tot``; the funds themselves are built only when
-    # an Action asks for them.
-    return [-1 if e in banned else v for e, v in enumerate(view.tot)]
-
-
 _CURE = frozenset(("cure",))
 _NO_CARDS = [0, 0, 0]  # counts of an Element whose cards may not pay (never changed)
 _PROBES: tuple[Req, ...] = tuple(req_of(e, 1) for e in range(AIR + 1))  # one per Element
@@ -455,9 +460,10 @@ _PROBE: Req = _PROBES[0]  # a non-free Element cost (hooks.GatedTransform.unifor
 
 def menu_legal(state: GameState, f: MenuFrame) -> list[int]:
     """DP-03: END plus every Action whose target exists and whose cost can be paid."""
-    view = MenuView(state, f)
+    rules = ruleset(state.config.modules)
+    view = MenuView(state, f, rules)
     out = [M.END]
-    for action in ruleset(state.config.modules).actions:
+    for action in rules.actions:
         out.extend(action.legal(state, view))
     out.sort()
     return out

@@ -229,3 +229,23 @@ def _parts_any(counts: list[list[int]], req: Req, pairs: int, total: int) -> boo
             return False
         best = nxt
     return min(best.values()) <= total + pairs - req[COST_ANY]
+
+
+def ban_tot(tot: list[int], banned: frozenset[int] | None) -> list[int] | None:
+    """V-36, section 4.10: when every "forbid" modifier of the decider bans an Element for every
+    Action (the Phobias "You can no longer take an Action using <Element>": ``banned``, the
+    reading's ``ban_all``), the value per Element that decides their one-Element costs
+    (``MenuView.single_tot``): the cards they may pay with (no card of a banned Element), and -1
+    for a banned Element, whose Actions are forbidden (``hooks.forbidden``), as no cost (>= 0) is
+    <= -1. None otherwise (``banned`` None)."""
+    if banned is None:
+        return None
+    # The funds' values for "all" (``MenuView._funds``: a banned Element's cards left out),
+    # written out (no comprehension's frame): an Element not banned keeps its value in ``tot``;
+    # the funds themselves are built only when an Action asks for them.
+    return [
+        -1 if 0 in banned else tot[0],
+        -1 if 1 in banned else tot[1],
+        -1 if 2 in banned else tot[2],
+        -1 if 3 in banned else tot[3],
+    ]

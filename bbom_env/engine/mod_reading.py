@@ -24,7 +24,7 @@ class ModReading:
 
     ``forbid``: whether a "forbid" modifier is among them; ``ban_all``: when every "forbid"
     modifier bans one Element for every Action (the Phobias' V-36 texts), the banned Elements
-    (``menu._ban_tot``), else None; ``cure_targets``: ``hooks.cure_targets``'s answer (V-31).
+    (``menu_closed_forms.ban_tot``), else None; ``cure_targets``: ``hooks.cure_targets``'s answer (V-31).
     ``banned`` and ``forbidden`` answer ``hooks.banned_by`` and ``hooks.forbidden_by``, each
     (Action, Element) worked out once."""
 
@@ -69,7 +69,7 @@ class ModReading:
         return out
 
     def ban_tot(self, action: str, tot: list[int]) -> list[int]:
-        """``menu._ban_tot`` for one Action, when not every "forbid" modifier bans an Element for
+        """``menu_closed_forms.ban_tot`` for one Action, when not every "forbid" modifier bans an Element for
         every Action (section 4.10: a temporary "forbid" of one Action, or of its every Element):
         -1 for an Element whose cost of this Action is forbidden (``forbidden``: its Element
         banned, or the whole Action), else its value in ``tot`` (the funds' value: the Element is

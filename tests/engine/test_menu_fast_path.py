@@ -112,14 +112,14 @@ def test_the_fast_path_offers_what_the_general_path_offers_with_phobias(
         return out
 
     monkeypatch.setattr(rulings, "modified_tot", counted)
-    ban_tot = menu._ban_tot
+    ban_tot = menu.ban_tot  # (menu_closed_forms.ban_tot, as menu.py names it)
 
-    def ban_counted(view: MenuView, st: GameState, banned: frozenset[int] | None) -> list[int] | None:
-        out = ban_tot(view, st, banned)
+    def ban_counted(tot: list[int], banned: frozenset[int] | None) -> list[int] | None:
+        out = ban_tot(tot, banned)
         closed["ban "] += out is not None and -1 in out  # (single_tot answers it without modified_tot)
         return out
 
-    monkeypatch.setattr(menu, "_ban_tot", ban_counted)
+    monkeypatch.setattr(menu, "ban_tot", ban_counted)
     menus = holders = 0
     for seed in range(10 if len(modules) == 1 else 4):
         config = GameConfig(

@@ -137,7 +137,7 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
             return []
         if state.ext[NAME].supply <= 0:  # type: ignore[attr-defined]  # dm_state, inline
             return []
-    elif dm_state(state).supply <= 0 or view.forbidden(state, ACQUIRE, None):
+    elif state.ext[NAME].supply <= 0 or view.forbidden(state, ACQUIRE, None):  # type: ignore[attr-defined]  # dm_state
         return []
     elif view.elements_held(state, ACQUIRE) < _ACQUIRE_CARDS:
         # Short of the Elements as printed (the Elements the player holds a payable card of): the
@@ -146,7 +146,16 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
         cost = view.transform(state, ACQUIRE, ACQUIRE_COST)
         if cost is ACQUIRE_COST or not view.affordable(state, ACQUIRE, cost):
             return []
-    return [M.block_start(ACQUIRE_BLOCK, state.config.modules)]
+    modules = state.config.modules
+    last = _ACQUIRE_ID  # the Action's id, found again by the modules tuple's identity (most queries)
+    if last[0] is not modules:
+        last[0], last[1] = modules, M.block_start(ACQUIRE_BLOCK, modules)
+    return [last[1]]
+
+
+# (a modules tuple, the Action's first move id in its layout: M.block_start), the last seen: a pure
+# function of the immutable tuple, found again by identity
+_ACQUIRE_ID: list = [None, 0]
 
 
 class AcquireDarkMatterFrame(Frame):

@@ -41,7 +41,7 @@ def _converter_ids(pack: Pack) -> frozenset[str]:
     return frozenset(mid for mid, m in pack.magicians.items() if any(x["kind"] == KIND for x in m.mods))
 
 
-_CONVERTERS: PackMemo[frozenset[str]] = PackMemo(_converter_ids)
+CONVERTERS: PackMemo[frozenset[str]] = PackMemo(_converter_ids)
 
 
 def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
@@ -81,6 +81,6 @@ def conversion_on(state: GameState, p: int) -> bool:
     pl = state.players[p]
     if pl.ability_used:
         return False
-    last = _CONVERTERS.last  # the memo's look-up, inline (asked on every menu query)
-    ids = last[1] if last[0] is state.pack else _CONVERTERS(state.pack)
+    last = CONVERTERS.last  # the memo's look-up, inline (asked on every menu query)
+    ids = last[1] if last[0] is state.pack else CONVERTERS(state.pack)
     return pl.magician in ids and not hooks.ability_lost(state, p)  # type: ignore[operator]

@@ -205,6 +205,9 @@ DARK_MATTER_MODULE = Module(
             unbanned=air.air_conversion_unbanned,
             flag="convert",
             flag_stop=air.AIR,
+            # The conversion is the ability of the Magicians that carry it (V-12): the menu
+            # leaves it out for another Magician's owner without asking conversion_on.
+            holders=air.CONVERTERS,
         ),
     ),
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the

@@ -137,7 +137,7 @@ def legal_move(state: GameState, view: MenuView) -> list[int]:
         return []
     if state.players[p].ability_used or view.currency(state) < 1 or not _any_movable(state):
         return []
-    if hooks.ability_lost(state, p):
+    if view.ability_lost(state):  # hooks.ability_lost, the query's modifiers read first
         return []
     return [M.block_start(BLOCK, state.config.modules)]
 

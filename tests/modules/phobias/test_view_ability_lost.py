@@ -1,0 +1,39 @@
+"""``MenuView.ability_lost`` (the menu's Magician ability check, V-10, V-27: lost for good, or
+while a "lose_ability" modifier, temporary or a Phobia's in support, lasts) is
+``hooks.ability_lost`` on every menu of random module games, also with a temporary
+"lose_ability" modifier added; the lost cases by a modifier are many, so a view that ignored
+the modifiers read for the query would be caught."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from bbom_env.engine import GameConfig, hooks, new_game
+from bbom_env.engine.menu import MenuView
+from bbom_env.engine.records import TempModifier
+
+_LOSE = {"kind": "lose_ability"}
+
+
+def test_the_views_ability_lost_is_the_hooks() -> None:
+    seen = Counter[str]()
+    for seed in range(8):
+        modules = (("dark_matter", "phobias"), ("phobias",))[seed % 2]
+        state = new_game(GameConfig(num_players=2 + seed % 2, seed=300 + seed, modules=modules))
+        rng = random.Random(seed)
+        while not state.over:
+            f = state.stack[-1]
+            if f["kind"] == "menu":
+                pl = state.players[f["player"]]
+                for extra in (False, True):
+                    if extra:
+                        pl.mods.append(TempModifier(_LOSE, "this_turn", "test"))
+                    lost = hooks.ability_lost(state, f["player"])
+                    assert MenuView(state, f).ability_lost(state) == lost  # type: ignore[arg-type]
+                    seen["temp" if extra else "sourced" if lost and not pl.ability_lost else "other"] += 1
+                    if extra:
+                        pl.mods.pop()
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert seen["sourced"] > 20 and seen["temp"] > 100 and seen["other"] > 100, seen
