@@ -42,6 +42,24 @@ def _module_types(pack: Pack) -> dict[str, str]:
 _MODULE_TYPES: PackMemo[dict[str, str]] = PackMemo(_module_types)
 
 
+def _open_curses(state: GameState) -> list[tuple[int, CurseOnTrack, CurseRule | None]]:
+    """The Curses the Destroy Action may target, with their move ids (``moves.curse_arg``) and,
+    for a module's Curse type, its ``rules.CurseRule`` (None for a base Curse): every Curse on the
+    track but the neutralized ones (section 7), the top of each stack first (position 0)."""
+    mtypes = _types_of(state.pack)
+    rules = ruleset(state.config.modules).curse_rules
+    out: list[tuple[int, CurseOnTrack, CurseRule | None]] = []
+    for slot, stack in enumerate(state.track):
+        depth = len(stack)
+        for pos in range(depth):
+            curse = stack[depth - 1 - pos]
+            if curse.neutralized_at < 0:
+                cid = curse.curse
+                rule = rules.get(mtypes[cid]) if cid in mtypes else None
+                out.append((M.DESTROY_CURSE + slot * MAX_STACK + pos, curse, rule))
+    return out
+
+
 def standing_destroy_surcharge(state: GameState, view: MenuView) -> int:
     """``hooks.standing_surcharge(state, view.p, "destroy")``, once per query: the modules'
     sources yield only modifiers that are among the decider's (``hooks.player_mods``, which the
@@ -76,6 +94,7 @@ def legal_destroy_modules(state: GameState, view: MenuView) -> list[int]:
     mtypes: dict[str, str] = last[1] if last[0] is pack else _MODULE_TYPES(pack)  # type: ignore[assignment]
     curses = pack.curses
     rules: dict[str, CurseRule] | None = None  # read at the first module Curse (most tracks: none)
+    # (_open_curses written out: the hot path; the list it builds measured +0.35 us a query)
     for slot, stack in enumerate(state.track):
         depth = len(stack)
         for pos in range(depth):  # the top of the stack first (position 0)
@@ -127,39 +146,27 @@ def _banned_only(state: GameState, view: MenuView) -> list[int]:
     if banned:
         t0, t1 = (0 if 0 in banned else t0), (0 if 1 in banned else t1)
         t2, t3 = (0 if 2 in banned else t2), (0 if 3 in banned else t3)
-    pack = state.pack
-    mtypes = _types_of(pack)
-    rules: dict[str, CurseRule] | None = None  # read at the first module Curse (most tracks: none)
-    curses = pack.curses
-    for slot, stack in enumerate(state.track):
-        depth = len(stack)
-        for pos in range(depth):  # the top of the stack first (position 0)
-            curse = stack[depth - 1 - pos]
-            if curse.neutralized_at >= 0:
-                continue  # neutralized Curses cannot be destroyed (section 7)
-            cid = curse.curse
-            if cid in mtypes:
-                if rules is None:
-                    rules = ruleset(state.config.modules).curse_rules
-                rule = rules.get(mtypes[cid])
-                if rule is not None:
-                    if _module_curse_payable(state, view, rule, curse, 0):
-                        out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
-                    continue
-            c = curses[cid]
-            tokens = curse.tokens
-            if banned:
-                el = CURSE_ELEMENT.get(c.type)
-                if el is None or el in banned or (tokens != _NO_TOKENS and _any_of(tokens, banned)):
-                    continue  # V-36: forbidden (destroy_payable)
-            cost = c.cost
-            if (
-                t0 >= cost[0] + tokens[0]
-                and t1 >= cost[1] + tokens[1]
-                and t2 >= cost[2] + tokens[2]
-                and t3 >= cost[3] + tokens[3]
-            ):
-                out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
+    curses = state.pack.curses
+    for move, curse, rule in _open_curses(state):
+        cid = curse.curse
+        if rule is not None:
+            if _module_curse_payable(state, view, rule, curse, 0):
+                out.append(move)
+            continue
+        c = curses[cid]
+        tokens = curse.tokens
+        if banned:
+            el = CURSE_ELEMENT.get(c.type)
+            if el is None or el in banned or (tokens != _NO_TOKENS and _any_of(tokens, banned)):
+                continue  # V-36: forbidden (destroy_payable)
+        cost = c.cost
+        if (
+            t0 >= cost[0] + tokens[0]
+            and t1 >= cost[1] + tokens[1]
+            and t2 >= cost[2] + tokens[2]
+            and t3 >= cost[3] + tokens[3]
+        ):
+            out.append(move)
     return out
 
 
@@ -179,26 +186,18 @@ def _general(state: GameState, view: MenuView, budget: int | None) -> list[int]:
         if ruling.written is not None:
             return _with_adds(state, view, ruling)
     out: list[int] = []
-    pack = state.pack
-    mtypes = _types_of(pack)
-    rules = ruleset(state.config.modules).curse_rules
     tot, air_counts = view.tot, view.counts[AIR]
-    curses = pack.curses
-    for slot, stack in enumerate(state.track):
-        depth = len(stack)
-        for pos in range(depth):  # the top of the stack first (position 0)
-            curse = stack[depth - 1 - pos]
-            if curse.neutralized_at >= 0:
-                continue  # neutralized Curses cannot be destroyed (section 7)
-            cid = curse.curse
-            if cid in mtypes and (rule := rules.get(mtypes[cid])) is not None:
-                ok = _module_curse_payable(state, view, rule, curse, surcharge)
-            elif budget is not None:  # A-62's cost, Spontaneous Elements (4.9), the Air conversion (V-12)
-                ok = curse_payable(tot, air_counts, curses[cid].cost, curse.tokens, budget, convert)
-            else:
-                ok = _slow_payable(state, view, curse, ruling)  # type: ignore[arg-type]  # (budget None: set)
-            if ok:
-                out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)  # M.curse_arg, inline
+    curses = state.pack.curses
+    for move, curse, rule in _open_curses(state):
+        cid = curse.curse
+        if rule is not None:
+            ok = _module_curse_payable(state, view, rule, curse, surcharge)
+        elif budget is not None:  # A-62's cost, Spontaneous Elements (4.9), the Air conversion (V-12)
+            ok = curse_payable(tot, air_counts, curses[cid].cost, curse.tokens, budget, convert)
+        else:
+            ok = _slow_payable(state, view, curse, ruling)  # type: ignore[arg-type]  # (budget None: set)
+        if ok:
+            out.append(move)
     return out
 
 
@@ -218,44 +217,36 @@ def _with_adds(state: GameState, view: MenuView, ruling: rulings.DestroyRuling) 
     # Multi-Element Curse's); None where the cost has an "any" part ("same" of a Multi-Element
     # Curse is "any"): destroy_payable.
     by_el = _NO_ADDS if adds is rulings.NO_ADDS else _by_element(adds)
-    pack = state.pack
-    mtypes = _types_of(pack)
-    rules = ruleset(state.config.modules).curse_rules
-    curses = pack.curses
-    for slot, stack in enumerate(state.track):
-        depth = len(stack)
-        for pos in range(depth):  # the top of the stack first (position 0)
-            curse = stack[depth - 1 - pos]
-            if curse.neutralized_at >= 0:
-                continue  # neutralized Curses cannot be destroyed (section 7)
-            cid = curse.curse
-            if cid in mtypes and (rule := rules.get(mtypes[cid])) is not None:
-                if _module_curse_payable(state, view, rule, curse, surcharge):
-                    out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
-                continue
-            c = curses[cid]
-            el = CURSE_ELEMENT.get(c.type)
-            tokens = curse.tokens
-            if banned and (el is None or el in banned or (tokens != _NO_TOKENS and _any_of(tokens, banned))):
-                continue  # V-36: forbidden (destroy_payable)
-            ad = by_el[4 if el is None else el]
-            if ad is None or (surcharge and el is not None and _other_colours(tokens, el)):
-                # an "any" part, or V-32's surcharge in a token's colour: the general form
-                if _slow_payable(state, view, curse, ruling):
-                    out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
-                continue
-            cost = c.cost
-            if flagged:
-                ok = _flagged_payable(state, view, curse, cost, ad, ruling)
-                if ok:
-                    out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
-            elif (
-                t0 >= cost[0] + tokens[0] + ad[0]
-                and t1 >= cost[1] + tokens[1] + ad[1]
-                and t2 >= cost[2] + tokens[2] + ad[2]
-                and t3 >= cost[3] + tokens[3] + ad[3]
-            ):
-                out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)
+    curses = state.pack.curses
+    for move, curse, rule in _open_curses(state):
+        cid = curse.curse
+        if rule is not None:
+            if _module_curse_payable(state, view, rule, curse, surcharge):
+                out.append(move)
+            continue
+        c = curses[cid]
+        el = CURSE_ELEMENT.get(c.type)
+        tokens = curse.tokens
+        if banned and (el is None or el in banned or (tokens != _NO_TOKENS and _any_of(tokens, banned))):
+            continue  # V-36: forbidden (destroy_payable)
+        ad = by_el[4 if el is None else el]
+        if ad is None or (surcharge and el is not None and _other_colours(tokens, el)):
+            # an "any" part, or V-32's surcharge in a token's colour: the general form
+            if _slow_payable(state, view, curse, ruling):
+                out.append(move)
+            continue
+        cost = c.cost
+        if flagged:
+            ok = _flagged_payable(state, view, curse, cost, ad, ruling)
+            if ok:
+                out.append(move)
+        elif (
+            t0 >= cost[0] + tokens[0] + ad[0]
+            and t1 >= cost[1] + tokens[1] + ad[1]
+            and t2 >= cost[2] + tokens[2] + ad[2]
+            and t3 >= cost[3] + tokens[3] + ad[3]
+        ):
+            out.append(move)
     return out
 
 
