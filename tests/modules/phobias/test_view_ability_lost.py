@@ -6,10 +6,11 @@ the modifiers read for the query would be caught."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
-from bbom_env.engine import GameConfig, hooks, new_game
+from builders import random_decisions
+
+from bbom_env.engine import GameConfig, hooks
 from bbom_env.engine.menu import MenuView
 from bbom_env.engine.records import TempModifier
 
@@ -20,9 +21,8 @@ def test_the_views_ability_lost_is_the_hooks() -> None:
     seen = Counter[str]()
     for seed in range(8):
         modules = (("dark_matter", "phobias"), ("phobias",))[seed % 2]
-        state = new_game(GameConfig(num_players=2 + seed % 2, seed=300 + seed, modules=modules))
-        rng = random.Random(seed)
-        while not state.over:
+        config = GameConfig(num_players=2 + seed % 2, seed=300 + seed, modules=modules)
+        for state in random_decisions(config, seed):
             f = state.stack[-1]
             if f["kind"] == "menu":
                 pl = state.players[f["player"]]
@@ -34,6 +34,4 @@ def test_the_views_ability_lost_is_the_hooks() -> None:
                     seen["temp" if extra else "sourced" if lost and not pl.ability_lost else "other"] += 1
                     if extra:
                         pl.mods.pop()
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
     assert seen["sourced"] > 20 and seen["temp"] > 100 and seen["other"] > 100, seen
