@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .rules import RULESET_MEMOS, ruleset
+from .rules import ModulesMemo, ruleset
 
 if TYPE_CHECKING:
     from .cards import PackMemo
@@ -26,10 +26,8 @@ def transform_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
     ``GatedTransform``'s gate asked directly and, while open, its ``opened`` transform called (its
     contract: the same cost as the transform itself, one call less on every chosen Action)."""
     modules = state.config.modules
-    last = _LAST  # the modules' transforms found again by identity of the tuple (no hashing)
-    if last[0] is not modules:
-        last[:] = [modules, _gates_and_calls(ruleset(modules).cost_transforms)]
-    for gate, call in last[1]:
+    last = _GATES.last  # (inline: every chosen Action asks)
+    for gate, call in last[1] if last[0] is modules else _GATES(modules):
         if gate is None or gate(state, p):
             req = call(state, p, action, req)
     return req
@@ -41,11 +39,10 @@ def _gates_and_calls(transforms: tuple) -> tuple[tuple[Callable | None, CostTran
     return tuple((t.active, t.opened) if type(t) is GatedTransform else (None, t) for t in transforms)
 
 
-# [modules tuple, _gates_and_calls of its ruleset's cost_transforms]: a pure function of the
-# immutable tuple (like mod_sources.LAST), forgotten when a module is (un)registered
-# (rules.RULESET_MEMOS)
-_LAST: list = [None, ()]
-RULESET_MEMOS.append(lambda: _LAST.__setitem__(slice(None), [None, ()]))
+# _gates_and_calls of a module set's cost transforms
+_GATES: ModulesMemo[tuple[tuple[Callable | None, CostTransform], ...]] = ModulesMemo(
+    lambda modules: _gates_and_calls(ruleset(modules).cost_transforms)
+)
 
 CostTransform = Callable[["GameState", int, str, tuple], tuple]
 

@@ -10,7 +10,7 @@ from .constants import LAST_SPACE, NUM_TRACK_SLOTS, ROUNDS, SLOTS_OF_SPACE, Phas
 from .moves import PICK_HAND, PICK_SPELL
 from .records import CurseOnTrack, with_exhausted
 from .resolver import done, frame, push
-from .rules import RULESET_MEMOS, ruleset
+from .rules import ModulesMemo, ruleset
 from .zones import check_immediate_win, draw, eliminate, end_game, madness_in_hand, remove_curse
 
 if TYPE_CHECKING:
@@ -243,19 +243,15 @@ def _recup_drawn(state: GameState, p: int) -> bool:
     """The modules' ``recup_drawn`` seams after the Recuperation draw (the Phobia module places the
     Phobias of the hand, RULES.md 9.2): True when one of them took over the end of Recuperation."""
     modules = state.config.modules
-    last = _RECUP_HOOKS  # the seams found again by identity of the modules tuple (no hashing)
-    if last[0] is not modules:
-        last[:] = [modules, ruleset(modules).recup_drawn]
+    last = _RECUP_HOOKS.last
     took = False
-    for hook in last[1]:
+    for hook in last[1] if last[0] is modules else _RECUP_HOOKS(modules):
         took = hook(state, p) or took
     return took
 
 
-# [modules tuple, its ruleset's recup_drawn]: a pure function of the immutable tuple (like
-# mod_sources.LAST), forgotten when a module is (un)registered (rules.RULESET_MEMOS)
-_RECUP_HOOKS: list = [None, ()]
-RULESET_MEMOS.append(lambda: _RECUP_HOOKS.__setitem__(slice(None), [None, ()]))
+# A module set's recup_drawn seams
+_RECUP_HOOKS: ModulesMemo[tuple] = ModulesMemo(lambda modules: ruleset(modules).recup_drawn)
 
 
 def legal_recup(state: GameState, f: RecupFrame) -> list[int]:

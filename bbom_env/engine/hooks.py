@@ -30,7 +30,7 @@ from .cost_transforms import (  # noqa: F401  (the cost transforms' seam, named 
     flags_of,
     transform_cost,
 )
-from .mod_sources import LAST, gather, magician_kinds
+from .mod_sources import gather, magician_kinds
 
 if TYPE_CHECKING:
     from .card_types import Magician
@@ -51,7 +51,7 @@ def player_mods(state: GameState, p: int) -> Iterable[dict]:
         temp = [m.modifier for m in mods]
         return temp if pl.ability_lost else [*state.pack.magicians[pl.magician].mods, *temp]
     modules = state.config.modules
-    last = LAST
+    last = gather.last
     # The modules' modifier sources (cards active in a zone: the Phobias in a support, 9.2), each
     # asked once; one source's answer taken as it is (most often (): nothing active).
     sourced = (last[1] if last[0] is modules else gather(modules))(state, p)
@@ -128,7 +128,7 @@ def ability_lost(state: GameState, p: int) -> bool:
         if m.modifier["kind"] == "lose_ability":
             return True
     modules = state.config.modules
-    last = LAST
+    last = gather.last
     return _loses((last[1] if last[0] is modules else gather(modules))(state, p))
 
 
@@ -163,7 +163,7 @@ def rule_point(state: GameState, p: int, point: str, default: int) -> int:
         m = t.modifier
         if m["kind"] == "replace" and m["point"] == point:
             value = m["value"]
-    last = LAST
+    last = gather.last
     for m in (last[1] if last[0] is modules else gather(modules))(state, p):
         if m["kind"] == "replace" and m["point"] == point:
             value = m["value"]
@@ -197,7 +197,7 @@ def standing_surcharge(state: GameState, p: int, action: str) -> int:
     if not modules:
         return 0
     # (no module source, e.g. the Dark Matter module alone, or nothing active in a zone: ())
-    last = LAST
+    last = gather.last
     sourced = (last[1] if last[0] is modules else gather(modules))(state, p)
     if not sourced:
         return 0  # nothing active in a zone (most queries)
@@ -233,7 +233,7 @@ def _sum(state: GameState, p: int, kind: str) -> int:
             n += m["amount"]
         elif k == "lose_ability":
             lost = True
-    last = LAST
+    last = gather.last
     for m in (last[1] if last[0] is modules else gather(modules))(state, p):
         k = m["kind"]
         if k == kind:
@@ -315,7 +315,7 @@ def hand_size(state: GameState, p: int) -> int:
         mods: Iterable[dict] = player_mods(state, p)
     else:  # no Magician of the pack carries either: the temporary and the sourced ones
         temp = state.players[p].mods
-        last = LAST
+        last = gather.last
         mods = (last[1] if last[0] is modules else gather(modules))(state, p)
         if temp:
             mods = [*(t.modifier for t in temp), *mods]
@@ -362,7 +362,7 @@ def banned_elements(state: GameState, p: int, action: str) -> frozenset[int]:
     if "forbid" in (memo[1] if memo[0] is pack else magician_kinds(pack)):  # type: ignore[operator]
         return banned_by(player_mods(state, p), action)
     temp = state.players[p].mods
-    last = LAST
+    last = gather.last
     sourced = (last[1] if last[0] is modules else gather(modules))(state, p)
     return banned_by([*(t.modifier for t in temp), *sourced] if temp else sourced, action)
 
@@ -376,7 +376,7 @@ def _of_kind(state: GameState, p: int, modules: tuple[str, ...], kind: str) -> I
     if kind in (memo[1] if memo[0] is pack else magician_kinds(pack)):  # type: ignore[operator]
         return player_mods(state, p)
     temp = state.players[p].mods
-    last = LAST
+    last = gather.last
     sourced = (last[1] if last[0] is modules else gather(modules))(state, p)
     if temp:
         return [*(t.modifier for t in temp), *sourced]
@@ -395,7 +395,7 @@ def has_kind(state: GameState, p: int, kind: str) -> bool:
         if t.modifier["kind"] == kind:
             return True
     modules = state.config.modules
-    last = LAST
+    last = gather.last
     for m in (last[1] if last[0] is modules else gather(modules))(state, p):
         if m["kind"] == kind:
             return True

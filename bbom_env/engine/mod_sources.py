@@ -6,7 +6,7 @@ modifier kinds a pack's Magicians carry (section 4.10).
 module order: the single source itself when there is one (the Phobias'), so a hook pays one call.
 It is a pure function of the modules tuple (``rules.ruleset`` is one too), the last answer found
 again by identity of the tuple and forgotten when a module is (un)registered
-(``rules.RULESET_MEMOS``). Nothing of a state is kept: the sources are asked on every query
+(``rules.ModulesMemo``). Nothing of a state is kept: the sources are asked on every query
 (STYLE.md practice 10).
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from .cards import PackMemo
-from .rules import RULESET_MEMOS, ruleset
+from .rules import ModulesMemo, ruleset
 
 if TYPE_CHECKING:
     from .cards import Pack
@@ -37,26 +37,19 @@ def _nothing(state: GameState, p: int) -> tuple[dict, ...]:
     return ()  # no module source (e.g. the Dark Matter module alone)
 
 
-def gather(modules: tuple[str, ...]) -> Source:
-    """The function asking every modifier source of ``modules`` for a player: an iterable of
-    modifiers (a source's own answer: often a tuple, most often (); any iterable for a module's
-    source, so read it once or make a list). Hot paths read ``LAST`` inline first."""
-    last = LAST
-    if last[0] is modules:
-        return last[1]
+def _gather(modules: tuple[str, ...]) -> Source:
     sources = ruleset(modules).modifier_sources
     if len(sources) == 1:
-        out = sources[0]
-    elif sources:
-        out = lambda state, p: sourced(state, p, sources)  # noqa: E731
-    else:
-        out = _nothing
-    LAST[:] = [modules, out]
-    return out
+        return sources[0]
+    if sources:
+        return lambda state, p: sourced(state, p, sources)
+    return _nothing
 
 
-LAST: list = [None, _nothing]  # [modules tuple, its gather function], found by identity
-RULESET_MEMOS.append(lambda: LAST.__setitem__(slice(None), [None, _nothing]))  # (un)register
+# The function asking every modifier source of a module set for a player: an iterable of modifiers
+# (a source's own answer: often a tuple, most often (); any iterable for a module's source, so read
+# it once or make a list). Hot paths read ``gather.last`` inline first.
+gather: ModulesMemo[Source] = ModulesMemo(_gather)
 
 
 def _magician_kinds(pack: Pack) -> frozenset[str]:

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from . import cards, moves, typed_fields, vocab
 from .cards import PackSection
@@ -259,9 +259,38 @@ def unregister(name: str) -> None:
     _forget_rulesets()
 
 
-# What the layers above keep of a ruleset (``mod_sources.LAST``: the last modifier sources, found
-# by identity of the modules tuple): forgotten with the cached rulesets when a module is (un)registered.
+# What the layers above keep of a ruleset (``ModulesMemo``s): forgotten with the cached rulesets
+# when a module is (un)registered.
 RULESET_MEMOS: list[Callable[[], None]] = []
+
+T = TypeVar("T")
+
+
+class ModulesMemo(Generic[T]):
+    """``build(modules)`` for the last modules tuple asked, found again by identity (a hot path
+    pays no hashing): a pure function of the immutable tuple and of the registered modules,
+    forgotten when a module is (un)registered (``RULESET_MEMOS``). ``last`` is ``(modules,
+    value)``: a hot path reads ``m.last[1] if m.last[0] is modules else m(modules)`` without a
+    call (``cards.PackMemo`` is the same for a pack)."""
+
+    __slots__ = ("build", "last")
+
+    def __init__(self, build: Callable[[tuple[str, ...]], T]) -> None:
+        self.build = build
+        # (no value before the first build: it is read only when the tuple matches, never None)
+        self.last: tuple[tuple[str, ...] | None, T] = (None, None)  # type: ignore[assignment]
+        RULESET_MEMOS.append(self.forget)
+
+    def __call__(self, modules: tuple[str, ...]) -> T:
+        last = self.last
+        if last[0] is modules:
+            return last[1]
+        value = self.build(modules)
+        self.last = (modules, value)
+        return value
+
+    def forget(self) -> None:
+        self.last = (None, None)  # type: ignore[assignment]
 
 
 def _forget_rulesets() -> None:

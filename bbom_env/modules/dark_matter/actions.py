@@ -27,7 +27,7 @@ from bbom_env.engine.payment import Cost, as_cost, with_flag
 from bbom_env.engine.payment_frame import pay_frame
 from bbom_env.engine.records import SupportSlot
 from bbom_env.engine.resolver import done, frame, push
-from bbom_env.engine.rules import MenuAction
+from bbom_env.engine.rules import MenuAction, ModulesMemo
 
 from .state import NAME, dm_state
 
@@ -147,15 +147,12 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
         if cost is ACQUIRE_COST or not view.affordable(state, ACQUIRE, cost):
             return []
     modules = state.config.modules
-    last = _ACQUIRE_ID  # the Action's id, found again by the modules tuple's identity (most queries)
-    if last[0] is not modules:
-        last[0], last[1] = modules, M.block_start(ACQUIRE_BLOCK, modules)
-    return [last[1]]
+    last = _ACQUIRE_ID.last  # (inline: most queries)
+    return [last[1] if last[0] is modules else _ACQUIRE_ID(modules)]
 
 
-# (a modules tuple, the Action's first move id in its layout: M.block_start), the last seen: a pure
-# function of the immutable tuple, found again by identity
-_ACQUIRE_ID: list = [None, 0]
+# The Action's move id in a module set's layout
+_ACQUIRE_ID: ModulesMemo[int] = ModulesMemo(lambda modules: M.block_start(ACQUIRE_BLOCK, modules))
 
 
 class AcquireDarkMatterFrame(Frame):

@@ -1,6 +1,6 @@
 """Cheap reads on the path of an Action chosen from the menu (issue 12: module games' throughput):
 ``hooks.transform_cost`` finds its modules' transforms again by identity of the modules tuple
-(``cost_transforms._LAST``). It must give what every transform called as itself gives, also when
+(``cost_transforms._GATES``). It must give what every transform called as itself gives, also when
 games of several module sets take turns (the memo follows the tuple)."""
 
 from __future__ import annotations
@@ -59,13 +59,13 @@ def test_a_plain_transform_is_called_and_a_gate_decides() -> None:
         return (req[0] + 10, *req[1:])
 
     state = new_game(GameConfig(num_players=2, seed=1, modules=("dark_matter",)))
-    saved = list(cost_transforms._LAST)
+    saved = cost_transforms._GATES.last
     try:
         for is_open, want in ((True, (11, 0, 0, 0, 1)), (False, (1, 0, 0, 0, 1))):
             gated = hooks.GatedTransform(opened, lambda s, p, o=is_open: o, opened=opened)
             pairs = cost_transforms._gates_and_calls((plain, gated))
             assert pairs == ((None, plain), (gated.active, opened))
-            cost_transforms._LAST[:] = [state.config.modules, pairs]
+            cost_transforms._GATES.last = (state.config.modules, pairs)
             assert hooks.transform_cost(state, 0, "learn", (1, 0, 0, 0, 0)) == want
     finally:
-        cost_transforms._LAST[:] = saved
+        cost_transforms._GATES.last = saved

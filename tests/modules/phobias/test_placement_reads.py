@@ -34,4 +34,4 @@ def test_recup_seams_follow_the_modules_tuple() -> None:
         for p in range(2):
             state.players[p].hand[PHOBIA_BASE:NUM_CODES] = [0] * (NUM_CODES - PHOBIA_BASE)
             assert flow._recup_drawn(state, p) is False
-            assert flow._RECUP_HOOKS[1] is ruleset(mods).recup_drawn
+            assert flow._RECUP_HOOKS.last[1] is ruleset(mods).recup_drawn
