@@ -150,21 +150,7 @@ def rule_point(state: GameState, p: int, point: str, default: int) -> int:
     if not modules:
         return default  # "replace" is a module kind: never in a base game (see player_mods)
     value = default
-    pack = state.pack
-    memo = magician_kinds.last
-    if "replace" in (memo[1] if memo[0] is pack else magician_kinds(pack)):  # type: ignore[operator]
-        for m in player_mods(state, p):
-            if m["kind"] == "replace" and m["point"] == point:
-                value = m["value"]
-        return value
-    # No Magician of the pack carries one: the temporary ones, then the sourced ones (the
-    # player_mods order, without the merged list)
-    for t in state.players[p].mods:
-        m = t.modifier
-        if m["kind"] == "replace" and m["point"] == point:
-            value = m["value"]
-    last = gather.last
-    for m in (last[1] if last[0] is modules else gather(modules))(state, p):
+    for m in _of_kind(state, p, modules, "replace"):  # (in player_mods order)
         if m["kind"] == "replace" and m["point"] == point:
             value = m["value"]
     return value
@@ -308,18 +294,7 @@ def hand_size(state: GameState, p: int) -> int:
     if not modules:
         return max(1, HAND_SIZE + _sum(state, p, "hand_size"))  # no rule point in a base game
     size, extra = HAND_SIZE, 0
-    pack = state.pack
-    memo = magician_kinds.last
-    kinds = memo[1] if memo[0] is pack else magician_kinds(pack)
-    if "replace" in kinds or "hand_size" in kinds:  # type: ignore[operator]
-        mods: Iterable[dict] = player_mods(state, p)
-    else:  # no Magician of the pack carries either: the temporary and the sourced ones
-        temp = state.players[p].mods
-        last = gather.last
-        mods = (last[1] if last[0] is modules else gather(modules))(state, p)
-        if temp:
-            mods = [*(t.modifier for t in temp), *mods]
-    for m in mods:  # rule_point and _sum in one pass
+    for m in _of_kind(state, p, modules, "replace", "hand_size"):  # rule_point and _sum in one pass
         kind = m["kind"]
         if kind == "replace":
             if m["point"] == "hand_size":
@@ -357,23 +332,20 @@ def banned_elements(state: GameState, p: int, action: str) -> frozenset[int]:
     modules = state.config.modules
     if not modules:
         return banned_by(player_mods(state, p), action)
-    pack = state.pack  # (_of_kind inline: asked by every automatic payment)
-    memo = magician_kinds.last
-    if "forbid" in (memo[1] if memo[0] is pack else magician_kinds(pack)):  # type: ignore[operator]
-        return banned_by(player_mods(state, p), action)
-    temp = state.players[p].mods
-    last = gather.last
-    sourced = (last[1] if last[0] is modules else gather(modules))(state, p)
-    return banned_by([*(t.modifier for t in temp), *sourced] if temp else sourced, action)
+    return banned_by(_of_kind(state, p, modules, "forbid"), action)
 
 
-def _of_kind(state: GameState, p: int, modules: tuple[str, ...], kind: str) -> Iterable[dict]:
-    """Player p's modifiers in a module game, for a hook that reads one ``kind`` only: when no
-    Magician of the pack carries it (``magician_kinds``), the temporary and the sourced ones,
-    without the ability-lost check (the Magician's would add nothing); else ``player_mods``."""
+def _of_kind(
+    state: GameState, p: int, modules: tuple[str, ...], kind: str, other: str = ""
+) -> Iterable[dict]:
+    """Player p's modifiers in a module game, for a hook that reads one ``kind`` (or two, with
+    ``other``) only: when no Magician of the pack carries it (``magician_kinds``), the temporary
+    and the sourced ones, in ``player_mods`` order, without the ability-lost check (the Magician's
+    would add nothing); else ``player_mods``."""
     pack = state.pack
     memo = magician_kinds.last
-    if kind in (memo[1] if memo[0] is pack else magician_kinds(pack)):  # type: ignore[operator]
+    carried = memo[1] if memo[0] is pack else magician_kinds(pack)
+    if kind in carried or (other and other in carried):  # type: ignore[operator]
         return player_mods(state, p)
     temp = state.players[p].mods
     last = gather.last
