@@ -463,8 +463,8 @@ def menu_legal(state: GameState, f: MenuFrame) -> list[int]:
     rules = ruleset(state.config.modules)
     view = MenuView(state, f, rules)
     out = [M.END]
-    for action in rules.actions:
-        out.extend(action.legal(state, view))
+    for legal in rules.menu_legals:  # (the Actions' legal, read once per ruleset: every query)
+        out += legal(state, view)
     out.sort()
     return out
 

@@ -57,12 +57,15 @@ class MenuAction:
     may choose now (``menu`` is the ``menu.MenuView`` of the pending menu: the decider, the
     Elements they can pay with, their modifiers; ``menu.plain(action)`` says when no modifier
     touches the Action); ``choose(state, frame, move)`` pushes what choosing it starts (usually a
-    payment frame, then the Action's own frames)."""
+    payment frame, then the Action's own frames). ``module_legal``, optional: what ``legal``
+    hands a game with modules to (the same answers), for the menu to call directly there
+    (``Ruleset.menu_legals``: the Destroy Action's, ``destroy_menu.legal_destroy_modules``)."""
 
     name: str
     blocks: tuple[str, ...]
     legal: Callable[[GameState, Any], Iterable[int]]
     choose: Callable[[GameState, dict, Move], None]
+    module_legal: Callable[[GameState, Any], Iterable[int]] | None = None
 
 
 @dataclass(frozen=True)
@@ -327,6 +330,9 @@ class Ruleset:
     parts: tuple[Module, ...]
     actions: tuple[MenuAction, ...]
     action_of_block: dict[str, MenuAction] = field(repr=False)
+    # Each Action's ``legal`` in ``actions`` order, as the menu calls them (``MenuAction.module_legal``
+    # where a module set has one): read once per ruleset, not per menu query (menu.menu_legal).
+    menu_legals: tuple[Callable[[GameState, Any], Iterable[int]], ...]
     ops: tuple[str, ...]
     decision_kinds: tuple[str, ...]
     modifier_kinds: tuple[str, ...]
@@ -385,6 +391,9 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         parts=parts,
         actions=actions,
         action_of_block=by_block,
+        menu_legals=tuple(
+            a.module_legal if modules and a.module_legal is not None else a.legal for a in actions
+        ),
         ops=_union(parts, "ops"),
         decision_kinds=_concat(parts, "decision_kinds"),
         modifier_kinds=_union(parts, "modifier_kinds"),
