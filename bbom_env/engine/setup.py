@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
-from .cards import CURSE_TYPES, Pack
+from .cards import CURSE_TYPES, Pack, PackMemo
 from .config import ConfigError, GameConfig
 from .constants import (
     ELEMENT_CARDS_PER_VALUE,
@@ -83,25 +84,58 @@ def _magicians(config: GameConfig, pack: Pack, rng: random.Random) -> list[str]:
     return list(config.magicians)
 
 
+class _PackLists(NamedTuple):
+    """What setup draws from, sorted by id (so that the pack file's order does not matter): a
+    per-pack fact, built once per pack (``_LISTS``) instead of once per game. The draws from them
+    are the same, in the same order."""
+
+    curses: dict[str, tuple[str, ...]]  # Curse type -> its Curses' ids (step 3)
+    basics: tuple[str, ...]  # the Basic Spells by Element (step 5)
+    covers: tuple[str, ...]  # the base game's Cover and Inside pages (step 7), the End page(s)
+    insides: tuple[str, ...]
+    end: tuple[str, ...]
+    library: dict[tuple[int, int], tuple[str, ...]]  # (Element, level) -> the Library Spells (step 8)
+
+
+def _pack_lists(pack: Pack) -> _PackLists:
+    pages = pack.pages.values()
+    return _PackLists(
+        curses={t: tuple(sorted(c.id for c in pack.curses.values() if c.type == t)) for t in CURSE_TYPES},
+        basics=tuple(s.id for s in sorted(pack.basic_spells, key=lambda s: s.element)),
+        # The base game's pages only: a module that brings pages builds its part of the Grimoire
+        # in its own setup step (the Dark Matter module, section 2.2), after every base draw.
+        covers=tuple(sorted(p.id for p in pages if p.kind == "cover" and not p.module)),
+        insides=tuple(sorted(p.id for p in pages if p.kind == "inside" and not p.module)),
+        end=tuple(p.id for p in pages if p.kind == "end"),
+        library={
+            (e, level): tuple(sorted(s.id for s in pack.library(e, level)))
+            for e in range(NUM_ELEMENTS)
+            for level in range(1, LIBRARY_LEVELS + 1)
+        },
+    )
+
+
+_LISTS: PackMemo[_PackLists] = PackMemo(_pack_lists)
+
+
 def _piles(state: GameState) -> None:
     """Steps 2-5: the Madness pile, the Curse piles, the Element supply and the Basic Spells."""
-    pack, rng = state.pack, state.rng
+    lists, rng = _LISTS(state.pack), state.rng
     # Step 2: the Madness pile; the other Madness cards stay in the box.
     size = madness_pile_size(state.config.num_players)
     state.madness_pile = [MADNESS] * size
     state.box[MADNESS] = MADNESS_IN_BOX - size
     # Step 3: Curse piles, each shuffled (ids sorted first so file order does not matter).
     for t in CURSE_TYPES:
-        pile = sorted(c.id for c in pack.curses.values() if c.type == t)
+        pile = list(lists.curses[t])
         rng.shuffle(pile)
         state.curse_piles[t] = pile
     # Step 4: value-2 and value-3 supply piles; value-1 cards go to the box reserve (A-41).
     state.supply = [[ELEMENT_CARDS_PER_VALUE[2], ELEMENT_CARDS_PER_VALUE[3]] for _ in range(NUM_ELEMENTS)]
     state.reserve1 = [ELEMENT_CARDS_PER_VALUE[1]] * NUM_ELEMENTS
     # Step 5: Basic Spells, ready.
-    basics = sorted(pack.basic_spells, key=lambda s: s.element)
     for pl in state.players:
-        pl.spells = [SpellSlot(s.id) for s in basics]
+        pl.spells = [SpellSlot(sid) for sid in lists.basics]
 
 
 def _starting_decks(state: GameState, magicians: list[str]) -> None:
@@ -133,16 +167,14 @@ def _starting_decks(state: GameState, magicians: list[str]) -> None:
 def _grimoire_and_library(state: GameState) -> None:
     """Steps 7-8: the Grimoire (a Cover, ROUNDS - 1 random Inside pages, the End page) and the
     Library (one random Spell per Element and level, level 1 on top)."""
-    pack, rng = state.pack, state.rng
-    # The base game's pages only: a module that brings pages builds its part of the Grimoire in
-    # its own setup step (the Dark Matter module, section 2.2), after every base draw.
-    covers = sorted(p.id for p in pack.pages.values() if p.kind == "cover" and not p.module)
-    insides = sorted(p.id for p in pack.pages.values() if p.kind == "inside" and not p.module)
-    end = [p.id for p in pack.pages.values() if p.kind == "end"]
-    state.grimoire = [covers[rng.randrange(len(covers))]] + rng.sample(insides, ROUNDS - 1) + end
+    lists, rng = _LISTS(state.pack), state.rng
+    covers = lists.covers
+    state.grimoire = (
+        [covers[rng.randrange(len(covers))]] + rng.sample(lists.insides, ROUNDS - 1) + [*lists.end]
+    )
     for e in range(NUM_ELEMENTS):
         pile = []
         for level in range(LIBRARY_LEVELS, 0, -1):
-            options = sorted(s.id for s in pack.library(e, level))
+            options = lists.library[(e, level)]
             pile.append(options[rng.randrange(len(options))])
         state.library.append(pile)
