@@ -352,7 +352,11 @@ def _of_kind(
     last = gather.last
     sourced = (last[1] if last[0] is modules else gather(modules))(state, p)
     if temp:
-        return [*(t.modifier for t in temp), *sourced]
+        out = []  # a loop: a generator or a list comprehension costs a frame (a hot path)
+        for t in temp:
+            out.append(t.modifier)
+        out += sourced
+        return out
     return sourced
 
 
@@ -406,7 +410,12 @@ def adjust_cost(
     pl = state.players[p]
     temp = pl.mods
     mag = state.pack.magicians[pl.magician].mods
-    mods = [*(t.modifier for t in temp), *sourced] if temp else sourced
+    mods: Iterable[dict] = sourced
+    if temp:  # (a loop, as _of_kind's)
+        mods = []
+        for t in temp:
+            mods.append(t.modifier)
+        mods += sourced
     costed, banning, lost = _cost_reading(mods, mag, action, pl.ability_lost)
     if costed:  # (most costs of a module game meet no "cost" modifier: no copy made)
         # player_mods' order: the Magician's (unless lost: V-10, V-27), the temporary, the sourced
