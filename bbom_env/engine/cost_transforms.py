@@ -112,8 +112,9 @@ class GatedTransform:
 
     ``unbanned``: ``opened`` for a payer with no banned Element for any Action (no "forbid"
     modifier with an Element, section 4.10): the same answers, without reading the payer's
-    modifiers for a ban (the menu knows there is none: ``active_transforms(unbanned=True)``);
-    by default ``opened``.
+    modifiers for a ban (the menu knows there is none: ``active_transforms(unbanned=True)``; so
+    does ``hooks.adjust_cost``, which has just read them: ``transform_unbanned``); by default
+    ``opened``.
 
     ``flag`` (``uniform`` transforms only): the module field (``"wildcards"``, ``"convert"``) it
     sets for a payer with no banned Element on every non-free Element-only cost of the Actions in
@@ -132,8 +133,9 @@ class GatedTransform:
 
     ``holders``: when given, a per-pack memo (``cards.PackMemo``) of the Magicians whose owner
     the gate may open for (the Air conversion is a Magician's ability, V-12): for a payer whose
-    Magician is not among them the gate is closed, and ``active_transforms`` leaves the transform
-    out without asking it (most payers of a module game)."""
+    Magician is not among them the gate is closed, and ``active_transforms`` and
+    ``transform_unbanned`` leave the transform out without asking it (most payers of a module
+    game)."""
 
     __slots__ = (
         "transform", "active", "uniform", "opened", "unbanned", "flag", "flag_actions", "flag_stop",
