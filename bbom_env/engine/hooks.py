@@ -404,7 +404,7 @@ def adjust_cost(
     last = gather.last
     sourced = (last[1] if last[0] is modules else gather(modules))(state, p)
     if type(sourced) is not tuple:
-        return _adjust_listed(state, p, action, element, req)  # any iterable (Module field)
+        sourced = tuple(sourced)  # any iterable (Module.modifier_sources): read once
     # A module game (every chosen Action asks): the temporary and the sourced modifiers read
     # where they lie, the source asked once (player_mods' list not built without a temporary one)
     pl = state.players[p]
@@ -453,19 +453,6 @@ def _cost_reading(
             elif kind == "forbid":
                 banning = True
     return costed, banning, lost
-
-
-def _adjust_listed(
-    state: GameState, p: int, action: str, element: int | None, req: tuple[int, ...]
-) -> tuple[int, ...]:
-    """``adjust_cost`` in a module game whose sources yield another iterable than a tuple: its
-    modifiers read as one list (``player_mods``, the sources asked again)."""
-    mods = player_mods(state, p)
-    for m in mods:
-        if m["kind"] == "cost" and m["action"] in (action, "all"):
-            req = apply_cost_mods(mods, action, element, req)
-            break
-    return transform_cost(state, p, action, req)
 
 
 def apply_cost_mods(

@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from bbom_env.engine import GameConfig, cost_transforms, hooks
+from bbom_env.engine import GameConfig, cost_transforms, hooks, mod_sources
 from bbom_env.engine.cards import PackMemo
 from bbom_env.engine.cost_transforms import transform_cost
 from bbom_env.engine.hooks import apply_cost_mods, player_mods
@@ -85,6 +85,21 @@ def test_adjust_cost_reads_as_the_general_path(modules: tuple[str, ...]) -> None
     assert seen["changed"] > 1000, seen
     if "dark_matter" in modules:  # both transforms were applied
         assert seen["converted"] > 20 and seen["paired"] > 200, seen
+
+
+def test_a_source_of_any_iterable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module's source may yield any iterable (``rules.Module.modifier_sources``): the sources
+    made to yield iterators, ``adjust_cost`` reads one once and answers as the general path."""
+    real = mod_sources.gather
+
+    def iterating(modules: tuple[str, ...]) -> mod_sources.Source:
+        source = real(modules)
+        return lambda state, p: iter(source(state, p))
+
+    monkeypatch.setattr(hooks, "gather", ModulesMemo(iterating))
+    seen = Counter[str]()
+    _walk(("dark_matter", "phobias"), range(2), seen)
+    assert seen["changed"] > 100, seen
 
 
 def test_a_lost_ban_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
