@@ -44,6 +44,49 @@ _GATES: ModulesMemo[tuple[tuple[Callable | None, CostTransform], ...]] = Modules
     lambda modules: _gates_and_calls(ruleset(modules).cost_transforms)
 )
 
+
+def transform_unbanned(state: GameState, p: int, action: str, req: tuple) -> tuple:
+    """``transform_cost`` for a payer with no banned Element for any Action (no "forbid" modifier,
+    section 4.10; ``hooks.adjust_cost`` has just read them): a ``GatedTransform`` left out
+    without asking its gate when p's Magician is not among its ``holders`` (the Air conversion,
+    V-12), else its gate asked and, while open, its ``unbanned`` transform called (the same cost
+    as ``opened`` for such a payer, the modifiers not read again); a plain one called as is."""
+    modules = state.config.modules
+    last = _UNBANNED.last
+    magician = ""
+    for gate, holders, call in last[1] if last[0] is modules else _UNBANNED(modules):
+        if holders is not None:  # the memo's look-up, inline
+            if not magician:
+                magician = state.players[p].magician
+            known = holders.last
+            if magician not in (known[1] if known[0] is state.pack else holders(state.pack)):  # type: ignore[operator]
+                continue  # the gate is closed (GatedTransform.holders)
+        if gate is None or gate(state, p):
+            req = call(state, p, action, req)
+    return req
+
+
+# (gate, holders, the transform to call while the gate is open) per transform: transform_unbanned
+Unbanned = tuple[
+    tuple["Callable[[GameState, int], bool] | None", "PackMemo[frozenset[str]] | None", "CostTransform"], ...
+]
+
+
+def _unbanned_calls(transforms: tuple) -> Unbanned:
+    """(gate, holders, transform to call while it is open) per transform, in order, for
+    ``transform_unbanned``: a ``GatedTransform``'s ``active``, ``holders`` and ``unbanned``; a
+    plain transform has neither (None) and is called itself."""
+    return tuple(
+        (t.active, t.holders, t.unbanned) if type(t) is GatedTransform else (None, None, t)
+        for t in transforms
+    )
+
+
+# _unbanned_calls of a module set's cost transforms
+_UNBANNED: ModulesMemo[Unbanned] = ModulesMemo(
+    lambda modules: _unbanned_calls(ruleset(modules).cost_transforms)
+)
+
 CostTransform = Callable[["GameState", int, str, tuple], tuple]
 
 
@@ -69,8 +112,9 @@ class GatedTransform:
 
     ``unbanned``: ``opened`` for a payer with no banned Element for any Action (no "forbid"
     modifier with an Element, section 4.10): the same answers, without reading the payer's
-    modifiers for a ban (the menu knows there is none: ``active_transforms(unbanned=True)``);
-    by default ``opened``.
+    modifiers for a ban (the menu knows there is none: ``active_transforms(unbanned=True)``; so
+    does ``hooks.adjust_cost``, which has just read them: ``transform_unbanned``); by default
+    ``opened``.
 
     ``flag`` (``uniform`` transforms only): the module field (``"wildcards"``, ``"convert"``) it
     sets for a payer with no banned Element on every non-free Element-only cost of the Actions in
@@ -89,8 +133,9 @@ class GatedTransform:
 
     ``holders``: when given, a per-pack memo (``cards.PackMemo``) of the Magicians whose owner
     the gate may open for (the Air conversion is a Magician's ability, V-12): for a payer whose
-    Magician is not among them the gate is closed, and ``active_transforms`` leaves the transform
-    out without asking it (most payers of a module game)."""
+    Magician is not among them the gate is closed, and ``active_transforms`` and
+    ``transform_unbanned`` leave the transform out without asking it (most payers of a module
+    game)."""
 
     __slots__ = (
         "transform", "active", "uniform", "opened", "unbanned", "flag", "flag_actions", "flag_stop",

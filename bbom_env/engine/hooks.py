@@ -29,6 +29,7 @@ from .cost_transforms import (  # noqa: F401  (the cost transforms' seam, named 
     declared_flags,
     flags_of,
     transform_cost,
+    transform_unbanned,
 )
 from .mod_sources import gather, magician_kinds
 
@@ -351,7 +352,11 @@ def _of_kind(
     last = gather.last
     sourced = (last[1] if last[0] is modules else gather(modules))(state, p)
     if temp:
-        return [*(t.modifier for t in temp), *sourced]
+        out = []  # a loop: a generator or a list comprehension costs a frame (a hot path)
+        for t in temp:
+            out.append(t.modifier)
+        out += sourced
+        return out
     return sourced
 
 
@@ -393,14 +398,61 @@ def adjust_cost(
     ``element`` is the Action's own Element ("same"), None for Actions without one (Cure). Then
     the game's modules' cost transforms (``rules.Module.cost_transforms``: the Vth Element's
     Spontaneous Elements, section 4.9); a base game has none and skips them on an empty check."""
-    mods = player_mods(state, p)
-    if not state.config.modules:
-        return apply_cost_mods(mods, action, element, req)
-    for m in mods:  # (most costs of a module game meet no "cost" modifier: no copy made)
-        if m["kind"] == "cost" and m["action"] in (action, "all"):
-            req = apply_cost_mods(mods, action, element, req)
-            break
-    return transform_cost(state, p, action, req)
+    modules = state.config.modules
+    if not modules:
+        return apply_cost_mods(player_mods(state, p), action, element, req)
+    last = gather.last
+    sourced = (last[1] if last[0] is modules else gather(modules))(state, p)
+    if type(sourced) is not tuple:
+        sourced = tuple(sourced)  # any iterable (Module.modifier_sources): read once
+    # A module game (every chosen Action asks): the temporary and the sourced modifiers read
+    # where they lie, the source asked once (player_mods' list not built without a temporary one)
+    pl = state.players[p]
+    temp = pl.mods
+    mag = state.pack.magicians[pl.magician].mods
+    mods: Iterable[dict] = sourced
+    if temp:  # (a loop, as _of_kind's)
+        mods = []
+        for t in temp:
+            mods.append(t.modifier)
+        mods += sourced
+    costed, banning, lost = _cost_reading(mods, mag, action, pl.ability_lost)
+    if costed:  # (most costs of a module game meet no "cost" modifier: no copy made)
+        # player_mods' order: the Magician's (unless lost: V-10, V-27), the temporary, the sourced
+        req = apply_cost_mods(mods if lost else [*mag, *mods], action, element, req)
+    if banning:
+        return transform_cost(state, p, action, req)
+    # No "forbid" modifier: no Element banned for any Action (section 4.10), so each open
+    # transform is called as its ``unbanned`` form (GatedTransform), which reads no modifier again.
+    return transform_unbanned(state, p, action, req)
+
+
+def _cost_reading(
+    mods: Iterable[dict], mag: tuple[dict, ...], action: str, lost: bool
+) -> tuple[bool, bool, bool]:
+    """For ``adjust_cost``: whether a "cost" modifier names ``action``, whether one is a "forbid"
+    and whether the Magician ability is lost (``lost``, the flag, or a "lose_ability" among
+    ``mods``, the temporary and the sourced ones: V-10, V-27), the Magician's (``mag``) read
+    only when it is not."""
+    costed = banning = False
+    for m in mods:
+        kind = m["kind"]
+        if kind == "cost":
+            if m["action"] in (action, "all"):
+                costed = True
+        elif kind == "forbid":
+            banning = True
+        elif kind == "lose_ability":
+            lost = True
+    if not lost:
+        for m in mag:
+            kind = m["kind"]
+            if kind == "cost":
+                if m["action"] in (action, "all"):
+                    costed = True
+            elif kind == "forbid":
+                banning = True
+    return costed, banning, lost
 
 
 def apply_cost_mods(

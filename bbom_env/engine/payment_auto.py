@@ -63,10 +63,20 @@ def auto_payment(state: GameState, payer: int, req: tuple, action: str = "") -> 
         if (cost.wildcards or cost.convert) and not (cost.one_of or cost.distinct or cost.currency):
             return _auto_spontaneous(state, payer, cost, banned)
         return _auto_general(state, payer, cost, banned)
-    hand = state.players[payer].hand.copy()
-    if banned:
-        hand = [0 if CODE_ELEMENT[c] in banned else n for c, n in enumerate(hand)]
+    hand = state.players[payer].hand
+    hand = _unbanned_hand(hand, banned) if banned else hand.copy()
     return _auto_elements(hand, _pool(state, payer, banned), payer, req)
+
+
+def _unbanned_hand(hand: list[int], banned: frozenset[int]) -> list[int]:
+    """A copy of the hand's counts (by card code) with the cards of the banned Elements zeroed
+    (section 4.10: a module game's "forbid" modifiers): their three codes each (ELEMENT_CODES),
+    not a pass over every code."""
+    out = hand.copy()
+    for e in banned:
+        low, mid, high = ELEMENT_CODES[e]
+        out[low] = out[mid] = out[high] = 0
+    return out
 
 
 def _auto_elements(hand: list[int], pool: list[tuple[int, int, int]], payer: int, req: tuple) -> list[Source]:
@@ -186,9 +196,8 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
     (fire, water, earth), each pair's Element in fire, water, earth, air, any order. The rest is
     paid as the base game pays; the pairs' cards from the hand, then the payer's own support, then
     others' support."""
-    hand = state.players[payer].hand.copy()
-    if banned:
-        hand = [0 if CODE_ELEMENT[c] in banned else n for c, n in enumerate(hand)]
+    hand = state.players[payer].hand
+    hand = _unbanned_hand(hand, banned) if banned else hand.copy()
     pool = _pool(state, payer, banned)
     plain = tuple(cost[:COST_PARTS])
     simple = not pool and not plain[COST_ANY]  # Element parts paid from the hand alone
