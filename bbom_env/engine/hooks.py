@@ -434,7 +434,18 @@ def _cost_reading(
     and whether the Magician ability is lost (``lost``, the flag, or a "lose_ability" among
     ``mods``, the temporary and the sourced ones: V-10, V-27), the Magician's (``mag``) read
     only when it is not."""
-    costed = banning = False
+    costed, banning, lost_by = _scan_costs(mods, action)
+    if lost or lost_by:
+        return costed, banning, True
+    # (a "lose_ability" on the sheet itself does not drop the sheet's modifiers: player_mods' rule)
+    on_sheet, sheet_bans, _ = _scan_costs(mag, action)
+    return costed or on_sheet, banning or sheet_bans, False
+
+
+def _scan_costs(mods: Iterable[dict], action: str) -> tuple[bool, bool, bool]:
+    """``_cost_reading`` of one list: a "cost" modifier naming ``action``, a "forbid", a
+    "lose_ability" among ``mods``."""
+    costed = banning = lost = False
     for m in mods:
         kind = m["kind"]
         if kind == "cost":
@@ -444,14 +455,6 @@ def _cost_reading(
             banning = True
         elif kind == "lose_ability":
             lost = True
-    if not lost:
-        for m in mag:
-            kind = m["kind"]
-            if kind == "cost":
-                if m["action"] in (action, "all"):
-                    costed = True
-            elif kind == "forbid":
-                banning = True
     return costed, banning, lost
 
 
