@@ -3,10 +3,13 @@ block per seat relative to the observer (``seat0.*`` ... ``seat4.*``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from bbom_env.engine.constants import MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_CODES
-from bbom_env.engine.hooks import ability_and_limits, ability_lost
+from bbom_env.engine.hooks import ability_lost
+from bbom_env.engine.mod_sources import gather
 from bbom_env.engine.state import GameState, PlayerState
 
 from .obs_core import ObsContext, ObsSection, Part
@@ -71,10 +74,14 @@ def modifier_kinds(ctx: ObsContext) -> list[str]:
     return base + [k for k in ctx.rules.modifier_kinds if k not in base]
 
 
-def _any_sourced(state: GameState, p: int, sources: tuple) -> bool:
-    """Whether a modifier source of the game's modules yields something for seat p now."""
-    for source in sources:
-        if source(state, p):
+def _loses(temp: list, sourced: Iterable[dict]) -> bool:
+    """Whether a "lose_ability" modifier (V-10, V-27) is among a player's temporary modifiers or
+    what the modules' sources yield for them (hooks.ability_lost's test, past the flag)."""
+    for t in temp:
+        if t.modifier["kind"] == "lose_ability":
+            return True
+    for m in sourced:
+        if m["kind"] == "lose_ability":
             return True
     return False
 
@@ -101,14 +108,15 @@ class Seats(ObsSection):
         self.mod_index = {k: i for i, k in enumerate(mod_kinds)}
         for k in range(MAX_PLAYERS):
             self.parts += self._seat_parts(k, variants, mod_kinds)
-        # Support capacity and Spell limit before temporary modifiers and clipping, per Magician and
-        # ability-lost flag: the same sums as engine hooks (section 4.11, a lost ability drops the
-        # sheet's modifiers). With a module that adds modifier sources (cards active in a zone,
-        # hooks.player_mods' third source, e.g. a Phobia in a support, section 9.2) they hold for a
-        # seat whose sources yield nothing now; encode asks the sources first, and calls the hooks
-        # for a seat they yield something for.
+        # Support capacity and Spell limit before temporary and sourced modifiers and clipping, per
+        # Magician and ability-lost flag: the same sums as engine hooks (section 4.11, a lost ability
+        # drops the sheet's modifiers). With a module that adds modifier sources (cards active in a
+        # zone, hooks.player_mods' third source, e.g. a Phobia in a support, section 9.2) encode asks
+        # them once per seat (mod_sources.gather: the one source itself when there is one, as the
+        # hooks ask it; fresh every time, STYLE practice 10) and adds what they yield, as
+        # hooks.ability_and_limits does, instead of asking the hooks, which would ask them again.
         self.fast_limits: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {}
-        self.sources = ctx.rules.modifier_sources
+        self.source = gather(ctx.modules) if ctx.rules.modifier_sources else None
         for mid, mag in ctx.pack.magicians.items():
             slots = sum(m["amount"] for m in mag.mods if m["kind"] == "support_slots")
             extra = sum(m["amount"] for m in mag.mods if m["kind"] == "spell_limit")
@@ -194,7 +202,7 @@ class Seats(ObsSection):
     ) -> None:
         players = state.players
         n = len(players)
-        sources = self.sources
+        source = self.source
         for k in range(MAX_PLAYERS):
             b = self.seat_start[k]
             if k >= n:
@@ -210,18 +218,19 @@ class Seats(ObsSection):
             if pl.ability_used:
                 on.append(b + _USED)
             # Lost for good, or while a lose_ability modifier lasts (a module's kind, V-10, V-27).
-            limits = None
-            if not sources:
+            sourced: Iterable[dict] = ()
+            if source is None:
                 lost = ability_lost(state, p)
-            elif _any_sourced(state, p, sources):  # read once for the limits too
-                lost, *limits = ability_and_limits(state, p)
-            elif pl.mods:  # nothing sourced: the Magician's and the temporary modifiers (fast_limits)
-                lost = ability_lost(state, p)
-            else:  # no temporary modifier and nothing sourced: hooks.ability_lost reads the flag only
+            else:
+                sourced = source(state, p)
+                if type(sourced) is not tuple:
+                    sourced = list(sourced)  # any iterable (Module.modifier_sources): read twice
                 lost = pl.ability_lost
+                if not lost and (sourced or pl.mods):  # (most seats: neither)
+                    lost = _loses(pl.mods, sourced)
             if lost:
                 on.append(b + _LOST)
-            self._player(state, p, pl, k, lost, limits, vec, on, idx, val)
+            self._player(state, p, pl, k, lost, sourced, vec, on, idx, val)
 
     def _player(
         self,
@@ -230,7 +239,7 @@ class Seats(ObsSection):
         pl: PlayerState,
         k: int,
         lost: bool,
-        limits: list[int] | None,
+        sourced: Iterable[dict],
         vec: np.ndarray,
         on: list[int],
         idx: list[int],
@@ -240,7 +249,7 @@ class Seats(ObsSection):
         nt = ctx.ntypes
         b_mag, b_sizes, b_disc, b_hand, b_sup, b_spells, b_mods = self.rows[k]
         on.append(b_mag + self.magician_index[pl.magician])
-        cap, lim = self._limits(pl, lost, limits, b_mods, on)
+        cap, lim = self._limits(pl, lost, sourced, b_mods, on)
         idx += (b_sizes, b_sizes + 1, b_sizes + 2, b_sizes + 3, b_sizes + 4, b_sizes + 5)
         ndiscard = sum(pl.discard)
         val += (sum(pl.hand), len(pl.deck), ndiscard, len(pl.support), cap, lim)
@@ -270,16 +279,12 @@ class Seats(ObsSection):
             r += rec
 
     def _limits(
-        self, pl: PlayerState, lost: bool, limits: list[int] | None, b_mods: int, on: list[int]
+        self, pl: PlayerState, lost: bool, sourced: Iterable[dict], b_mods: int, on: list[int]
     ) -> tuple[int, int]:
         """Support capacity and Spell limit of player ``pl`` (``lost``: hooks.ability_lost;
-        ``limits``: both read by ``hooks.ability_and_limits`` with modifier sources); flags their
-        temporary modifiers."""
+        ``sourced``: what the modules' sources yield for them, hooks.ability_and_limits' third
+        group); flags their temporary modifiers."""
         mod_index = self.mod_index
-        if limits is not None:
-            for m in pl.mods:
-                on.append(b_mods + mod_index[m.modifier["kind"]])
-            return limits[0], limits[1]
         fast = self.fast_limits
         # hooks.ability_lost, not pl.ability_lost: a lose_ability modifier (V-10) drops the sheet's too.
         cap, lim = fast[pl.magician][lost]
@@ -291,4 +296,11 @@ class Seats(ObsSection):
                 cap += mod["amount"]
             elif kind == "spell_limit":
                 lim += mod["amount"]
+        if sourced:  # a module game's cards active in a zone (section 9.2)
+            for mod in sourced:
+                kind = mod["kind"]
+                if kind == "support_slots":
+                    cap += mod["amount"]
+                elif kind == "spell_limit":
+                    lim += mod["amount"]
         return (cap if cap > 0 else 0), (lim if lim > 1 else 1)
