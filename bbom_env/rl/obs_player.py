@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
+from numpy import frombuffer, uint8
 
 from bbom_env.engine.constants import MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_CODES
 from bbom_env.engine.hooks import ability_lost
@@ -37,6 +38,10 @@ class OwnZones(ObsSection):
                 1 / 16,
             ),
         ]
+        # Count vectors: a plain slice (the base game's 13 codes), else whole as bytes
+        # (ObsContext.codes_all) or through ctx.types (the Phobia module alone).
+        self.sliced = ctx.codes_prefix and not ctx.codes_all
+        self.whole = ctx.codes_all
 
     def encode(
         self, state: GameState, seat: int, vec: np.ndarray, on: list[int], idx: list[int], val: list[float]
@@ -45,13 +50,19 @@ class OwnZones(ObsSection):
         nt = ctx.ntypes
         me = state.players[seat]
         o = self.start
-        vec[o : o + nt] = me.hand[:nt] if ctx.codes_prefix else ctx.types(me.hand)
+        if self.sliced:
+            vec[o : o + nt] = me.hand[:nt]
+        else:
+            vec[o : o + nt] = frombuffer(bytes(me.hand), uint8) if self.whole else ctx.types(me.hand)
         if me.deck:
             counts = [0] * NUM_CODES
             for c in me.deck:
                 counts[c] += 1
             o += nt
-            vec[o : o + nt] = counts[:nt] if ctx.codes_prefix else ctx.types(counts)
+            if self.sliced:
+                vec[o : o + nt] = counts[:nt]
+            else:
+                vec[o : o + nt] = frombuffer(bytes(counts), uint8) if self.whole else ctx.types(counts)
 
 
 def _spell_features(ctx: ObsContext) -> tuple[dict[str, tuple[int, int, int]], int]:
@@ -196,6 +207,7 @@ class Seats(ObsSection):
         # card types; a module set's longer run (30 codes with both Vth Element modules) is cheaper
         # written in place: each gathered index costs about as much as a slice of 30 (measured).
         self.discard_gathered = self.ctx.codes_prefix and nt <= _GATHER_MAX
+        self.sliced = self.ctx.codes_prefix and not self.ctx.codes_all  # as OwnZones'
 
     def encode(
         self, state: GameState, seat: int, vec: np.ndarray, on: list[int], idx: list[int], val: list[float]
@@ -258,9 +270,17 @@ class Seats(ObsSection):
                 idx += self.discard_idx[k]
                 val += pl.discard[:nt]
             else:  # written in place (the layout scales it as the others): fewer indices to gather
-                vec[b_disc : b_disc + nt] = ctx.types(pl.discard)
+                if ctx.codes_all:
+                    vec[b_disc : b_disc + nt] = frombuffer(bytes(pl.discard), uint8)
+                else:
+                    vec[b_disc : b_disc + nt] = ctx.types(pl.discard)
         if b_hand >= 0:
-            vec[b_hand : b_hand + nt] = pl.hand[:nt] if ctx.codes_prefix else ctx.types(pl.hand)
+            if self.sliced:
+                vec[b_hand : b_hand + nt] = pl.hand[:nt]
+            elif ctx.codes_all:
+                vec[b_hand : b_hand + nt] = frombuffer(bytes(pl.hand), uint8)
+            else:
+                vec[b_hand : b_hand + nt] = ctx.types(pl.hand)
         tidx = ctx.type_index
         for slot, sup in enumerate(pl.support[:MAX_SUPPORT_SLOTS]):
             t = tidx[sup.card]

@@ -3,7 +3,9 @@ many random module-game states (``builders.random_decisions``): a seat's ability
 support capacity and Spell limit (``obs_player.Seats``: the modules' sources asked once per seat,
 their modifiers summed there) equal ``hooks.ability_and_limits`` (RULES.md sections 4.11, 9.2;
 V-10, V-27), with temporary modifiers and extra Phobias added to the random states, and with a
-test module whose source yields limit modifiers (the Phobias' yield none of them)."""
+test module whose source yields limit modifiers (the Phobias' yield none of them); and the count
+vectors written whole as bytes with both modules (``ObsContext.codes_all``: own hand and deck,
+discard piles, other hands) equal the general path's (``ObsContext.types``)."""
 
 from __future__ import annotations
 
@@ -129,3 +131,31 @@ def test_seat_limits_with_a_source_of_limit_modifiers(modules: tuple[str, ...]) 
             for state in _states(modules, players, 3 * players, "default"):
                 cases += _check_seats(enc, state, max(0, state.current_player()))
     assert all(cases[(True, temp, lost)] > 0 for temp in (True, False) for lost in (True, False)), cases
+
+
+def _general(enc: ObservationEncoder) -> ObservationEncoder:
+    """``enc`` with the count vectors' bytes shortcut off: every count vector through ctx.types."""
+    lay = enc.obs_layout
+    lay.ctx.codes_all = False
+    lay.groups["own"].whole = False  # type: ignore[attr-defined]
+    assert not lay.groups["own"].sliced and not lay.groups["seat"].sliced  # type: ignore[attr-defined]
+    return enc
+
+
+@pytest.mark.parametrize("hands", [False, True])
+def test_count_vectors_written_whole_equal_the_general_path(hands: bool) -> None:
+    config = GameConfig(pack="default", modules=BOTH)
+    fast = ObservationEncoder(config, observe_other_hands=hands)
+    assert fast.obs_layout.ctx.codes_all
+    general = _general(ObservationEncoder(config, observe_other_hands=hands))
+    seen = Counter[str]()
+    for players in (2, 3, 5):
+        for state in _states(BOTH, players, 11 * players, "default"):
+            for seat in range(players):
+                a, b = fast.encode(state, seat), general.encode(state, seat)
+                assert a.tobytes() == b.tobytes(), (players, seat)
+                pl = state.players[seat]
+                seen["deck"] += bool(pl.deck)
+                seen["discard"] += any(sum(p.discard) for p in state.players)
+                seen["module cards in hand"] += any(pl.hand[13:])
+    assert min(seen.values()) > 100, seen
