@@ -5,7 +5,9 @@ their modifiers summed there) equal ``hooks.ability_and_limits`` (RULES.md secti
 V-10, V-27), with temporary modifiers and extra Phobias added to the random states, and with a
 test module whose source yields limit modifiers (the Phobias' yield none of them); and the count
 vectors written whole as bytes with both modules (``ObsContext.codes_all``: own hand and deck,
-discard piles, other hands) equal the general path's (``ObsContext.types``)."""
+discard piles, other hands) equal the general path's (``ObsContext.types``); and the layout's
+tail (``ObsLayout.encode``: ``out`` zeroed by a copy, clipped against an array of ones) equals the
+checked path's (``check``: a fresh vector, clipped against the scalar 1)."""
 
 from __future__ import annotations
 
@@ -40,14 +42,16 @@ EXTRA_MODS = (
 
 
 def _states(modules: tuple[str, ...], players: int, seed: int, pack: str) -> Iterator[GameState]:
-    """Every 3rd decision of one random game, and a clone with temporary modifiers and a Phobia
-    added to some seats (drawn by ``Random(seed)``)."""
+    """Every 3rd decision of one random game, and (in a module game) a clone with temporary
+    modifiers and a Phobia added to some seats (drawn by ``Random(seed)``)."""
     config = GameConfig(num_players=players, pack=pack, seed=seed, modules=modules)
     rng = random.Random(seed)
     for i, state in enumerate(random_decisions(config, seed)):
         if i % 3:
             continue
         yield state
+        if not modules:  # ("lose_ability" and the Phobias are module things)
+            continue
         s = state.clone()
         for pl in s.players:
             if rng.random() < 0.5:
@@ -159,3 +163,20 @@ def test_count_vectors_written_whole_equal_the_general_path(hands: bool) -> None
                 seen["discard"] += any(sum(p.discard) for p in state.players)
                 seen["module cards in hand"] += any(pl.hand[13:])
     assert min(seen.values()) > 100, seen
+
+
+@pytest.mark.parametrize("modules", [(), PH, BOTH])
+def test_the_tail_equals_the_checked_path(modules: tuple[str, ...]) -> None:
+    """``encode`` into a fresh vector or into an ``out`` holding another observation (and into one
+    holding values outside [0, 1]) equals ``check_sections``' vector byte for byte."""
+    enc = ObservationEncoder(GameConfig(pack="default", modules=modules))
+    out = np.full(enc.size, 7.0, dtype=np.float32)
+    checked = 0
+    for players in (2, 5):
+        for state in _states(modules, players, 13 * players, "default"):
+            seat = max(0, state.current_player())
+            want = enc.check_sections(state, seat).tobytes()  # (raises if encode differs)
+            assert enc.encode(state, seat).tobytes() == want
+            assert enc.encode(state, seat, out) is out and out.tobytes() == want
+            checked += 1
+    assert checked > 100
