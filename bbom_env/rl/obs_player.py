@@ -15,6 +15,8 @@ from bbom_env.engine.state import GameState, PlayerState
 
 from .obs_core import ObsContext, ObsSection, Part
 
+_NO_CARDS = bytes(NUM_CODES)  # a count vector of no card, as bytes (ObsContext.codes_all)
+
 
 class OwnZones(ObsSection):
     """The observer's hand and the composition of their deck."""
@@ -52,17 +54,21 @@ class OwnZones(ObsSection):
         o = self.start
         if self.sliced:
             vec[o : o + nt] = me.hand[:nt]
+        elif self.whole:  # own.hand then own.deck (contiguous): one run of bytes, counted in place
+            run = bytearray(me.hand)
+            run += _NO_CARDS
+            for c in me.deck:
+                run[nt + c] += 1
+            vec[o : o + 2 * nt] = frombuffer(run, uint8)
+            return
         else:
-            vec[o : o + nt] = frombuffer(bytes(me.hand), uint8) if self.whole else ctx.types(me.hand)
+            vec[o : o + nt] = ctx.types(me.hand)
         if me.deck:
             counts = [0] * NUM_CODES
             for c in me.deck:
                 counts[c] += 1
             o += nt
-            if self.sliced:
-                vec[o : o + nt] = counts[:nt]
-            else:
-                vec[o : o + nt] = frombuffer(bytes(counts), uint8) if self.whole else ctx.types(counts)
+            vec[o : o + nt] = counts[:nt] if self.sliced else ctx.types(counts)
 
 
 def _spell_features(ctx: ObsContext) -> tuple[dict[str, tuple[int, int, int]], int]:
