@@ -212,7 +212,11 @@ class Seats(ObsSection):
         # A discard pile's counts go through the layout's gather (idx/val) for the base game's few
         # card types; a module set's longer run (30 codes with both Vth Element modules) is cheaper
         # written in place: each gathered index costs about as much as a slice of 30 (measured).
+        # With every card code (ObsContext.codes_all) the sizes and the discard pile, contiguous,
+        # are one run of bytes.
         self.discard_gathered = self.ctx.codes_prefix and nt <= _GATHER_MAX
+        if any(row[2] != row[1] + 6 for row in self.rows):
+            raise AssertionError("seatK.discard must follow seatK.sizes (6 features)")
         self.sliced = self.ctx.codes_prefix and not self.ctx.codes_all  # as OwnZones'
 
     def encode(
@@ -268,25 +272,25 @@ class Seats(ObsSection):
         b_mag, b_sizes, b_disc, b_hand, b_sup, b_spells, b_mods = self.rows[k]
         on.append(b_mag + self.magician_index[pl.magician])
         cap, lim = self._limits(pl, lost, sourced, b_mods, on)
-        idx += (b_sizes, b_sizes + 1, b_sizes + 2, b_sizes + 3, b_sizes + 4, b_sizes + 5)
-        ndiscard = sum(pl.discard)
-        val += (sum(pl.hand), len(pl.deck), ndiscard, len(pl.support), cap, lim)
-        if ndiscard:
-            if self.discard_gathered:
+        if self.discard_gathered:  # the base game's 13 card types: sizes and discard counts gathered
+            idx += (b_sizes, b_sizes + 1, b_sizes + 2, b_sizes + 3, b_sizes + 4, b_sizes + 5)
+            ndiscard = sum(pl.discard)
+            val += (sum(pl.hand), len(pl.deck), ndiscard, len(pl.support), cap, lim)
+            if ndiscard:
                 idx += self.discard_idx[k]
                 val += pl.discard[:nt]
-            else:  # written in place (the layout scales it as the others): fewer indices to gather
-                if ctx.codes_all:
-                    vec[b_disc : b_disc + nt] = frombuffer(bytes(pl.discard), uint8)
-                else:
-                    vec[b_disc : b_disc + nt] = ctx.types(pl.discard)
+        elif ctx.codes_all:  # seatK.sizes then seatK.discard (contiguous): one run of bytes
+            run = bytearray((sum(pl.hand), len(pl.deck), sum(pl.discard), len(pl.support), cap, lim))
+            run.extend(pl.discard)
+            vec[b_sizes : b_disc + nt] = frombuffer(run, uint8)
+        else:  # the discard pile written in place (the layout scales it as the others)
+            idx += (b_sizes, b_sizes + 1, b_sizes + 2, b_sizes + 3, b_sizes + 4, b_sizes + 5)
+            ndiscard = sum(pl.discard)
+            val += (sum(pl.hand), len(pl.deck), ndiscard, len(pl.support), cap, lim)
+            if ndiscard:
+                vec[b_disc : b_disc + nt] = ctx.types(pl.discard)
         if b_hand >= 0:
-            if self.sliced:
-                vec[b_hand : b_hand + nt] = pl.hand[:nt]
-            elif ctx.codes_all:
-                vec[b_hand : b_hand + nt] = frombuffer(bytes(pl.hand), uint8)
-            else:
-                vec[b_hand : b_hand + nt] = ctx.types(pl.hand)
+            self._hand(pl, b_hand, vec)
         tidx = ctx.type_index
         for slot, sup in enumerate(pl.support[:MAX_SUPPORT_SLOTS]):
             t = tidx[sup.card]
@@ -303,6 +307,17 @@ class Seats(ObsSection):
             if sp.neutralized:
                 on.append(r + o_neu)
             r += rec
+
+    def _hand(self, pl: PlayerState, b_hand: int, vec: np.ndarray) -> None:
+        """``seatK.hand`` (observe_other_hands, A-66): the count vector as the layout shows it."""
+        ctx = self.ctx
+        nt = ctx.ntypes
+        if self.sliced:
+            vec[b_hand : b_hand + nt] = pl.hand[:nt]
+        elif ctx.codes_all:
+            vec[b_hand : b_hand + nt] = frombuffer(bytes(pl.hand), uint8)
+        else:
+            vec[b_hand : b_hand + nt] = ctx.types(pl.hand)
 
     def _limits(
         self, pl: PlayerState, lost: bool, sourced: Iterable[dict], b_mods: int, on: list[int]

@@ -5,7 +5,8 @@ their modifiers summed there) equal ``hooks.ability_and_limits`` (RULES.md secti
 V-10, V-27), with temporary modifiers and extra Phobias added to the random states, and with a
 test module whose source yields limit modifiers (the Phobias' yield none of them); and the count
 vectors written whole as bytes with both modules (``ObsContext.codes_all``: own hand and deck,
-discard piles, other hands) equal the general path's (``ObsContext.types``); and the layout's
+a seat's sizes and discard pile, other hands) equal the general path's (``ObsContext.types``, the
+sizes gathered); and the layout's
 tail (``ObsLayout.encode``: ``out`` zeroed by a copy, clipped against an array of ones) equals the
 checked path's (``check``: a fresh vector, clipped against the scalar 1)."""
 
