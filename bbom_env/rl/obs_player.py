@@ -11,6 +11,7 @@ from numpy import frombuffer, uint8
 from bbom_env.engine.constants import MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_CODES
 from bbom_env.engine.hooks import ability_lost
 from bbom_env.engine.mod_sources import gather
+from bbom_env.engine.records import TempModifier
 from bbom_env.engine.state import GameState, PlayerState
 
 from .obs_core import ObsContext, ObsSection, Part
@@ -91,7 +92,7 @@ def modifier_kinds(ctx: ObsContext) -> list[str]:
     return base + [k for k in ctx.rules.modifier_kinds if k not in base]
 
 
-def _loses(temp: list, sourced: Iterable[dict]) -> bool:
+def _loses(temp: list[TempModifier], sourced: Iterable[dict]) -> bool:
     """Whether a "lose_ability" modifier (V-10, V-27) is among a player's temporary modifiers or
     what the modules' sources yield for them (hooks.ability_lost's test, past the flag)."""
     for t in temp:
