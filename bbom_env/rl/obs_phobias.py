@@ -137,15 +137,16 @@ class PhobiaSections(ObsSection):
                 on.append(self.o_placing + f["code"] - PHOBIA_BASE)
         players = state.players
         n = len(players)
-        nc = len(self.crush_codes)
-        crush_index = self.crush_index
         for k in range(n):
+            support = players[(seat + k) % n].support
+            if not support:  # (many seats)
+                continue
             b_ph, b_cr = self.seat_rows[k]
-            for s, slot in enumerate(players[(seat + k) % n].support[:MAX_SUPPORT_SLOTS]):
+            for s, slot in enumerate(support[:MAX_SUPPORT_SLOTS]):
                 if slot.card >= PHOBIA_BASE:
                     on.append(b_ph + slot.card - PHOBIA_BASE)
                     if slot.crushed >= 0:
-                        on.append(b_cr + s * nc + crush_index[slot.crushed])
+                        on.append(b_cr + s * len(self.crush_codes) + self.crush_index[slot.crushed])
 
 
 PHOBIA_SECTIONS = ObsModule(

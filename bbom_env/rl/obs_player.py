@@ -3,13 +3,20 @@ block per seat relative to the observer (``seat0.*`` ... ``seat4.*``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
+from numpy import frombuffer, uint8
 
 from bbom_env.engine.constants import MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_CODES
-from bbom_env.engine.hooks import ability_and_limits, ability_lost
+from bbom_env.engine.hooks import ability_lost
+from bbom_env.engine.mod_sources import gather
+from bbom_env.engine.records import TempModifier
 from bbom_env.engine.state import GameState, PlayerState
 
 from .obs_core import ObsContext, ObsSection, Part
+
+_NO_CARDS = bytes(NUM_CODES)  # a count vector of no card, as bytes (ObsContext.codes_all)
 
 
 class OwnZones(ObsSection):
@@ -34,6 +41,10 @@ class OwnZones(ObsSection):
                 1 / 16,
             ),
         ]
+        # Count vectors: a plain slice (the base game's 13 codes), else whole as bytes
+        # (ObsContext.codes_all) or through ctx.types (the Phobia module alone).
+        self.sliced = ctx.codes_prefix and not ctx.codes_all
+        self.whole = ctx.codes_all
 
     def encode(
         self, state: GameState, seat: int, vec: np.ndarray, on: list[int], idx: list[int], val: list[float]
@@ -42,13 +53,23 @@ class OwnZones(ObsSection):
         nt = ctx.ntypes
         me = state.players[seat]
         o = self.start
-        vec[o : o + nt] = me.hand[:nt] if ctx.codes_prefix else ctx.types(me.hand)
+        if self.sliced:
+            vec[o : o + nt] = me.hand[:nt]
+        elif self.whole:  # own.hand then own.deck (contiguous): one run of bytes, counted in place
+            run = bytearray(me.hand)
+            run += _NO_CARDS
+            for c in me.deck:
+                run[nt + c] += 1
+            vec[o : o + 2 * nt] = frombuffer(run, uint8)
+            return
+        else:
+            vec[o : o + nt] = ctx.types(me.hand)
         if me.deck:
             counts = [0] * NUM_CODES
             for c in me.deck:
                 counts[c] += 1
             o += nt
-            vec[o : o + nt] = counts[:nt] if ctx.codes_prefix else ctx.types(counts)
+            vec[o : o + nt] = counts[:nt] if self.sliced else ctx.types(counts)
 
 
 def _spell_features(ctx: ObsContext) -> tuple[dict[str, tuple[int, int, int]], int]:
@@ -71,10 +92,14 @@ def modifier_kinds(ctx: ObsContext) -> list[str]:
     return base + [k for k in ctx.rules.modifier_kinds if k not in base]
 
 
-def _any_sourced(state: GameState, p: int, sources: tuple) -> bool:
-    """Whether a modifier source of the game's modules yields something for seat p now."""
-    for source in sources:
-        if source(state, p):
+def _loses(temp: list[TempModifier], sourced: Iterable[dict]) -> bool:
+    """Whether a "lose_ability" modifier (V-10, V-27) is among a player's temporary modifiers or
+    what the modules' sources yield for them (hooks.ability_lost's test, past the flag)."""
+    for t in temp:
+        if t.modifier["kind"] == "lose_ability":
+            return True
+    for m in sourced:
+        if m["kind"] == "lose_ability":
             return True
     return False
 
@@ -101,14 +126,15 @@ class Seats(ObsSection):
         self.mod_index = {k: i for i, k in enumerate(mod_kinds)}
         for k in range(MAX_PLAYERS):
             self.parts += self._seat_parts(k, variants, mod_kinds)
-        # Support capacity and Spell limit before temporary modifiers and clipping, per Magician and
-        # ability-lost flag: the same sums as engine hooks (section 4.11, a lost ability drops the
-        # sheet's modifiers). With a module that adds modifier sources (cards active in a zone,
-        # hooks.player_mods' third source, e.g. a Phobia in a support, section 9.2) they hold for a
-        # seat whose sources yield nothing now; encode asks the sources first, and calls the hooks
-        # for a seat they yield something for.
+        # Support capacity and Spell limit before temporary and sourced modifiers and clipping, per
+        # Magician and ability-lost flag: the same sums as engine hooks (section 4.11, a lost ability
+        # drops the sheet's modifiers). With a module that adds modifier sources (cards active in a
+        # zone, hooks.player_mods' third source, e.g. a Phobia in a support, section 9.2) encode asks
+        # them once per seat (mod_sources.gather: the one source itself when there is one, as the
+        # hooks ask it; fresh every time, STYLE practice 10) and adds what they yield, as
+        # hooks.ability_and_limits does, instead of asking the hooks, which would ask them again.
         self.fast_limits: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {}
-        self.sources = ctx.rules.modifier_sources
+        self.source = gather(ctx.modules) if ctx.rules.modifier_sources else None
         for mid, mag in ctx.pack.magicians.items():
             slots = sum(m["amount"] for m in mag.mods if m["kind"] == "support_slots")
             extra = sum(m["amount"] for m in mag.mods if m["kind"] == "spell_limit")
@@ -187,14 +213,19 @@ class Seats(ObsSection):
         # A discard pile's counts go through the layout's gather (idx/val) for the base game's few
         # card types; a module set's longer run (30 codes with both Vth Element modules) is cheaper
         # written in place: each gathered index costs about as much as a slice of 30 (measured).
+        # With every card code (ObsContext.codes_all) the sizes and the discard pile, contiguous,
+        # are one run of bytes.
         self.discard_gathered = self.ctx.codes_prefix and nt <= _GATHER_MAX
+        if any(row[2] != row[1] + 6 for row in self.rows):
+            raise AssertionError("seatK.discard must follow seatK.sizes (6 features)")
+        self.sliced = self.ctx.codes_prefix and not self.ctx.codes_all  # as OwnZones'
 
     def encode(
         self, state: GameState, seat: int, vec: np.ndarray, on: list[int], idx: list[int], val: list[float]
     ) -> None:
         players = state.players
         n = len(players)
-        sources = self.sources
+        source = self.source
         for k in range(MAX_PLAYERS):
             b = self.seat_start[k]
             if k >= n:
@@ -210,18 +241,19 @@ class Seats(ObsSection):
             if pl.ability_used:
                 on.append(b + _USED)
             # Lost for good, or while a lose_ability modifier lasts (a module's kind, V-10, V-27).
-            limits = None
-            if not sources:
+            sourced: Iterable[dict] = ()
+            if source is None:
                 lost = ability_lost(state, p)
-            elif _any_sourced(state, p, sources):  # read once for the limits too
-                lost, *limits = ability_and_limits(state, p)
-            elif pl.mods:  # nothing sourced: the Magician's and the temporary modifiers (fast_limits)
-                lost = ability_lost(state, p)
-            else:  # no temporary modifier and nothing sourced: hooks.ability_lost reads the flag only
+            else:
+                sourced = source(state, p)
+                if type(sourced) is not tuple:
+                    sourced = list(sourced)  # any iterable (Module.modifier_sources): read twice
                 lost = pl.ability_lost
+                if not lost and (sourced or pl.mods):  # (most seats: neither)
+                    lost = _loses(pl.mods, sourced)
             if lost:
                 on.append(b + _LOST)
-            self._player(state, p, pl, k, lost, limits, vec, on, idx, val)
+            self._player(state, p, pl, k, lost, sourced, vec, on, idx, val)
 
     def _player(
         self,
@@ -230,7 +262,7 @@ class Seats(ObsSection):
         pl: PlayerState,
         k: int,
         lost: bool,
-        limits: list[int] | None,
+        sourced: Iterable[dict],
         vec: np.ndarray,
         on: list[int],
         idx: list[int],
@@ -240,18 +272,26 @@ class Seats(ObsSection):
         nt = ctx.ntypes
         b_mag, b_sizes, b_disc, b_hand, b_sup, b_spells, b_mods = self.rows[k]
         on.append(b_mag + self.magician_index[pl.magician])
-        cap, lim = self._limits(pl, lost, limits, b_mods, on)
-        idx += (b_sizes, b_sizes + 1, b_sizes + 2, b_sizes + 3, b_sizes + 4, b_sizes + 5)
-        ndiscard = sum(pl.discard)
-        val += (sum(pl.hand), len(pl.deck), ndiscard, len(pl.support), cap, lim)
-        if ndiscard:
-            if self.discard_gathered:
+        cap, lim = self._limits(pl, lost, sourced, b_mods, on)
+        if self.discard_gathered:  # the base game's 13 card types: sizes and discard counts gathered
+            idx += (b_sizes, b_sizes + 1, b_sizes + 2, b_sizes + 3, b_sizes + 4, b_sizes + 5)
+            ndiscard = sum(pl.discard)
+            val += (sum(pl.hand), len(pl.deck), ndiscard, len(pl.support), cap, lim)
+            if ndiscard:
                 idx += self.discard_idx[k]
                 val += pl.discard[:nt]
-            else:  # written in place (the layout scales it as the others): fewer indices to gather
+        elif ctx.codes_all:  # seatK.sizes then seatK.discard (contiguous): one run of bytes
+            run = bytearray((sum(pl.hand), len(pl.deck), sum(pl.discard), len(pl.support), cap, lim))
+            run.extend(pl.discard)
+            vec[b_sizes : b_disc + nt] = frombuffer(run, uint8)
+        else:  # the discard pile written in place (the layout scales it as the others)
+            idx += (b_sizes, b_sizes + 1, b_sizes + 2, b_sizes + 3, b_sizes + 4, b_sizes + 5)
+            ndiscard = sum(pl.discard)
+            val += (sum(pl.hand), len(pl.deck), ndiscard, len(pl.support), cap, lim)
+            if ndiscard:
                 vec[b_disc : b_disc + nt] = ctx.types(pl.discard)
         if b_hand >= 0:
-            vec[b_hand : b_hand + nt] = pl.hand[:nt] if ctx.codes_prefix else ctx.types(pl.hand)
+            self._hand(pl, b_hand, vec)
         tidx = ctx.type_index
         for slot, sup in enumerate(pl.support[:MAX_SUPPORT_SLOTS]):
             t = tidx[sup.card]
@@ -269,17 +309,24 @@ class Seats(ObsSection):
                 on.append(r + o_neu)
             r += rec
 
+    def _hand(self, pl: PlayerState, b_hand: int, vec: np.ndarray) -> None:
+        """``seatK.hand`` (observe_other_hands, A-66): the count vector as the layout shows it."""
+        ctx = self.ctx
+        nt = ctx.ntypes
+        if self.sliced:
+            vec[b_hand : b_hand + nt] = pl.hand[:nt]
+        elif ctx.codes_all:
+            vec[b_hand : b_hand + nt] = frombuffer(bytes(pl.hand), uint8)
+        else:
+            vec[b_hand : b_hand + nt] = ctx.types(pl.hand)
+
     def _limits(
-        self, pl: PlayerState, lost: bool, limits: list[int] | None, b_mods: int, on: list[int]
+        self, pl: PlayerState, lost: bool, sourced: Iterable[dict], b_mods: int, on: list[int]
     ) -> tuple[int, int]:
         """Support capacity and Spell limit of player ``pl`` (``lost``: hooks.ability_lost;
-        ``limits``: both read by ``hooks.ability_and_limits`` with modifier sources); flags their
-        temporary modifiers."""
+        ``sourced``: what the modules' sources yield for them, hooks.ability_and_limits' third
+        group); flags their temporary modifiers."""
         mod_index = self.mod_index
-        if limits is not None:
-            for m in pl.mods:
-                on.append(b_mods + mod_index[m.modifier["kind"]])
-            return limits[0], limits[1]
         fast = self.fast_limits
         # hooks.ability_lost, not pl.ability_lost: a lose_ability modifier (V-10) drops the sheet's too.
         cap, lim = fast[pl.magician][lost]
@@ -291,4 +338,11 @@ class Seats(ObsSection):
                 cap += mod["amount"]
             elif kind == "spell_limit":
                 lim += mod["amount"]
+        if sourced:  # a module game's cards active in a zone (section 9.2)
+            for mod in sourced:
+                kind = mod["kind"]
+                if kind == "support_slots":
+                    cap += mod["amount"]
+                elif kind == "spell_limit":
+                    lim += mod["amount"]
         return (cap if cap > 0 else 0), (lim if lim > 1 else 1)

@@ -78,6 +78,11 @@ class ObsLayout:
                 self._place(module, obj, scales)
         self.size = len(scales)
         self.scale = np.array(scales, dtype=np.float32)
+        # The tail's constants: np.minimum against an array of ones, and zeroing ``out`` by a copy,
+        # each take about half the time of the scalar forms on a module set's vector (4432 floats
+        # with both Vth Element modules, 1890 in the base game; measured).
+        self._ones = np.ones(self.size, dtype=np.float32)
+        self._zeros = np.zeros(self.size, dtype=np.float32)
         self.groups = {obj.group: obj for obj in self.objects}
         self._encoders = tuple(obj.encode for obj in self.objects)
         self._validate()
@@ -112,7 +117,7 @@ class ObsLayout:
             vec = np.zeros(self.size, dtype=np.float32)
         else:
             vec = out
-            vec.fill(0.0)
+            np.copyto(vec, self._zeros)
         on: list[int] = []  # indices set to 1 (one-hots, flags)
         idx: list[int] = []  # indices set to a raw value (scaled afterwards)
         val: list[float] = []
@@ -121,7 +126,7 @@ class ObsLayout:
         vec[on] = 1.0
         vec[idx] = val
         vec *= self.scale
-        np.minimum(vec, 1.0, out=vec)
+        np.minimum(vec, self._ones, out=vec)
         return vec
 
     def check(self, state: GameState, seat: int) -> np.ndarray:
