@@ -332,7 +332,7 @@ BASE_ACTIONS: tuple[MenuAction, ...] = (
     MenuAction("activate", ("ACTIVATE",), legal_activate, choose_activate),
     MenuAction("learn", ("LEARN",), legal_learn, choose_learn),
     MenuAction("acquire", ("ACQUIRE",), legal_acquire, choose_acquire),
-    MenuAction("destroy", ("DESTROY_CURSE",), legal_destroy, choose_destroy, legal_destroy_modules),
+    MenuAction("destroy", ("DESTROY_CURSE",), legal_destroy, choose_destroy),
     MenuAction("cure", ("CURE_HAND", "CURE_SUPPORT"), legal_cure, choose_cure),
     MenuAction("ability", ("ABILITY",), legal_ability, choose_ability),
 )

@@ -462,12 +462,9 @@ def menu_legal(state: GameState, f: MenuFrame) -> list[int]:
     """DP-03: END plus every Action whose target exists and whose cost can be paid."""
     rules = ruleset(state.config.modules)
     view = MenuView(state, f, rules)
-    legals = rules.menu_legals  # (the Actions' legal, read once per ruleset: every query)
-    if rules.some_takers:  # a module's Action only some Magicians take (V-19): asked of them only
-        legals = rules.legals_of(state.pack, view.player.magician)
     out = [M.END]
-    for legal in legals:
-        out += legal(state, view)
+    for action in rules.actions:
+        out.extend(action.legal(state, view))
     out.sort()
     return out
 

@@ -57,19 +57,12 @@ class MenuAction:
     may choose now (``menu`` is the ``menu.MenuView`` of the pending menu: the decider, the
     Elements they can pay with, their modifiers; ``menu.plain(action)`` says when no modifier
     touches the Action); ``choose(state, frame, move)`` pushes what choosing it starts (usually a
-    payment frame, then the Action's own frames). ``module_legal``, optional: what ``legal``
-    hands a game with modules to (the same answers), for the menu to call directly there
-    (``Ruleset.menu_legals``: the Destroy Action's, ``destroy_menu.legal_destroy_modules``).
-    ``takers``, optional: the Magicians of a pack who may ever take the Action (a Magician's own
-    Action, e.g. moving a Phobia, V-19; a ``cards.PackMemo``): the menu does not ask ``legal``
-    for another Magician's owner (``Ruleset.legals_of``), whose answer would be []."""
+    payment frame, then the Action's own frames)."""
 
     name: str
     blocks: tuple[str, ...]
     legal: Callable[[GameState, Any], Iterable[int]]
     choose: Callable[[GameState, dict, Move], None]
-    module_legal: Callable[[GameState, Any], Iterable[int]] | None = None
-    takers: Callable[[Pack], frozenset[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -334,12 +327,6 @@ class Ruleset:
     parts: tuple[Module, ...]
     actions: tuple[MenuAction, ...]
     action_of_block: dict[str, MenuAction] = field(repr=False)
-    # Each Action's ``legal`` in ``actions`` order, as the menu calls them (``MenuAction.module_legal``
-    # where a module set has one): read once per ruleset, not per menu query (menu.menu_legal).
-    menu_legals: tuple[Callable[[GameState, Any], Iterable[int]], ...]
-    # Whether an Action has ``takers`` (then the menu asks ``legals_of``), and legals_of's answers
-    # by Magician id: (the pack, the legal functions), a per-pack fact kept with this ruleset.
-    some_takers: bool
     ops: tuple[str, ...]
     decision_kinds: tuple[str, ...]
     modifier_kinds: tuple[str, ...]
@@ -362,23 +349,6 @@ class Ruleset:
     recup_drawn: tuple[Callable[[GameState, int], bool], ...] = ()
     under_curse: tuple[Callable[[GameState, str, int], bool], ...] = ()
     from_curse: tuple[Callable[[GameState, str], list[int]], ...] = ()
-    _legals_by_magician: dict[str, tuple[Pack, tuple]] = field(
-        default_factory=dict, repr=False, compare=False
-    )
-
-    def legals_of(self, pack: Pack, magician: str) -> tuple[Callable[[GameState, Any], Iterable[int]], ...]:
-        """``menu_legals`` without the Actions whose ``takers`` leave this Magician of ``pack``
-        out: found again by Magician id (a per-pack fact; another pack's answer is replaced)."""
-        known = self._legals_by_magician.get(magician)
-        if known is not None and known[0] is pack:
-            return known[1]
-        legals = tuple(
-            legal
-            for action, legal in zip(self.actions, self.menu_legals, strict=True)
-            if action.takers is None or magician in action.takers(pack)
-        )
-        self._legals_by_magician[magician] = (pack, legals)
-        return legals
 
 
 @cache
@@ -415,10 +385,6 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         parts=parts,
         actions=actions,
         action_of_block=by_block,
-        menu_legals=tuple(
-            a.module_legal if modules and a.module_legal is not None else a.legal for a in actions
-        ),
-        some_takers=any(a.takers is not None for a in actions),
         ops=_union(parts, "ops"),
         decision_kinds=_concat(parts, "decision_kinds"),
         modifier_kinds=_union(parts, "modifier_kinds"),

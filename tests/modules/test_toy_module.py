@@ -207,17 +207,6 @@ def test_ruleset_lists_the_module_parts_after_the_base(toy: None) -> None:
     assert [a.name for a in rs.actions][-1] == "toy_meditate" and base.modifier_sources == ()
 
 
-def test_the_menu_calls_each_actions_legal_and_the_module_one_in_a_module_game(toy: None) -> None:
-    """``Ruleset.menu_legals``: each Action's ``legal`` in Action order; in a game with modules,
-    ``MenuAction.module_legal`` where an Action has one (the Destroy Action's), never in a base game."""
-    rs, base = ruleset(TOY_SET), ruleset(())
-    assert base.menu_legals == tuple(a.legal for a in base.actions)
-    with_module = [a for a in rs.actions if a.module_legal is not None]
-    assert [a.name for a in with_module] == ["destroy"]
-    assert rs.menu_legals == tuple(a.module_legal or a.legal for a in rs.actions)
-    assert rs.menu_legals != tuple(a.legal for a in rs.actions)
-
-
 @pytest.mark.parametrize("players", [2, 4])
 def test_random_playouts_with_the_module_keep_the_invariants(toy: None, players: int) -> None:
     meditations = finished = 0

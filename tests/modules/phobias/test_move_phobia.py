@@ -9,15 +9,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from builders import random_decisions
 
 from bbom_env.engine import GameConfig, from_json, hooks, new_game, pending
 from bbom_env.engine import moves as M
 from bbom_env.engine.constants import DARK_MATTER, PHOBIA_BASE
 from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.menu import MenuView, menu_legal
 from bbom_env.engine.records import SupportSlot
-from bbom_env.engine.rules import offered_magicians, ruleset
+from bbom_env.engine.rules import offered_magicians
 from bbom_env.engine.scenario import grant_actions, start_action_phase
 from bbom_env.engine.state import GameState
 from bbom_env.modules.dark_matter.state import dm_state
@@ -289,46 +287,3 @@ def test_v19_any_movable_is_whether_a_phobia_has_somewhere_to_go() -> None:
             assert move._any_movable(s) == expected, (seed, p, [pl.support for pl in s.players])
             answers[expected] += 1
     assert answers[True] > 50 and answers[False] > 30, answers
-
-
-def test_v19_the_menu_asks_the_move_of_its_takers_only_and_loses_nothing() -> None:
-    """``MenuAction.takers`` (the Magicians who move Phobias): the menu leaves ``legal_move`` out
-    for any other Magician's owner (``Ruleset.legals_of``). On every menu of random games of both
-    modules, with the mover seated and Dark Matter handed out: the menu equals the one that asks
-    every Action, and ``legal_move`` answers [] for every Magician the filter leaves out (the
-    owner swapped in for the question: the fact holds for each Magician of the pack)."""
-    rules = ruleset(BOTH)
-    assert rules.some_takers and not ruleset(()).some_takers
-    offered = asked_mover = 0
-    for seed in range(6):
-        config = GameConfig(num_players=3, seed=seed, modules=BOTH)  # (the Magicians dealt)
-        if seed % 2 == 0:
-            mags = (MOVER, "magician_fire_m") if seed % 4 == 0 else ("magician_fire_m", MOVER)
-            config = GameConfig(num_players=2, seed=seed, modules=BOTH, magicians=mags)
-        for state in random_decisions(config, seed):
-            f = state.stack[-1]
-            if f["kind"] != "menu" or f.get("decider") is None:
-                continue
-            p = f["player"]
-            if state.players[p].hand[DARK_MATTER] == 0:
-                state.players[p].hand[DARK_MATTER] += 1  # (put back below)
-                added = True
-            else:
-                added = False
-            state.legal_cache = None
-            view = MenuView(state, f)
-            everything = sorted([M.END, *(i for legal in rules.menu_legals for i in legal(state, view))])
-            assert menu_legal(state, f) == everything
-            own = state.players[p].magician
-            for mag in state.pack.magicians:
-                state.players[p].magician = mag
-                if move.legal_move not in rules.legals_of(state.pack, mag):
-                    assert list(move.legal_move(state, MenuView(state, f))) == [], (seed, mag)
-                elif move.legal_move(state, MenuView(state, f)):
-                    offered += 1
-            state.players[p].magician = own
-            asked_mover += own == MOVER
-            if added:
-                state.players[p].hand[DARK_MATTER] -= 1
-            state.legal_cache = None
-    assert offered > 5 and asked_mover > 20, (offered, asked_mover)
