@@ -277,13 +277,22 @@ def _ability_and_limits(
     lost = lost_flag or (temp and _loses(temp)) or (sourced and _loses(sourced))
     slots = extra = 0
     for group in (temp, sourced) if lost else (mag.mods, temp, sourced):
-        for m in group:
-            kind = m["kind"]
-            if kind == "support_slots":
-                slots += m["amount"]
-            elif kind == "spell_limit":
-                extra += m["amount"]
+        more_slots, more_spells = limit_sums(group)
+        slots += more_slots
+        extra += more_spells
     return bool(lost), max(0, mag.support_slots + slots), max(1, mag.spell_limit + extra)
+
+
+def limit_sums(mods: Iterable[dict]) -> tuple[int, int]:
+    """What these modifiers add to the support capacity and to the Spell limit (section 4.11)."""
+    slots = extra = 0
+    for m in mods:
+        kind = m["kind"]
+        if kind == "support_slots":
+            slots += m["amount"]
+        elif kind == "spell_limit":
+            extra += m["amount"]
+    return slots, extra
 
 
 _LIMITS: dict[tuple[int, bool, int], tuple[Magician, tuple, tuple[bool, int, int]]] = {}

@@ -9,7 +9,7 @@ import numpy as np
 from numpy import frombuffer, uint8
 
 from bbom_env.engine.constants import MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_CODES
-from bbom_env.engine.hooks import ability_lost
+from bbom_env.engine.hooks import ability_lost, limit_sums
 from bbom_env.engine.mod_sources import gather
 from bbom_env.engine.records import TempModifier
 from bbom_env.engine.state import GameState, PlayerState
@@ -339,10 +339,7 @@ class Seats(ObsSection):
             elif kind == "spell_limit":
                 lim += mod["amount"]
         if sourced:  # a module game's cards active in a zone (section 9.2)
-            for mod in sourced:
-                kind = mod["kind"]
-                if kind == "support_slots":
-                    cap += mod["amount"]
-                elif kind == "spell_limit":
-                    lim += mod["amount"]
+            more_slots, more_spells = limit_sums(sourced)
+            cap += more_slots
+            lim += more_spells
         return (cap if cap > 0 else 0), (lim if lim > 1 else 1)
