@@ -273,23 +273,20 @@ class Seats(ObsSection):
         b_mag, b_sizes, b_disc, b_hand, b_sup, b_spells, b_mods = self.rows[k]
         on.append(b_mag + self.magician_index[pl.magician])
         cap, lim = self._limits(pl, lost, sourced, b_mods, on)
-        if self.discard_gathered:  # the base game's 13 card types: sizes and discard counts gathered
-            idx += (b_sizes, b_sizes + 1, b_sizes + 2, b_sizes + 3, b_sizes + 4, b_sizes + 5)
-            ndiscard = sum(pl.discard)
-            val += (sum(pl.hand), len(pl.deck), ndiscard, len(pl.support), cap, lim)
-            if ndiscard:
-                idx += self.discard_idx[k]
-                val += pl.discard[:nt]
-        elif ctx.codes_all:  # seatK.sizes then seatK.discard (contiguous): one run of bytes
+        if ctx.codes_all:  # seatK.sizes then seatK.discard (contiguous): one run of bytes
             run = bytearray((sum(pl.hand), len(pl.deck), sum(pl.discard), len(pl.support), cap, lim))
             run.extend(pl.discard)
             vec[b_sizes : b_disc + nt] = frombuffer(run, uint8)
-        else:  # the discard pile written in place (the layout scales it as the others)
+        else:
             idx += (b_sizes, b_sizes + 1, b_sizes + 2, b_sizes + 3, b_sizes + 4, b_sizes + 5)
             ndiscard = sum(pl.discard)
             val += (sum(pl.hand), len(pl.deck), ndiscard, len(pl.support), cap, lim)
             if ndiscard:
-                vec[b_disc : b_disc + nt] = ctx.types(pl.discard)
+                if self.discard_gathered:  # the base game's 13 card types: gathered with the sizes
+                    idx += self.discard_idx[k]
+                    val += pl.discard[:nt]
+                else:  # written in place (the layout scales it as the others)
+                    vec[b_disc : b_disc + nt] = ctx.types(pl.discard)
         if b_hand >= 0:
             self._hand(pl, b_hand, vec)
         tidx = ctx.type_index
