@@ -31,11 +31,12 @@ from bbom_env.engine import moves as M
 from bbom_env.engine.action_rulings import DestroyRuling, cure_payable
 from bbom_env.engine.actions import CURE_REQ, _curse_base, curse_rule, destroy_cost, legal_destroy
 from bbom_env.engine.cards import PackMemo
-from bbom_env.engine.constants import DARK_MATTER, NUM_ELEMENT_CODES
+from bbom_env.engine.constants import DARK_MATTER, MAX_STACK, NUM_ELEMENT_CODES
 from bbom_env.engine.menu import MenuView
 from bbom_env.engine.payment import affordable
 from bbom_env.engine.records import TempModifier
 from bbom_env.engine.rules import ruleset
+from bbom_env.modules.dark_matter.content import DARK_SYMBOL
 
 MODULE_SETS = (("dark_matter", "phobias"), ("dark_matter",), ("phobias",))
 
@@ -187,6 +188,10 @@ BROKEN: dict[str, Callable[[pytest.MonkeyPatch], None]] = {
     "surcharge never read": lambda m: m.setattr(D, "standing_destroy_surcharge", _surcharge_zero),
     "surcharge one too many": lambda m: m.setattr(D, "standing_destroy_surcharge", _surcharge_always),
     "module types ignored": lambda m: m.setattr(D, "_MODULE_TYPES", PackMemo(lambda pack: {})),
+    # (the slow paths tell a module's Curse type by CURSE_ELEMENT, the plain path by the memo)
+    "module types priced as base Curses off the plain path": lambda m: m.setattr(
+        D, "CURSE_ELEMENT", {**D.CURSE_ELEMENT, DARK_SYMBOL: None}
+    ),
     "a Multi-Element Curse given an Element": lambda m: m.setattr(
         D, "CURSE_ELEMENT", {**D.CURSE_ELEMENT, "multi": 0}
     ),
@@ -198,6 +203,49 @@ def test_a_broken_shortcut_is_caught(broken: str, monkeypatch: pytest.MonkeyPatc
     assert not _mismatch(("dark_matter", "phobias"), range(2))
     BROKEN[broken](monkeypatch)
     assert _mismatch(("dark_matter", "phobias"), range(2)), broken
+
+
+def _restacked(state: GameState, rng: random.Random) -> list[list]:
+    """The track's Curses dealt again at random into stacks of 1 to ``MAX_STACK`` (the Dark
+    Matter module's "add a Dark Curse") on random slots, about a third neutralized (section 7):
+    what random games rarely show. Returns the old track for the caller to put back."""
+    old = [list(stack) for stack in state.track]
+    curses = [c for stack in old for c in stack]
+    rng.shuffle(curses)
+    track: list[list] = [[] for _ in old]
+    for curse in curses:
+        slot = rng.choice([i for i, stack in enumerate(track) if len(stack) < MAX_STACK])
+        neutralized = state.turn if rng.random() < 0.3 else -1
+        track[slot].append(curse._replace(neutralized_at=neutralized))
+    state.track[:] = track
+    return old
+
+
+def test_stacked_and_neutralized_curses_on_every_path() -> None:
+    """Stacks of several Curses (the top first: position 0) and neutralized Curses (never
+    offered) through every path of the menu (plain, under a "forbid", with additions, with
+    transforms open) against the general path; ``_open_curses`` against ``moves.curse_arg``."""
+    rng = random.Random(7)
+    seen = Counter[str]()
+    for state, f, _extra in _menus(("dark_matter", "phobias"), range(3)):
+        old = _restacked(state, rng)
+        view = MenuView(state, f)
+        expected = [
+            (M.DESTROY_CURSE + M.curse_arg(slot, pos), stack[len(stack) - 1 - pos])
+            for slot, stack in enumerate(state.track)
+            for pos in range(len(stack))
+            if stack[len(stack) - 1 - pos].neutralized_at < 0
+        ]
+        assert D._open_curses(state) == expected
+        fast = legal_destroy(state, view)
+        assert sorted(fast) == _reference(state, f["player"])
+        deep = max(len(stack) for stack in state.track)
+        seen[f"{_kind(state, view)} forbid={view._forbid} deep={deep > 1}"] += 1
+        seen["offered below the top"] += any((m - M.DESTROY_CURSE) % MAX_STACK for m in fast)
+        state.track[:] = old
+    for kind in ("plain", "slow", "budget"):
+        assert seen[f"{kind} forbid=False deep=True"] > 20, seen
+    assert seen["slow forbid=True deep=True"] > 20 and seen["offered below the top"] > 20, seen
 
 
 def test_every_module_curse_type_has_its_surcharged_cost() -> None:
