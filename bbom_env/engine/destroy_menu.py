@@ -8,8 +8,8 @@ Elements (V-36) and add a "matching Element" surcharge (V-32, A-49): ``action_ru
 Everything read once per query: the decider's standing surcharge (``standing_destroy_surcharge``:
 0 without a "same" cost modifier on the Action, asked of ``hooks.standing_surcharge`` once
 otherwise, not once per Dark Curse), the module Curse types of the pack (``_MODULE_TYPES``, a
-per-pack memo, on the plain path; the slow paths tell them by ``CURSE_ELEMENT``) and the slow
-path's ``DestroyRuling``.
+per-pack memo, on the plain path; ``_open_curses`` tells them by ``CURSE_ELEMENT`` for the slow
+paths) and the slow path's ``DestroyRuling``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .menu_closed_forms import AIR, curse_payable
 from .rules import ruleset
 
 if TYPE_CHECKING:
+    from .card_types import Curse
     from .cards import Pack
     from .menu import MenuView
     from .records import CurseOnTrack
@@ -46,28 +47,36 @@ _MODULE_TYPES: PackMemo[dict[str, str]] = PackMemo(_module_types)
 # The move id of a Curse's slot's top Curse (``moves.curse_arg(slot, 0)``); position pos adds pos.
 _SLOT_MOVES = tuple(M.DESTROY_CURSE + slot * MAX_STACK for slot in range(NUM_TRACK_SLOTS))
 _MODULE_TYPE = -1  # CURSE_ELEMENT.get's answer for a type none of the base's (a module's Curse type)
+# _open_curses' items: (move id, the Curse, its card, its Element index, a module type's rule)
+OpenCurse = tuple[int, "CurseOnTrack", "Curse", "int | None", "CurseRule | None"]
 
 
-def _open_curses(state: GameState) -> list[tuple[int, CurseOnTrack]]:
-    """The Curses the Destroy Action may target, with their move ids (``moves.curse_arg``): every
-    Curse on the track but the neutralized ones (section 7), the top of each stack first
-    (position 0). (A pass over the slots, a one-Curse stack without ``reversed``: the slow
-    paths' every query; measured 0.36 against 1.15 us with the index arithmetic and the rules.)"""
-    out: list[tuple[int, CurseOnTrack]] = []
+def _open_curses(state: GameState) -> list[OpenCurse]:
+    """The Curses the Destroy Action may target: every Curse on the track but the neutralized ones
+    (section 7), the top of each stack first (position 0), each as (move id, ``moves.curse_arg``;
+    the Curse; its card; its Element index, None for a Multi-Element Curse or a module's Curse
+    type; the module Curse type's ``rules.CurseRule``, None for a base Curse). (One pass over the
+    slots, for the slow paths' every query: measured 0.36 against 1.15 us with the index arithmetic
+    for the pairs alone.)"""
+    out: list[OpenCurse] = []
+    curses = state.pack.curses
+    rules: dict[str, CurseRule] | None = None  # read at the first module Curse (most tracks: none)
     slot = -1
     for stack in state.track:
         slot += 1
         if not stack:
             continue
         move = _SLOT_MOVES[slot]
-        if len(stack) == 1:
-            curse = stack[0]
+        for curse in reversed(stack) if len(stack) > 1 else stack:
             if curse.neutralized_at < 0:
-                out.append((move, curse))
-            continue
-        for curse in reversed(stack):
-            if curse.neutralized_at < 0:
-                out.append((move, curse))
+                card = curses[curse.curse]
+                el = CURSE_ELEMENT.get(card.type, _MODULE_TYPE)
+                if el != _MODULE_TYPE:
+                    out.append((move, curse, card, el, None))
+                else:  # a module's Curse type (a Dark Curse, 4.7): its rule, if any
+                    if rules is None:
+                        rules = ruleset(state.config.modules).curse_rules
+                    out.append((move, curse, card, None, rules.get(card.type)))
             move += 1
     return out
 
@@ -158,18 +167,11 @@ def _banned_only(state: GameState, view: MenuView) -> list[int]:
     if banned:
         t0, t1 = (0 if 0 in banned else t0), (0 if 1 in banned else t1)
         t2, t3 = (0 if 2 in banned else t2), (0 if 3 in banned else t3)
-    curses = state.pack.curses
-    rules = ruleset(state.config.modules).curse_rules
-    for move, curse in _open_curses(state):
-        c = curses[curse.curse]
-        el = CURSE_ELEMENT.get(c.type, _MODULE_TYPE)
-        if el == _MODULE_TYPE:  # a module's Curse type (a Dark Curse, 4.7): its rule, if any
-            rule = rules.get(c.type)
-            if rule is not None:
-                if _module_curse_payable(state, view, rule, curse, 0):
-                    out.append(move)
-                continue
-            el = None
+    for move, curse, c, el, rule in _open_curses(state):
+        if rule is not None:
+            if _module_curse_payable(state, view, rule, curse, 0):
+                out.append(move)
+            continue
         tokens = curse.tokens
         if banned:
             if el is None or el in banned or (tokens != _NO_TOKENS and _any_of(tokens, banned)):
@@ -202,11 +204,7 @@ def _general(state: GameState, view: MenuView, budget: int | None) -> list[int]:
             return _with_adds(state, view, ruling)
     out: list[int] = []
     tot, air_counts = view.tot, view.counts[AIR]
-    curses = state.pack.curses
-    rules = ruleset(state.config.modules).curse_rules
-    for move, curse in _open_curses(state):
-        c = curses[curse.curse]
-        rule = rules.get(c.type) if c.type not in CURSE_ELEMENT else None  # a module's Curse type
+    for move, curse, c, _el, rule in _open_curses(state):
         if rule is not None:
             ok = _module_curse_payable(state, view, rule, curse, surcharge)
         elif budget is not None:  # A-62's cost, Spontaneous Elements (4.9), the Air conversion (V-12)
@@ -234,18 +232,11 @@ def _with_adds(state: GameState, view: MenuView, ruling: rulings.DestroyRuling) 
     # Multi-Element Curse's); None where the cost has an "any" part ("same" of a Multi-Element
     # Curse is "any"): destroy_payable.
     by_el = _NO_ADDS if adds is rulings.NO_ADDS else _by_element(adds)
-    curses = state.pack.curses
-    rules = ruleset(state.config.modules).curse_rules
-    for move, curse in _open_curses(state):
-        c = curses[curse.curse]
-        el = CURSE_ELEMENT.get(c.type, _MODULE_TYPE)
-        if el == _MODULE_TYPE:  # a module's Curse type (a Dark Curse, 4.7): its rule, if any
-            rule = rules.get(c.type)
-            if rule is not None:
-                if _module_curse_payable(state, view, rule, curse, surcharge):
-                    out.append(move)
-                continue
-            el = None
+    for move, curse, c, el, rule in _open_curses(state):
+        if rule is not None:
+            if _module_curse_payable(state, view, rule, curse, surcharge):
+                out.append(move)
+            continue
         tokens = curse.tokens
         if banned and (el is None or el in banned or (tokens != _NO_TOKENS and _any_of(tokens, banned))):
             continue  # V-36: forbidden (destroy_payable)

@@ -231,10 +231,12 @@ def test_stacked_and_neutralized_curses_on_every_path() -> None:
         old = _restacked(state, rng)
         view = MenuView(state, f)
         expected = [
-            (M.DESTROY_CURSE + M.curse_arg(slot, pos), stack[len(stack) - 1 - pos])
+            (M.DESTROY_CURSE + M.curse_arg(slot, pos), curse, state.pack.curses[curse.curse], el, rule)
             for slot, stack in enumerate(state.track)
-            for pos in range(len(stack))
-            if stack[len(stack) - 1 - pos].neutralized_at < 0
+            for pos, curse in enumerate(reversed(stack))
+            if curse.neutralized_at < 0
+            for rule in [curse_rule(state, curse)]
+            for el in [None if rule is not None else _curse_base(state, curse)[1]]
         ]
         assert D._open_curses(state) == expected
         fast = legal_destroy(state, view)
