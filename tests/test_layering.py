@@ -40,6 +40,7 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "frames",
                 "records",
                 "typed_fields",
+                "typed_checks",
             }
         ),
     ),
@@ -49,6 +50,7 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
         frozenset(
             {
                 "hooks",
+                "cost_mods",
                 "mod_sources",
                 "cost_transforms",
                 "zones",

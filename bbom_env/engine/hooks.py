@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from .constants import COST_ANY, ELEMENT_NAMES, HAND_SIZE
+from .constants import ELEMENT_NAMES, HAND_SIZE
+from .cost_mods import apply_cost_mods, cost_flags
 from .cost_transforms import (  # noqa: F401  (the cost transforms' seam, named here as before)
     NO_BAN,
     CostTransform,
@@ -425,7 +426,7 @@ def adjust_cost(
         for t in temp:
             mods.append(t.modifier)
         mods += sourced
-    costed, banning, lost = _cost_reading(mods, mag, action, pl.ability_lost)
+    costed, banning, lost = cost_flags(mods, mag, action, pl.ability_lost)
     if costed:  # (most costs of a module game meet no "cost" modifier: no copy made)
         # player_mods' order: the Magician's (unless lost: V-10, V-27), the temporary, the sourced
         req = apply_cost_mods(mods if lost else [*mag, *mods], action, element, req)
@@ -434,57 +435,6 @@ def adjust_cost(
     # No "forbid" modifier: no Element banned for any Action (section 4.10), so each open
     # transform is called as its ``unbanned`` form (GatedTransform), which reads no modifier again.
     return transform_unbanned(state, p, action, req)
-
-
-def _cost_reading(
-    mods: Iterable[dict], mag: tuple[dict, ...], action: str, lost: bool
-) -> tuple[bool, bool, bool]:
-    """For ``adjust_cost``: whether a "cost" modifier names ``action``, whether one is a "forbid"
-    and whether the Magician ability is lost (``lost``, the flag, or a "lose_ability" among
-    ``mods``, the temporary and the sourced ones: V-10, V-27), the Magician's (``mag``) read
-    only when it is not."""
-    costed, banning, lost_by = _scan_costs(mods, action)
-    if lost or lost_by:
-        return costed, banning, True
-    # (a "lose_ability" on the sheet itself does not drop the sheet's modifiers: player_mods' rule)
-    on_sheet, sheet_bans, _ = _scan_costs(mag, action)
-    return costed or on_sheet, banning or sheet_bans, False
-
-
-def _scan_costs(mods: Iterable[dict], action: str) -> tuple[bool, bool, bool]:
-    """``_cost_reading`` of one list: a "cost" modifier naming ``action``, a "forbid", a
-    "lose_ability" among ``mods``."""
-    costed = banning = lost = False
-    for m in mods:
-        kind = m["kind"]
-        if kind == "cost":
-            if m["action"] in (action, "all"):
-                costed = True
-        elif kind == "forbid":
-            banning = True
-        elif kind == "lose_ability":
-            lost = True
-    return costed, banning, lost
-
-
-def apply_cost_mods(
-    mods: Iterable[dict], action: str, element: int | None, req: tuple[int, ...]
-) -> tuple[int, ...]:
-    """``adjust_cost`` with the player's modifiers already read (the menu reads them once per
-    query)."""
-    out = list(req)
-    for m in mods:
-        if m["kind"] != "cost" or m["action"] not in (action, "all"):
-            continue
-        el = m["element"]
-        if el == "same":
-            idx = element if element is not None else COST_ANY
-        elif el == "any":
-            idx = COST_ANY
-        else:
-            idx = ELEMENT_NAMES.index(el)
-        out[idx] = max(0, out[idx] + m["amount"])
-    return tuple(out)
 
 
 def triggers(state: GameState, p: int, event: str) -> list[tuple[str, str]]:

@@ -52,7 +52,8 @@ from .save_values import (
     _str,
 )
 from .state import GameState, PlayerState, SaveError
-from .typed_fields import JSONShapeError, check_json, saved_fields
+from .typed_checks import JSONShapeError, check_json
+from .typed_fields import saved_fields
 
 CONFIG_FIELDS = frozenset(f.name for f in dataclasses.fields(GameConfig))
 PLAYER_FIELDS = frozenset(saved_fields(PlayerState))
@@ -107,7 +108,7 @@ def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfi
 
 def _module_states(ext: Any, rules: Ruleset) -> None:
     """``ext``: exactly one state per module of the game that has one (``Module.state_type``), each
-    of the shape its type declares (``typed_fields.check_json``); its values are then checked by
+    of the shape its type declares (``typed_checks.check_json``); its values are then checked by
     the module's invariants (``check_state``)."""
     want = dict(rules.state_types)
     if type(ext) is not dict:

@@ -26,8 +26,8 @@ a dataclass                     its generated clone    an object of its saved fi
 A module's own part of the state (``rules.Module.state_type``) is a dataclass derived from
 ``ModuleState`` whose fields have types of this table; ``register_state_type`` (called by
 ``rules.register``) compiles its clone and codecs at once, so a field without a rule is refused when
-the module registers. ``check_json`` checks saved data against a declared type before it is decoded
-(``save_check`` uses it for module states), naming the path of the first bad value.
+the module registers. ``typed_checks.check_json`` checks saved data against a declared type before
+it is decoded (``save_check`` uses it for module states), naming the path of the first bad value.
 
 A type without a rule raises ``TypeError`` naming the class and the field, at import. A field with
 ``metadata={"save": False}`` is not written to saves (the pack, named by the config; the cache of
@@ -399,7 +399,9 @@ def _states_from_json(v: dict[str, Any]) -> dict[str, Any]:
 def register_state_type(module: str, cls: type) -> None:
     """Make module ``module``'s state type known: its clone and JSON codecs are compiled now, so a
     field whose type has no rule is refused here (TypeError naming the class and the field), and
-    its default instance must round-trip through ``check_json`` and the codecs."""
+    its default instance must round-trip through ``typed_checks.check_json`` and the codecs."""
+    from .typed_checks import check_json  # (it reads this module's type helpers: imported here)
+
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls) and issubclass(cls, ModuleState)):
         raise TypeError(f"module {module!r}: state_type {cls!r} is not a dataclass derived from ModuleState")
     old = STATE_TYPES.get(module)
@@ -427,92 +429,3 @@ def register_state_type(module: str, cls: type) -> None:
 
 def unregister_state_type(module: str) -> None:
     STATE_TYPES.pop(module, None)
-
-
-# -- checking saved data against a declared type ----------------------------------------------------
-
-
-class JSONShapeError(ValueError):
-    """Saved data that does not fit its declared type; the message starts with the value's path."""
-
-
-def _shown(v: Any) -> str:
-    text = repr(v)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _object(v: Any, where: str, keys: tuple[str, ...], optional: frozenset[str] = frozenset()) -> dict:
-    if type(v) is not dict:
-        raise JSONShapeError(f"{where}: expected an object, got {_shown(v)}")
-    missing = [k for k in keys if k not in v and k not in optional]
-    if missing:
-        raise JSONShapeError(f"{where}: missing field(s) {missing}")
-    extra = sorted(map(str, set(v) - set(keys)))
-    if extra:
-        raise JSONShapeError(f"{where}: unknown field(s) {extra}; known: {sorted(keys)}")
-    return v
-
-
-_SCALAR_NAMES = {bool: "true or false", int: "an int", float: "a number", str: "a string"}
-
-
-def check_json(h: Any, v: Any, where: str) -> None:
-    """Check that ``v`` (parsed JSON) is what the codec of ``decoder(h)`` reads: the right JSON
-    types all the way down, records and dataclasses as objects of exactly their fields. Raises
-    ``JSONShapeError`` whose message starts with the path of the first bad value
-    (``ext.toy.omens[2].element: expected an int, got 'x'``). Ranges and ids are the module's
-    invariants' business, not the type's."""
-    origin = typing.get_origin(h)
-    if h in _SCALAR_NAMES or h is type(None):
-        _check_scalar(h, v, where)
-    elif h is Any or h is tuple or h is Mapping or origin is Mapping or _is_frame_dict(h):
-        return  # undeclared values: the codec takes any JSON (frames are checked by their schema)
-    elif _is_optional(h):
-        if v is not None:
-            check_json(_inner_optional(h), v, where)
-    elif is_record_type(h):
-        hints = typing.get_type_hints(h)
-        _object(v, where, h._fields)
-        for name in h._fields:
-            check_json(hints[name], v[name], f"{where}.{name}")
-    elif origin is list or origin is tuple:
-        _check_sequence(h, origin, v, where)
-    elif origin is dict:
-        if type(v) is not dict:
-            raise JSONShapeError(f"{where}: expected an object, got {_shown(v)}")
-        for k, x in v.items():
-            check_json(_args(h)[1], x, f"{where}.{k}")
-    elif dataclasses.is_dataclass(h) and isinstance(h, type):
-        _check_dataclass(h, v, where)
-    else:
-        raise TypeError(f"{where}: no check rule for the type {h}")
-
-
-def _check_scalar(h: Any, v: Any, where: str) -> None:
-    """bool, int, float (an int is a number too), str, or None (null)."""
-    if h is type(None):
-        if v is not None:
-            raise JSONShapeError(f"{where}: expected null, got {_shown(v)}")
-    elif not (type(v) is h or (h is float and type(v) is int)):
-        raise JSONShapeError(f"{where}: expected {_SCALAR_NAMES[h]}, got {_shown(v)}")
-
-
-def _check_sequence(h: Any, origin: Any, v: Any, where: str) -> None:
-    """A list, or a tuple (written as a list) of its declared length, each item checked."""
-    if type(v) is not list:
-        raise JSONShapeError(f"{where}: expected a list, got {_shown(v)}")
-    args = _args(h)
-    if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis) and len(v) != len(args):
-        raise JSONShapeError(f"{where}: expected {len(args)} items, got {len(v)}")
-    for i, x in enumerate(v):
-        check_json(args[0] if origin is list or args[-1] is Ellipsis else args[i], x, f"{where}[{i}]")
-
-
-def _check_dataclass(h: type, v: Any, where: str) -> None:
-    """An object of exactly the saved fields (those written only when set may be absent)."""
-    fields = saved_fields(h)
-    optional = frozenset(f.name for f in dataclasses.fields(h) if f.metadata.get("if_set"))
-    _object(v, where, tuple(fields), optional)
-    for name, t in fields.items():
-        if name in v:
-            check_json(t, v[name], f"{where}.{name}")

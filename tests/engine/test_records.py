@@ -37,11 +37,10 @@ from bbom_env.engine.records import (
 )
 from bbom_env.engine.serialize import decode_fields, to_json
 from bbom_env.engine.state import GameState, PlayerState
+from bbom_env.engine.typed_checks import JSONShapeError, check_json
 from bbom_env.engine.typed_fields import (
     STATE_TYPES,
-    JSONShapeError,
     ModuleState,
-    check_json,
     copy_expr,
     decoder,
     encoder,
