@@ -1,12 +1,18 @@
 """Engine throughput: uniform random legal play on one core.
 
-    python benchmarks/engine_throughput.py [--seconds S] [--json] [--pack NAME]
+    python benchmarks/engine_throughput.py [--seconds S] [--json] [--pack NAME] [--modules M] [--rounds K]
 
 For each setting (2 and 5 players, auto and manual payment) it plays seeded games for about S
 seconds and reports decisions/s (calls of ``apply_action``, forced moves skipped by the engine not
 counted), games/s and the mean decisions per game. With ``--json`` the last line printed is one
 JSON object of those figures (plus decisions per CPU second, steadier on a busy machine).
 The agent's own cost (``legal_actions`` + one ``randrange``) is included, as in training.
+
+With ``--modules`` each setting is measured for the base game and with the modules, side by side,
+and their ratio printed. With ``--rounds K`` (K > 1) the two are measured K times each, alternating
+(base, modules, base, ...), so that a slow spell of the machine falls on both: each row is the
+round of median decisions per CPU second, and the ratio is the median of the K rounds' ratios, with
+their lowest and highest (``ratio_rounds`` in the JSON).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import argparse
 import json
 import platform
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -76,6 +83,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="rules modules, comma-separated (e.g. dark_matter): each setting is measured for the base "
         "game and with the modules, side by side, with the ratio (the module goal: >= 0.80)",
     )
+    ap.add_argument(
+        "--rounds",
+        type=cli.int_range(1, 100),
+        default=1,
+        help="measure each setting K times, the base game and the modules alternating, 1-100 (default "
+        "1): rows are the median round, the ratio the median of the rounds' ratios with its range",
+    )
     return ap
 
 
@@ -89,26 +103,49 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     print(f"engine throughput | pack={args.pack} python={platform.python_version()} one core")
     head = ("setting", "decisions/s", "games/s", "decisions/game", "games", "dec/cpu-s")
     print("{:<12} {:>12} {:>9} {:>15} {:>6} {:>10}".format(*head))
+    rounds: dict[str, list[dict[str, float]]] = {}
     for players, payment in SETTINGS:
+        for _ in range(args.rounds):  # (alternating: base, modules, base, modules, ...)
+            for modules in sets:
+                key = f"{players}p_{payment}" + "".join(f"+{m}" for m in modules)
+                rounds.setdefault(key, []).append(measure(players, payment, args.pack, args.seconds, modules))
         for modules in sets:
-            r = measure(players, payment, args.pack, args.seconds, modules)
             key = f"{players}p_{payment}" + "".join(f"+{m}" for m in modules)
-            results[key] = r
+            r = results[key] = dict(_median_round(rounds[key]))
+            if args.rounds > 1:  # (each round's figure, in the order measured: a list in the JSON)
+                r["rounds_decisions_per_cpu_s"] = [x["decisions_per_cpu_s"] for x in rounds[key]]  # type: ignore[assignment]
             print(
                 f"{key:<12} {r['decisions_per_s']:>12,.0f} {r['games_per_s']:>9.1f} "
                 f"{r['decisions_per_game']:>15.1f} {r['games']:>6d} {r['decisions_per_cpu_s']:>10,.0f}"
             )
     if args.modules:
         tag = "".join(f"+{m}" for m in args.modules)
-        print(f"with {', '.join(args.modules)} / base game (decisions per CPU second; goal >= 0.80):")
+        over = f", median of {args.rounds} rounds [lowest, highest]" if args.rounds > 1 else ""
+        print(f"with {', '.join(args.modules)} / base game (decisions per CPU second{over}; goal >= 0.80):")
         for players, payment in SETTINGS:
             key = f"{players}p_{payment}"
-            ratio = results[key + tag]["decisions_per_cpu_s"] / results[key]["decisions_per_cpu_s"]
+            ratios = [
+                m["decisions_per_cpu_s"] / b["decisions_per_cpu_s"]
+                for b, m in zip(rounds[key], rounds[key + tag], strict=True)
+            ]
+            ratio = statistics.median(ratios)
             results[key + tag]["ratio_to_base"] = ratio
-            print(f"  {key:<10} {ratio:.2f} {'ok' if ratio >= 0.80 else 'BELOW GOAL'}")
+            shown = f"{ratio:.2f}"
+            if args.rounds > 1:
+                results[key + tag]["ratio_rounds"] = ratios  # type: ignore[assignment]  # (a list in the JSON)
+                shown = f"{ratio:.3f} [{min(ratios):.3f}, {max(ratios):.3f}]"
+            print(f"  {key:<10} {shown} {'ok' if ratio >= 0.80 else 'BELOW GOAL'}")
     if args.json:
-        print(json.dumps({"pack": args.pack, "seconds": args.seconds, "results": results}))
+        figures = {"pack": args.pack, "seconds": args.seconds, "rounds": args.rounds, "results": results}
+        print(json.dumps(figures))
     return results
+
+
+def _median_round(runs: list[dict[str, float]]) -> dict[str, float]:
+    """The round whose decisions per CPU second are the median (the lower middle one of an even
+    count): its figures stay those of one run."""
+    ranked = sorted(runs, key=lambda r: r["decisions_per_cpu_s"])
+    return ranked[(len(ranked) - 1) // 2]
 
 
 def _script() -> int:

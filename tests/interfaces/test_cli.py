@@ -5,6 +5,7 @@ no traceback), an unknown pack lists the named packs, a closed pipe ends them qu
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -84,6 +85,31 @@ def _bench(name: str):
     sys.modules[spec.name] = mod  # balance.py's dataclasses look their module up there
     spec.loader.exec_module(mod)
     return mod
+
+
+def test_engine_throughput_rounds_alternate_and_give_the_median_ratio(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--rounds 3``: each setting measured three times for the base game and the module, each
+    round's ratio its own module figure over its own base figure, the ratio their median, each row
+    the round of median speed."""
+    bench = _bench("engine_throughput")
+    results = bench.main(["--seconds", "0.01", "--modules", "dark_matter", "--rounds", "3", "--json"])
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["rounds"] == 3
+    for players, payment in bench.SETTINGS:
+        base, mod = results[f"{players}p_{payment}"], results[f"{players}p_{payment}+dark_matter"]
+        b_runs, m_runs = base["rounds_decisions_per_cpu_s"], mod["rounds_decisions_per_cpu_s"]
+        assert len(b_runs) == len(m_runs) == 3
+        assert mod["ratio_rounds"] == [m / b for b, m in zip(b_runs, m_runs, strict=True)]
+        assert mod["ratio_to_base"] == sorted(mod["ratio_rounds"])[1]
+        assert base["decisions_per_cpu_s"] == sorted(b_runs)[1]
+        assert mod["decisions_per_cpu_s"] == sorted(m_runs)[1]
+    # one round (the default): the figures of one run each, no per-round lists
+    one = bench.main(["--seconds", "0.01", "--modules", "dark_matter"])
+    assert "ratio_rounds" not in one["2p_auto+dark_matter"]
+    assert one["2p_auto+dark_matter"]["ratio_to_base"] == (
+        one["2p_auto+dark_matter"]["decisions_per_cpu_s"] / one["2p_auto"]["decisions_per_cpu_s"]
+    )
 
 
 @pytest.mark.parametrize(
