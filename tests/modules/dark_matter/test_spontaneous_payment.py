@@ -7,6 +7,7 @@ must be the one the general procedure (below, as it was written before the short
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 from builders import random_decisions
@@ -85,6 +86,16 @@ def _paid(fn, state: GameState, p: int, cost: Cost, banned: frozenset[int]) -> o
         return str(e)
 
 
+def _sampled(players: int, games: int, every: int) -> Iterator[GameState]:
+    """A clone of every ``every``-th decision point of ``games`` seeded random games with Dark
+    Matter (seeds 0, 1, ...), for the caller to change."""
+    for seed in range(games):
+        config = GameConfig(num_players=players, pack="default", seed=seed, modules=("dark_matter",))
+        for step, state in enumerate(random_decisions(config, seed), 1):
+            if step % every == 0:
+                yield state.clone()
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_spontaneous_auto_payments_pick_what_the_general_procedure_picks(players: int) -> None:
     """At decision points of random games with Dark Matter (some hands given Dark Matter cards,
@@ -92,28 +103,24 @@ def test_spontaneous_auto_payments_pick_what_the_general_procedure_picks(players
     conversion, with and without a banned Element: the same cards, refusals included."""
     rng = random.Random(players)
     checked = paired = 0
-    for seed in range(6):
-        config = GameConfig(num_players=players, pack="default", seed=seed, modules=("dark_matter",))
-        for step, state in enumerate(random_decisions(config, seed), 1):
-            if step % 4 == 0:
-                s = state.clone()
-                for pl in s.players:
-                    pl.hand[DARK_MATTER] += rng.choice((0, 0, 1, 2, 3, 4))
-                    for i in range(len(pl.support)):
-                        if rng.random() < 0.3:
-                            pl.support[i] = SupportSlot(DARK_MATTER)
-                for p in range(players):
-                    for _ in range(6):
-                        parts = [rng.choice((0, 0, 0, 1, 2, 3, 4)) for _ in range(COST_PARTS)]
-                        flags = rng.choice(FLAGS)
-                        cost = Cost(*parts, **flags)
-                        for banned in (frozenset(), frozenset({rng.randrange(4)})):
-                            want = _paid(_general, s, p, cost, banned)
-                            assert _paid(PA._auto_spontaneous, s, p, cost, banned) == want, (cost, banned)
-                            checked += 1
-                            paired += isinstance(want, list) and any(
-                                type(x) is HandSource and x.code == DARK_MATTER for x in want
-                            )
+    for s in _sampled(players, 6, 4):
+        for pl in s.players:
+            pl.hand[DARK_MATTER] += rng.choice((0, 0, 1, 2, 3, 4))
+            for i in range(len(pl.support)):
+                if rng.random() < 0.3:
+                    pl.support[i] = SupportSlot(DARK_MATTER)
+        for p in range(players):
+            for _ in range(6):
+                parts = [rng.choice((0, 0, 0, 1, 2, 3, 4)) for _ in range(COST_PARTS)]
+                flags = rng.choice(FLAGS)
+                cost = Cost(*parts, **flags)
+                for banned in (frozenset(), frozenset({rng.randrange(4)})):
+                    want = _paid(_general, s, p, cost, banned)
+                    assert _paid(PA._auto_spontaneous, s, p, cost, banned) == want, (cost, banned)
+                    checked += 1
+                    paired += isinstance(want, list) and any(
+                        type(x) is HandSource and x.code == DARK_MATTER for x in want
+                    )
     assert checked > 2000 and paired > 200
 
 
@@ -135,22 +142,18 @@ def test_one_part_short_is_the_general_procedure(players: int, monkeypatch: pyte
         return out
 
     monkeypatch.setattr(PA, "_one_part_short", counting)
-    for seed in range(4):
-        config = GameConfig(num_players=players, pack="default", seed=seed, modules=("dark_matter",))
-        for step, state in enumerate(random_decisions(config, seed), 1):
-            if step % 3 == 0:
-                s = state.clone()
-                for pl in s.players:
-                    pl.support.clear()  # no support card to draw on
-                    pl.hand[DARK_MATTER] += rng.choice((0, 1, 2, 3, 4, 6))
-                    pl.hand[9 + rng.randrange(3)] += rng.choice((0, 1))  # an Air card (codes 9-11)
-                for p in range(players):
-                    for e in range(4):
-                        for flags in FLAGS[:2]:
-                            parts = [0] * COST_PARTS
-                            parts[e] = rng.randint(1, 8)
-                            cost = Cost(*parts, **flags)
-                            for banned in (frozenset(), frozenset({rng.randrange(4)})):
-                                want = _paid(_general, s, p, cost, banned)
-                                assert _paid(PA._auto_spontaneous, s, p, cost, banned) == want, (cost, banned)
+    for s in _sampled(players, 4, 3):
+        for pl in s.players:
+            pl.support.clear()  # no support card to draw on
+            pl.hand[DARK_MATTER] += rng.choice((0, 1, 2, 3, 4, 6))
+            pl.hand[9 + rng.randrange(3)] += rng.choice((0, 1))  # an Air card (codes 9-11)
+        for p in range(players):
+            for e in range(4):
+                for flags in FLAGS[:2]:
+                    parts = [0] * COST_PARTS
+                    parts[e] = rng.randint(1, 8)
+                    cost = Cost(*parts, **flags)
+                    for banned in (frozenset(), frozenset({rng.randrange(4)})):
+                        want = _paid(_general, s, p, cost, banned)
+                        assert _paid(PA._auto_spontaneous, s, p, cost, banned) == want, (cost, banned)
     assert answered > 500
