@@ -42,13 +42,8 @@ def measure(
     busy = cpu = 0.0
     while busy < seconds or games == 0:
         config = GameConfig(num_players=players, payment=payment, pack=pack, seed=games, modules=modules)
-        rng = random.Random(games)
         t0, c0 = time.perf_counter(), time.process_time()
-        state = new_game(config)
-        while not state.over:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-            decisions += 1
+        decisions += play_game(config)
         busy += time.perf_counter() - t0
         cpu += time.process_time() - c0
         games += 1
@@ -60,6 +55,19 @@ def measure(
         # Per CPU second of this process: steadier than wall time on a shared, busy machine.
         "decisions_per_cpu_s": decisions / max(cpu, 1e-9),
     }
+
+
+def play_game(config: GameConfig) -> int:
+    """One game of uniform random legal play, the agent's RNG seeded with ``config.seed``: its
+    decisions (``apply_action`` calls)."""
+    rng = random.Random(config.seed)
+    state = new_game(config)
+    decisions = 0
+    while not state.over:
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+        decisions += 1
+    return decisions
 
 
 def build_parser() -> argparse.ArgumentParser:

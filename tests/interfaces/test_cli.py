@@ -113,7 +113,16 @@ def test_engine_throughput_rounds_alternate_and_give_the_median_ratio(
 
 
 @pytest.mark.parametrize(
-    "name", ["play", "engine_throughput", "env_throughput", "balance", "card_coverage", "menu_profile"]
+    "name",
+    [
+        "play",
+        "engine_throughput",
+        "engine_instructions",
+        "env_throughput",
+        "balance",
+        "card_coverage",
+        "menu_profile",
+    ],
 )
 def test_every_option_has_a_help_text(name: str) -> None:
     from bbom_env.play import build_parser as play_parser
