@@ -142,9 +142,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> dict[str, dict[str, float]] | int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.play:
         players, payment, games = args.play
+        if not (players.isdigit() and games.isdigit()):
+            parser.error(f"--play: PLAYERS and GAMES are counts, got {players!r} and {games!r}")
         print(play(int(players), payment, args.pack, args.modules, int(games)))
         return {}
     if shutil.which("valgrind") is None:

@@ -59,7 +59,7 @@ def test_a_summary_without_a_count_is_an_error_that_shows_it() -> None:
         BENCH.instructions("valgrind: Bad option: --cache-sim=no\n")
 
 
-def test_settings_by_name_and_an_unknown_one_exits_2_naming_it() -> None:
+def test_settings_by_name_and_bad_values_exit_2_naming_them() -> None:
     assert BENCH.build_parser().parse_args(["--settings", "5p_manual,2p_auto"]).settings == (
         (5, "manual"),
         (2, "auto"),
@@ -72,6 +72,14 @@ def test_settings_by_name_and_an_unknown_one_exits_2_naming_it() -> None:
         timeout=60,
     )
     assert res.returncode == 2 and "3p_auto" in res.stderr.splitlines()[-1], res.stderr
+    res = subprocess.run(
+        [sys.executable, "benchmarks/engine_instructions.py", "--play", "2", "auto", "x"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert res.returncode == 2 and "'x'" in res.stderr.splitlines()[-1], res.stderr
 
 
 def test_without_valgrind_it_says_so_and_exits_2(
