@@ -42,7 +42,7 @@ from bbom_env.engine import GameConfig  # noqa: E402
 
 HERE = Path(__file__).resolve()
 sys.path.insert(0, str(HERE.parent))
-from engine_throughput import SETTINGS, play_game  # noqa: E402
+from engine_throughput import SETTINGS, play_game, setting_key  # noqa: E402
 
 WARM_UP_SEED = 10**6  # the warm-up game's seed: outside the counted seeds 0 to N-1
 # The child's environment: string hashes fixed, one thread per numeric library (idle BLAS threads
@@ -96,7 +96,7 @@ def per_decision(
 
 def _settings(text: str) -> tuple[tuple[int, str], ...]:
     """``2p_auto,5p_manual``: the settings to count."""
-    known = {f"{p}p_{pay}": (p, pay) for p, pay in SETTINGS}
+    known = {setting_key(p, pay): (p, pay) for p, pay in SETTINGS}
     names = [t.strip() for t in text.split(",") if t.strip()]
     bad = [n for n in names if n not in known]
     if bad or not names:
@@ -163,14 +163,14 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]] | int:
     print(f"engine instructions | pack={args.pack} games={args.games} per setting (valgrind cachegrind)")
     print("{:<28} {:>14} {:>10}".format("setting", "instr/decision", "decisions"))
     for (players, payment, modules), row in zip(jobs, counted, strict=True):
-        key = f"{players}p_{payment}" + "".join(f"+{m}" for m in modules)
+        key = setting_key(players, payment, modules)
         results[key] = row
         print(f"{key:<28} {row['instructions_per_decision']:>14,.0f} {row['decisions']:>10,.0f}")
     if args.modules:
         tag = "".join(f"+{m}" for m in args.modules)
         print(f"base game / with {', '.join(args.modules)} (instructions per decision):")
         for players, payment in args.settings:
-            key = f"{players}p_{payment}"
+            key = setting_key(players, payment)
             ratio = (
                 results[key]["instructions_per_decision"] / results[key + tag]["instructions_per_decision"]
             )

@@ -57,6 +57,11 @@ def measure(
     }
 
 
+def setting_key(players: int, payment: str, modules: tuple[str, ...] = ()) -> str:
+    """A setting's key in the figures (and the JSON): ``2p_auto``, ``2p_auto+dark_matter``."""
+    return f"{players}p_{payment}" + "".join(f"+{m}" for m in modules)
+
+
 def play_game(config: GameConfig) -> int:
     """One game of uniform random legal play, the agent's RNG seeded with ``config.seed``: its
     decisions (``apply_action`` calls)."""
@@ -115,10 +120,10 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     for players, payment in SETTINGS:
         for _ in range(args.rounds):  # (alternating: base, modules, base, modules, ...)
             for modules in sets:
-                key = f"{players}p_{payment}" + "".join(f"+{m}" for m in modules)
+                key = setting_key(players, payment, modules)
                 rounds.setdefault(key, []).append(measure(players, payment, args.pack, args.seconds, modules))
         for modules in sets:
-            key = f"{players}p_{payment}" + "".join(f"+{m}" for m in modules)
+            key = setting_key(players, payment, modules)
             r = results[key] = dict(_median_round(rounds[key]))
             if args.rounds > 1:  # (each round's figure, in the order measured: a list in the JSON)
                 r["rounds_decisions_per_cpu_s"] = [x["decisions_per_cpu_s"] for x in rounds[key]]  # type: ignore[assignment]
@@ -131,7 +136,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
         over = f", median of {args.rounds} rounds [lowest, highest]" if args.rounds > 1 else ""
         print(f"with {', '.join(args.modules)} / base game (decisions per CPU second{over}; goal >= 0.80):")
         for players, payment in SETTINGS:
-            key = f"{players}p_{payment}"
+            key = setting_key(players, payment)
             ratios = [
                 m["decisions_per_cpu_s"] / b["decisions_per_cpu_s"]
                 for b, m in zip(rounds[key], rounds[key + tag], strict=True)
