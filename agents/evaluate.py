@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bbom_env.engine import GameConfig, GameState, new_game
-from bbom_env.engine.rules import ruleset
+from bbom_env.engine.core.rules import ruleset
 
 from . import SCRIPTED, make_agent
 

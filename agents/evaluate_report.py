@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     import sys
     import time
 
-    from bbom_env.engine.config import MODES, PAYMENTS
+    from bbom_env.engine.core.config import MODES, PAYMENTS
 
     ap = argparse.ArgumentParser(prog="python -m agents.evaluate", description=main.__doc__)
     ap.add_argument(

@@ -33,12 +33,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from bbom_env.engine import GameState
-from bbom_env.engine import moves as M
-from bbom_env.engine.actions import CURE_REQ
-from bbom_env.engine.constants import MAX_POWER, MAX_SPELLS
-from bbom_env.engine.hooks import adjust_cost, spell_limit, support_capacity
-from bbom_env.engine.move_args import ACQUIRABLE_VALUES, ElementValue, SpellPower
-from bbom_env.engine.payment import available_values, can_cover
+from bbom_env.engine.actions.base import CURE_REQ
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.model.constants import MAX_POWER, MAX_SPELLS
+from bbom_env.engine.model.move_args import ACQUIRABLE_VALUES, ElementValue, SpellPower
+from bbom_env.engine.modifiers.hooks import adjust_cost, spell_limit, support_capacity
+from bbom_env.engine.payment.cost import available_values, can_cover
 
 from .heuristic_choices import answer_choice, pay_move, reward_element
 from .heuristic_dark_matter import dark_matter_acquire, dark_matter_first

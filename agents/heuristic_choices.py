@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bbom_env.engine import GameState
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import (
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.model.constants import (
     DARK_MATTER,
     MAX_STACK,
     NUM_CODES,
@@ -18,10 +18,10 @@ from bbom_env.engine.constants import (
     code_value,
     is_madness,
 )
-from bbom_env.engine.decision import pending
-from bbom_env.engine.ops import lookup
-from bbom_env.engine.payment import _min_sum_at_least
-from bbom_env.engine.records import HandSource
+from bbom_env.engine.model.records import HandSource
+from bbom_env.engine.payment.cost import _min_sum_at_least
+from bbom_env.engine.play.decision import pending
+from bbom_env.engine.play.ops import lookup
 
 from .heuristic_dark_matter import keep_dark_matter
 from .heuristic_eval import (

@@ -30,8 +30,8 @@ placed destroyed in those 60 games; buying for every Dark Curse destroyed 160 of
 from __future__ import annotations
 
 from bbom_env.engine import GameState
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import DARK_MATTER, MAX_STACK, NUM_ELEMENT_CODES
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.model.constants import DARK_MATTER, MAX_STACK, NUM_ELEMENT_CODES
 
 MODULE = "dark_matter"
 DARK_CURSE = "dark_matter"  # the Curse type of Dark Curses (section 9.1)

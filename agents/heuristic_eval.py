@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from bbom_env.engine import GameState
-from bbom_env.engine.actions import curse_req, spell_req
-from bbom_env.engine.constants import (
+from bbom_env.engine.actions.base import curse_req, spell_req
+from bbom_env.engine.model.constants import (
     ELEMENT_NAMES,
     ELEMENTS,
     MAX_STACK,
@@ -24,7 +24,7 @@ from bbom_env.engine.constants import (
     element_code,
     is_madness,
 )
-from bbom_env.engine.payment import available_values, can_cover
+from bbom_env.engine.payment.cost import available_values, can_cover
 
 Req = tuple[int, int, int, int, int]
 ZERO: Req = (0, 0, 0, 0, 0)

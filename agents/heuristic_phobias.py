@@ -41,9 +41,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bbom_env.engine import GameState
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import ELEMENT_NAMES, MADNESS, MAX_SUPPORT_SLOTS, PHOBIA_BASE, is_madness
-from bbom_env.engine.decision import pending
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.model.constants import ELEMENT_NAMES, MADNESS, MAX_SUPPORT_SLOTS, PHOBIA_BASE, is_madness
+from bbom_env.engine.play.decision import pending
 from bbom_env.modules.phobias.placement import PLACE
 
 from .heuristic_eval import card_score, wanted

@@ -26,7 +26,8 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .engine.cards import (
+from bbom_env.engine.cards.checks import marked, read_pack_file
+from bbom_env.engine.cards.pack import (
     NAMED_PACKS,
     Curse,
     GrimoirePage,
@@ -36,10 +37,9 @@ from .engine.cards import (
     load_pack,
     resolve_pack_path,
 )
-from .engine.config import ConfigError
-from .engine.constants import ELEMENT_NAMES, code_name
-from .engine.pack_checks import marked, read_pack_file
-from .engine.vocab import OP_SCHEMAS, PackError, mod_schema
+from bbom_env.engine.cards.vocab import OP_SCHEMAS, PackError, mod_schema
+from bbom_env.engine.core.config import ConfigError
+from bbom_env.engine.model.constants import ELEMENT_NAMES, code_name
 
 FULL_PACK_TABLES = ("round_track", "magician", "spell", "curse", "grimoire")
 
@@ -315,7 +315,7 @@ def render_docs(pack: Pack) -> str:
 def module_files(modules: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
     """The pack files of rules modules (``rules.Module.pack_files``): of ``modules``, or of every
     registered module when None. An unknown name is a ConfigError naming the registered ones."""
-    from .engine.rules import MODULES, ruleset
+    from bbom_env.engine.core.rules import MODULES, ruleset
 
     ruleset()  # registers the base game, so MODULES lists what is there
     names = sorted(m for m in MODULES if m != "base") if modules is None else list(modules)

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from .engine.cards import NAMED_PACKS
+from bbom_env.engine.cards.pack import NAMED_PACKS
 
 
 def int_range(lo: int, hi: int | None = None) -> Callable[[str], int]:
@@ -66,7 +66,7 @@ def comma_list(allowed: tuple[str, ...]) -> Callable[[str], str]:
 def modules(text: str) -> tuple[str, ...]:
     """An argparse ``type``: registered rules modules, comma-separated ("" for none), as a tuple
     for ``GameConfig.modules``; an unknown name is refused with the registered ones."""
-    from .engine.config import ConfigError, GameConfig
+    from bbom_env.engine.core.config import ConfigError, GameConfig
 
     names = tuple(t for t in text.split(",") if t)
     try:
@@ -82,7 +82,7 @@ PACK_HELP = f"a named pack ({', '.join(NAMED_PACKS)}) or the path of a .toml car
 def pack(text: str) -> str:
     """An argparse ``type``: a card pack that loads (a named pack or a pack file); an unknown name
     is refused with the list of named packs (the loader's message)."""
-    from .engine import PackError, load_pack
+    from bbom_env.engine import PackError, load_pack
 
     try:
         load_pack(text)

@@ -16,10 +16,11 @@ import argparse
 import sys
 from typing import Any
 
+from bbom_env.engine import GameConfig, new_game
+from bbom_env.engine.core.config import MODES, PAYMENTS
+from bbom_env.engine.model.constants import MAX_PLAYERS, MIN_PLAYERS
+
 from . import cli
-from .engine import GameConfig, new_game
-from .engine.config import MODES, PAYMENTS
-from .engine.constants import MAX_PLAYERS, MIN_PLAYERS
 from .play_session import AgentError, InputFn, Seat, run_session
 
 AGENT_NAMES = ("random", "heuristic")

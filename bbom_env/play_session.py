@@ -19,9 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from bbom_env.engine import GameState, decode, move_to_string, pending
+from bbom_env.engine.core.moves import BLOCKS
+
 from .cards import card_lines
-from .engine import GameState, decode, move_to_string, pending
-from .engine.moves import BLOCKS
 from .play_text import (
     KIND_HINTS,
     board_text,

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from .engine import GameState, decode, move_to_string, pending
-from .engine.actions import CURE_REQ, curse_req, spell_req
-from .engine.constants import ELEMENT_NAMES, code_name
-from .engine.hooks import adjust_cost
-from .engine.moves import Move
-from .engine.payment import left_text
+from bbom_env.engine import GameState, decode, move_to_string, pending
+from bbom_env.engine.actions.base import CURE_REQ, curse_req, spell_req
+from bbom_env.engine.core.moves import Move
+from bbom_env.engine.model.constants import ELEMENT_NAMES, code_name
+from bbom_env.engine.modifiers.hooks import adjust_cost
+from bbom_env.engine.payment.cost import left_text
 
 if TYPE_CHECKING:
     from .play_session import Seat

@@ -56,8 +56,8 @@ from agents.evaluate import (  # noqa: E402
 )
 from bbom_env import cli  # noqa: E402
 from bbom_env.engine import GameConfig, load_pack  # noqa: E402
-from bbom_env.engine.cards import Spell  # noqa: E402
-from bbom_env.engine.constants import ELEMENT_NAMES  # noqa: E402
+from bbom_env.engine.cards.pack import Spell  # noqa: E402
+from bbom_env.engine.model.constants import ELEMENT_NAMES  # noqa: E402
 
 LEVELS = (1, 2, 3)
 PLAYERS = (2, 4)

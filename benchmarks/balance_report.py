@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from agents.evaluate import GameResult, Summary, discordant, paired_difference
 from bbom_env.engine import load_pack
-from bbom_env.engine.cards import Pack
-from bbom_env.engine.constants import ELEMENT_NAMES
-from bbom_env.engine.pack_checks import marked
+from bbom_env.engine.cards.checks import marked
+from bbom_env.engine.cards.pack import Pack
+from bbom_env.engine.model.constants import ELEMENT_NAMES
 
 TEAMS = ("random", "heuristic")
 MIN_LEARNED = 50  # a Spell learned in fewer games has too noisy a screening gap to rank

@@ -30,9 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.heuristic_agent import HeuristicAgent  # noqa: E402
 from bbom_env import cli  # noqa: E402
-from bbom_env.engine import GameConfig, hooks, load_pack, new_game  # noqa: E402
-from bbom_env.engine import moves as M  # noqa: E402
-from bbom_env.engine.cards import Pack  # noqa: E402
+from bbom_env.engine import GameConfig, load_pack, new_game
+from bbom_env.engine.cards.pack import Pack  # noqa: E402
+from bbom_env.engine.core import moves as M  # noqa: E402
+from bbom_env.engine.modifiers import hooks  # noqa: E402
 
 MAX_MOVES = 3000
 TEAMS = ("random", "heuristic")

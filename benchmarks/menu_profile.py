@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bbom_env import cli  # noqa: E402
 from bbom_env.engine import GameConfig, GameState, new_game  # noqa: E402
-from bbom_env.engine.constants import PHOBIA_BASE  # noqa: E402
-from bbom_env.engine.frames import MenuFrame  # noqa: E402
-from bbom_env.engine.menu import MenuView, menu_legal  # noqa: E402
-from bbom_env.engine.rules import ruleset  # noqa: E402
+from bbom_env.engine.actions.menu import MenuView, menu_legal  # noqa: E402
+from bbom_env.engine.core.rules import ruleset  # noqa: E402
+from bbom_env.engine.model.constants import PHOBIA_BASE  # noqa: E402
+from bbom_env.engine.model.frames import MenuFrame  # noqa: E402
 
 Menus = list[tuple[GameState, MenuFrame]]
 

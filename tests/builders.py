@@ -6,7 +6,7 @@ keeps the engine invariant that each card is in exactly one zone: cards leaving 
 their "bank" (value-1 cards to the value-1 reserve, value-2/3 to the supply, Madness to the box)
 and cards entering a zone come from the box first, then from the reserve / supply / Madness pile.
 Curses and Library Spells are moved between their piles, the track, players' rows and the box in
-the same way. ``check()`` runs ``bbom_env.engine.invariants.check_invariants``.
+the same way. ``check()`` runs ``bbom_env.engine.io.invariants.check_invariants``.
 
 Cards are named as ``move_to_string`` names them: ``"fire-1"`` .. ``"air-3"``, ``"madness"``.
 Decks are listed top first (the first card listed is drawn first).
@@ -26,13 +26,13 @@ from functools import cache
 from typing import Any
 
 from bbom_env.engine import Decision, GameConfig, GameState, describe, move_to_string, new_game, pending
-from bbom_env.engine.constants import MADNESS, NUM_CODES, NUM_ELEMENT_CODES, code_name
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.moves import NUM_BASE_MOVES, layout, num_moves
-from bbom_env.engine.records import CurseOnTrack, SpellSlot, SupportSlot
-from bbom_env.engine.resolver import run
-from bbom_env.engine.scenario import resolve_effect, start_action_phase
-from bbom_env.engine.state import PlayerState
+from bbom_env.engine.core.moves import NUM_BASE_MOVES, layout, num_moves
+from bbom_env.engine.core.resolver import run
+from bbom_env.engine.core.state import PlayerState
+from bbom_env.engine.io.invariants import check_invariants
+from bbom_env.engine.io.scenario import resolve_effect, start_action_phase
+from bbom_env.engine.model.constants import MADNESS, NUM_CODES, NUM_ELEMENT_CODES, code_name
+from bbom_env.engine.model.records import CurseOnTrack, SpellSlot, SupportSlot
 
 CODE_BY_NAME: dict[str, int] = {code_name(c): c for c in range(NUM_ELEMENT_CODES)} | {"madness": MADNESS}
 MOVE_BY_NAME: dict[str, int] = {move_to_string(m): m for m in range(NUM_BASE_MOVES)}

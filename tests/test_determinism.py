@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from bbom_env.engine import GameConfig, new_game
-from bbom_env.engine.state import GameState
+from bbom_env.engine.core.state import GameState
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "bbom_env"

@@ -1,13 +1,16 @@
-"""Layering of ``bbom_env`` (issue 8, part 7): no runtime import cycle, and every module imports only
-from its own layer or a lower one, per the tables below.
+"""Layering of ``bbom_env``: no import cycle, and every module imports only from its own layer or a
+lower one, per the tables below.
 
-The graph holds the imports that run when a module is imported: at module level, in class bodies and
-in ``try``/``if`` blocks, but not those under ``if TYPE_CHECKING:`` (never run) nor those inside
-functions (run on call, once every module has loaded: the engine defers a few imports that way on
-purpose, e.g. ``state.py`` -> ``serialize``/``render``, ``resolver.py`` -> ``flow``). That the engine
-imports and plays with the RL libraries blocked is checked at run time by
-tests/engine/test_import_boundary.py (one game's code path); here the engine's files are read, at
-every depth, so a deferred import of an RL library on a path that game never takes is caught too.
+The engine (``bbom_env/engine/``) is ranked folders, lowest first (docs/engine.md). Its graph holds
+every import that can run: at module level, in class bodies, in ``try``/``if`` blocks and inside
+functions (a deferred import runs on call and is as much a dependency as one at the top); only
+those under ``if TYPE_CHECKING:`` (never run) are left out. A short named whitelist (at most three
+edges, each a convenience of ``GameState``) may point up. The Vth Element's modules
+(``bbom_env/modules/``) import only the engine's public API (``bbom_env.engine``), its module SDK
+(``bbom_env.engine.ext``) and the value types (``bbom_env.engine.model``). For the package as a whole
+the graph holds the imports that run at import time. That the engine imports and plays with the RL
+libraries blocked is checked at run time by tests/engine/test_import_boundary.py; here the engine's
+files are read, at every depth, so a deferred import of an RL library is caught too.
 """
 
 from __future__ import annotations
@@ -19,80 +22,45 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The engine's layers, lowest first (docs/engine.md): plain data, the interpreter core (run loop,
-# state, registries of move blocks and modules), the rules (turn flow, effect ops, payment, Actions;
-# the base game's module), the API facade and the tools built on it. A module may import, at import
-# time, from its own layer and the ones below. A new engine module must be placed here.
-ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
-    (
-        "data",
-        frozenset(
-            {
-                "constants",
-                "move_args",
-                "vocab",
-                "pack_checks",
-                "pack_module_checks",
-                "card_types",
-                "cards",
-                "config",
-                "pack_hash",
-                "frames",
-                "records",
-                "typed_fields",
-                "typed_checks",
-            }
-        ),
-    ),
-    ("core", frozenset({"resolver", "state", "moves", "rules"})),
-    (
-        "rules",
-        frozenset(
-            {
-                "hooks",
-                "cost_mods",
-                "mod_sources",
-                "cost_transforms",
-                "zones",
-                "decision",
-                "flow",
-                "ops",
-                "ops_board",
-                "ops_cards",
-                "payment_search",
-                "payment",
-                "payment_auto",
-                "payment_irreducible",
-                "payment_counted",
-                "payment_frame",
-                "limits",
-                "menu",
-                "menu_closed_forms",
-                "mod_reading",
-                "actions",
-                "action_rulings",
-                "destroy_menu",
-                "base_module",
-            }
-        ),
-    ),
-    (
-        "api",
-        frozenset(
-            {
-                "__init__",
-                "setup",
-                "serialize",
-                "save_check",
-                "save_check_stack",
-                "save_values",
-                "invariants",
-                "scenario",
-                "render",
-            }
-        ),
-    ),
+# The engine's folders, lowest first. A module may import (at any depth) from its own folder and the
+# ones below, never from one above, and no two modules may import each other through any path. The
+# top rank holds the public API (the package's ``__init__``) and the module SDK (``ext``).
+ENGINE_RANKS: tuple[tuple[str, str], ...] = (
+    ("model", "value types: constants, records, frames, typed fields, move arguments"),
+    ("cards", "the card pack: vocabulary, card kinds, loader and its checks"),
+    ("core", "config, the move layout, the module registry, the interpreter loop, the state"),
+    ("modifiers", "standing rule changes read fresh: hooks, module sources, cost transforms"),
+    ("payment", "costs and paying them: the solver, auto payment, the payment frame"),
+    ("play", "the turn, zones, effect ops, limits, the pending decision"),
+    ("actions", "the Action menu and the Actions; the base game's module"),
+    ("io", "setup, saves, invariants, scenarios, text"),
+    ("api", "the public API (bbom_env.engine) and the module SDK (bbom_env.engine.ext)"),
 )
+API_MODULES = ("bbom_env.engine", "bbom_env.engine.ext")
+
+# The only edges that may point up: GameState's conveniences, which read a higher layer on call.
+UPWARD_WHITELIST: dict[tuple[str, str], str] = {
+    ("bbom_env.engine.core.state", "bbom_env.engine.io.serialize"): "GameState.to_json and ==",
+    ("bbom_env.engine.core.state", "bbom_env.engine.io.render"): "str(GameState)",
+    ("bbom_env.engine.core.state", "bbom_env.engine.play.decision"): (
+        "GameState.apply_action's error names the pending decision"
+    ),
+}
+
+# What a rules module (bbom_env/modules/) may import of the engine.
+MODULE_SDK = ("bbom_env.engine", "bbom_env.engine.ext", "bbom_env.engine.model")
+
+
+def engine_rank(module: str) -> int:
+    """The rank of an engine module in ENGINE_RANKS (-1: not in a ranked folder)."""
+    if module in API_MODULES:
+        return len(ENGINE_RANKS) - 1
+    parts = module.split(".")
+    names = [n for n, _ in ENGINE_RANKS[:-1]]
+    if len(parts) >= 4 and parts[:2] == ["bbom_env", "engine"] and parts[2] in names:
+        return names.index(parts[2])
+    return -1
+
 
 # The package's layers, lowest first: a module belongs to the entry with the longest matching name
 # (a package's entry covers its submodules). The engine is rules only (design decision 1); views and
@@ -148,6 +116,19 @@ def _all_import_nodes(tree: ast.Module):
     return (n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)))
 
 
+def _runtime_import_nodes(node: ast.AST):
+    """Every import that can run, at any depth (function and class bodies too), but not those
+    under ``if TYPE_CHECKING:``."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.Import, ast.ImportFrom)):
+            yield child
+        elif isinstance(child, ast.If) and _is_type_checking(child.test):
+            for s in child.orelse:
+                yield from _runtime_import_nodes(ast.Module(body=[s], type_ignores=[]))
+        else:
+            yield from _runtime_import_nodes(child)
+
+
 def _resolve(node: ast.ImportFrom, name: str, is_package: bool) -> str:
     """The absolute module a ``from ... import`` reads from (relative levels resolved)."""
     if not node.level:
@@ -157,14 +138,22 @@ def _resolve(node: ast.ImportFrom, name: str, is_package: bool) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def import_graph(root: Path, package: str, *, deferred: bool = False) -> dict[str, set[str]]:
-    """Module -> the package's modules it imports at import time (every import when ``deferred``).
+def import_graph(
+    root: Path, package: str, *, deferred: bool = False, runtime: bool = False
+) -> dict[str, set[str]]:
+    """Module -> the package's modules it imports at import time (every import when ``deferred``;
+    every import but the ``TYPE_CHECKING`` ones when ``runtime``).
     ``from pkg import x`` counts as importing the submodule ``pkg.x`` when there is one, else ``pkg``."""
     files = module_files(root, package)
     graph: dict[str, set[str]] = {}
     for name, path in files.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        nodes = _all_import_nodes(tree) if deferred else _import_time_nodes(tree.body)
+        if deferred:
+            nodes = _all_import_nodes(tree)
+        elif runtime:
+            nodes = _runtime_import_nodes(tree)
+        else:
+            nodes = _import_time_nodes(tree.body)
         edges: set[str] = set()
         for node in nodes:
             if isinstance(node, ast.Import):
@@ -243,29 +232,92 @@ def test_no_runtime_import_cycle() -> None:
     assert cycles == [], "import cycles at import time: " + "; ".join(" -> ".join(c) for c in cycles)
 
 
-def test_engine_modules_are_placed_in_exactly_one_layer() -> None:
+def _engine_runtime_graph() -> dict[str, set[str]]:
+    graph = import_graph(ROOT, "bbom_env", runtime=True)
+    return {
+        src: {d for d in dsts if engine_rank(d) >= 0 and (src, d) not in UPWARD_WHITELIST}
+        for src, dsts in graph.items()
+        if engine_rank(src) >= 0
+    }
+
+
+def test_every_engine_module_sits_in_a_ranked_folder() -> None:
     files = module_files(ROOT, "bbom_env/engine")
-    present = {n.rpartition(".")[2] if n != "bbom_env.engine" else "__init__" for n in files}
-    placed = [m for _, mods in ENGINE_LAYERS for m in mods]
-    twice = sorted({m for m in placed if placed.count(m) > 1})
-    assert not twice, f"engine modules in more than one layer of ENGINE_LAYERS: {twice}"
-    assert not present - set(placed), (
-        f"engine modules missing from ENGINE_LAYERS: {sorted(present - set(placed))}"
+    loose = sorted(
+        m for m in files if engine_rank(m) < 0 and m.rpartition(".")[2] not in {n for n, _ in ENGINE_RANKS}
     )
-    assert not set(placed) - present, (
-        f"ENGINE_LAYERS names modules that do not exist: {sorted(set(placed) - present)}"
-    )
+    assert loose == [], f"engine modules outside the ranked folders of ENGINE_RANKS: {loose}"
 
 
-def test_engine_imports_only_its_own_layer_or_below() -> None:
-    graph = import_graph(ROOT, "bbom_env")
-    rank = {}
-    for i, (_, mods) in enumerate(ENGINE_LAYERS):
-        for m in mods:
-            rank["bbom_env.engine" if m == "__init__" else f"bbom_env.engine.{m}"] = i
-    engine_graph = {k: v for k, v in graph.items() if k in rank}
-    names = [n for n, _ in ENGINE_LAYERS]
-    assert upward_imports(engine_graph, rank, names) == []
+def test_engine_has_no_cycle_at_any_depth() -> None:
+    cycles = find_cycles(_engine_runtime_graph())
+    assert cycles == [], "engine import cycles (any depth): " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_engine_imports_only_its_own_folder_or_below_at_any_depth() -> None:
+    graph = _engine_runtime_graph()
+    names = [n for n, _ in ENGINE_RANKS]
+    up = sorted(
+        f"{src} ({names[engine_rank(src)]}) imports {dst} ({names[engine_rank(dst)]})"
+        for src, dsts in graph.items()
+        for dst in dsts
+        if engine_rank(dst) > engine_rank(src)
+    )
+    assert up == []
+
+
+def test_upward_whitelist_is_short_and_current() -> None:
+    assert len(UPWARD_WHITELIST) <= 3
+    graph = import_graph(ROOT, "bbom_env", runtime=True)
+    stale = [edge for edge in UPWARD_WHITELIST if edge[1] not in graph.get(edge[0], set())]
+    assert stale == [], f"whitelisted edges that no longer exist (remove them): {stale}"
+    for src, dst in UPWARD_WHITELIST:
+        assert engine_rank(dst) > engine_rank(src), f"{src} -> {dst} does not point up"
+
+
+def _sdk_allows(mod: str, names: list[str]) -> bool:
+    if mod == "bbom_env.engine":  # the public API's names, not its folders
+        folders = {n for n, _ in ENGINE_RANKS} | {"ext"}
+        return not folders.intersection(names)
+    return any(mod == s or mod.startswith(s + ".") for s in MODULE_SDK[1:])
+
+
+def _sdk_violations(root: Path) -> list[str]:
+    bad = []
+    for name, path in module_files(root, "bbom_env/modules").items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in _all_import_nodes(tree):  # TYPE_CHECKING imports too: the SDK names the types
+            if isinstance(node, ast.Import):
+                pairs = [(a.name, []) for a in node.names]
+            else:
+                pairs = [(_resolve(node, name, path.name == "__init__.py"), [a.name for a in node.names])]
+            for mod, names in pairs:
+                if mod.startswith("bbom_env.engine") and not _sdk_allows(mod, names):
+                    bad.append(f"{name} imports {mod}")
+    return sorted(bad)
+
+
+def test_modules_import_only_the_sdk() -> None:
+    """bbom_env/modules/** import the public API, ``ext`` and ``model``, nothing else of the engine."""
+    assert _sdk_violations(ROOT) == []
+
+
+def test_sdk_check_catches_an_engine_import(tmp_path: Path) -> None:
+    pkg = tmp_path / "bbom_env" / "modules" / "toy"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "ok.py").write_text(
+        "from bbom_env.engine import GameConfig\nfrom bbom_env.engine.ext import Module\n"
+        "from bbom_env.engine.model.constants import MADNESS\n"
+    )
+    (pkg / "bad.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bbom_env.engine.core.state import S\n"
+        "def f():\n    from bbom_env.engine.modifiers import hooks\n"
+    )
+    assert _sdk_violations(tmp_path) == [
+        "bbom_env.modules.toy.bad imports bbom_env.engine.core.state",
+        "bbom_env.modules.toy.bad imports bbom_env.engine.modifiers",
+    ]
 
 
 def test_package_imports_only_its_own_layer_or_below() -> None:

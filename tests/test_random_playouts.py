@@ -20,14 +20,14 @@ import random
 import pytest
 
 from bbom_env.engine import GameConfig, from_json, new_game, replay
-from bbom_env.engine.cards import resolve_pack_path
-from bbom_env.engine.constants import MAX_STACK, NUM_CODES
-from bbom_env.engine.decision import pending
-from bbom_env.engine.invariants import card_totals, check_invariants, expected_totals
-from bbom_env.engine.moves import num_moves
-from bbom_env.engine.records import CurseOnTrack
-from bbom_env.engine.serialize import to_dict
-from bbom_env.engine.state import GameState
+from bbom_env.engine.cards.pack import resolve_pack_path
+from bbom_env.engine.core.moves import num_moves
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.io.invariants import card_totals, check_invariants, expected_totals
+from bbom_env.engine.io.serialize import to_dict
+from bbom_env.engine.model.constants import MAX_STACK, NUM_CODES
+from bbom_env.engine.model.records import CurseOnTrack
+from bbom_env.engine.play.decision import pending
 
 PLAYERS = (2, 3, 4, 5)
 MODES = ("normal", "fear", "nightmare")

@@ -8,15 +8,15 @@ Typical use::
         state.apply_action(state.legal_actions()[0])
 """
 
-from . import base_module  # noqa: F401  (registers the base game's rules module and its frames)
-from .cards import Pack, PackError, load_pack
-from .config import ConfigError, GameConfig
-from .decision import Decision, describe, pending
-from .moves import decode, move_to_string, num_moves
-from .resolver import IllegalActionError
-from .serialize import from_json, replay, to_json
-from .setup import new_game
-from .state import GameState, MoveTypeError, SaveError
+from bbom_env.engine.actions import base_game as base_module  # noqa: F401  (registers the base game's rules module and its frames)
+from bbom_env.engine.cards.pack import Pack, PackError, load_pack
+from bbom_env.engine.core.config import ConfigError, GameConfig
+from bbom_env.engine.core.moves import decode, move_to_string, num_moves
+from bbom_env.engine.core.resolver import IllegalActionError
+from bbom_env.engine.core.state import GameState, MoveTypeError, SaveError
+from bbom_env.engine.io.serialize import from_json, replay, to_json
+from bbom_env.engine.io.setup import new_game
+from bbom_env.engine.play.decision import Decision, describe, pending
 
 __all__ = [
     "ConfigError",

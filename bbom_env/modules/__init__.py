@@ -8,7 +8,7 @@ Importing this package registers them (``rules.register``), so that
 through the registry.
 """
 
-from bbom_env.engine.rules import register, ruleset
+from bbom_env.engine.ext import register, ruleset
 
 from .dark_matter.module import DARK_MATTER_MODULE
 from .phobias.module import PHOBIA_MODULE

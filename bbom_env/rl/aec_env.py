@@ -13,7 +13,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from bbom_env.engine import GameState, IllegalActionError, new_game
-from bbom_env.engine.decision import describe, pending
+from bbom_env.engine.play.decision import describe, pending
 
 from .gym_env import DEFAULT_MAX_STEPS, as_action, draw_seed, make_encoder, render_state, split_config
 from .layout import ActionLayout

@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 
 from bbom_env.engine import GameConfig
-from bbom_env.engine.cards import NAMED_PACKS
-from bbom_env.engine.constants import MAX_PLAYERS
-from bbom_env.engine.moves import BASE
+from bbom_env.engine.cards.pack import NAMED_PACKS
+from bbom_env.engine.core.moves import BASE
+from bbom_env.engine.model.constants import MAX_PLAYERS
 
 from .layout import ActionLayout
 from .observation import ObservationEncoder
@@ -59,7 +59,7 @@ def action_layout_md(modules: tuple[str, ...] = ()) -> str:
         HEADER + "# Action layout",
         "",
         f"One flat `Discrete({lay.n})` action space (`bbom_env.rl.layout.ActionLayout`, the engine's "
-        "`bbom_env.engine.moves`), identical for 2 to 5 players. Ids are seat-independent: a player "
+        "`bbom_env.engine.core.moves`), identical for 2 to 5 players. Ids are seat-independent: a player "
         "argument is a seat offset from the decider (0 = the decider, 1 = the next player clockwise, ...), "
         "hand and discard cards are card codes (equal cards are interchangeable), support cards are "
         "(seat offset, slot), Spells their index in the relevant Spell row, Curses (track slot, stack "

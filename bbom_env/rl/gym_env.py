@@ -15,7 +15,7 @@ import numpy as np
 from gymnasium import spaces
 
 from bbom_env.engine import GameConfig, GameState, new_game
-from bbom_env.engine.decision import pending
+from bbom_env.engine.play.decision import pending
 
 from .layout import ActionLayout
 from .observation import ObservationEncoder
@@ -237,7 +237,7 @@ class BBoMGymEnv(gym.Env):
 
     ``info`` of every step: ``action_mask``, ``player`` (the seat of the observation: the decider,
     or on the final step the player who acted), ``decision`` (the pending decision kind, one of
-    ``bbom_env.engine.decision.DECISION_KINDS``; ``"none"`` once over) and ``step`` (steps taken in
+    ``bbom_env.engine.play.decision.DECISION_KINDS``; ``"none"`` once over) and ``step`` (steps taken in
     the episode); on the final step also ``outcome``, ``reason``, ``is_success`` and ``stats``.
 
     ## Version History

@@ -1,4 +1,4 @@
-"""The RL view of the engine's flat move layout (``bbom_env.engine.moves``, design decision 5).
+"""The RL view of the engine's flat move layout (``bbom_env.engine.core.moves``, design decision 5).
 
 The engine already numbers every move with one int id, the same for 2 to 5 players (players are
 seat offsets from the decider, cards are card codes). This class only adds what an RL library
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from bbom_env.engine import GameConfig, GameState
-from bbom_env.engine import moves as M
+from bbom_env.engine.core import moves as M
 
 
 class ActionLayout:

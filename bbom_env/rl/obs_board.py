@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bbom_env.engine.constants import (
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.constants import (
     ELEMENT_CARDS_PER_VALUE,
     ELEMENT_NAMES,
     ELEMENT_TOKENS_PER_ELEMENT,
@@ -15,8 +16,7 @@ from bbom_env.engine.constants import (
     PHASE_NAMES,
     ROUNDS,
 )
-from bbom_env.engine.records import CurseOnTrack
-from bbom_env.engine.state import GameState
+from bbom_env.engine.model.records import CurseOnTrack
 
 from .obs_core import ObsContext, ObsSection, Part
 

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bbom_env.engine.cards import Pack
-from bbom_env.engine.constants import NUM_CODES, code_name
-from bbom_env.engine.moves import BASE
-from bbom_env.engine.rules import Ruleset, ruleset
-from bbom_env.engine.state import GameState
+from bbom_env.engine.cards.pack import Pack
+from bbom_env.engine.core.moves import BASE
+from bbom_env.engine.core.rules import Ruleset, ruleset
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.constants import NUM_CODES, code_name
 
 from .layout import ActionLayout
 

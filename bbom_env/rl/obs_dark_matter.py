@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from bbom_env.engine.constants import MAX_STACK, NUM_ELEMENTS, NUM_TRACK_SLOTS
-from bbom_env.engine.decision import Decision, pending
-from bbom_env.engine.payment import left_to_pay
-from bbom_env.engine.state import GameState
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.constants import MAX_STACK, NUM_ELEMENTS, NUM_TRACK_SLOTS
+from bbom_env.engine.payment.cost import left_to_pay
+from bbom_env.engine.play.decision import Decision, pending
 from bbom_env.modules.dark_matter.black_book import BLACK_BOOK
 from bbom_env.modules.dark_matter.content import BLACK_PAGE, DARK_CURSE
 from bbom_env.modules.dark_matter.state import DARK_MATTER_CARDS, NAME, DarkMatterState

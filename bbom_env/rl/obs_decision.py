@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from bbom_env.engine.constants import MAX_PLAYERS
-from bbom_env.engine.decision import pending
-from bbom_env.engine.state import GameState
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.constants import MAX_PLAYERS
+from bbom_env.engine.play.decision import pending
 
 from .obs_core import ObsContext, ObsSection, Part
 

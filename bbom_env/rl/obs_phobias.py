@@ -34,8 +34,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from bbom_env.engine.constants import MAX_PLAYERS, MAX_SUPPORT_SLOTS, NUM_PHOBIAS, PHOBIA_BASE, code_name
-from bbom_env.engine.state import GameState
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.constants import (
+    MAX_PLAYERS,
+    MAX_SUPPORT_SLOTS,
+    NUM_PHOBIAS,
+    PHOBIA_BASE,
+    code_name,
+)
 from bbom_env.modules.phobias.content import SECTION, phobia_codes
 from bbom_env.modules.phobias.placement import PLACE
 from bbom_env.modules.phobias.state import COMPOSITION, NAME

@@ -8,11 +8,11 @@ from collections.abc import Iterable
 import numpy as np
 from numpy import frombuffer, uint8
 
-from bbom_env.engine.constants import MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_CODES
-from bbom_env.engine.hooks import ability_lost, limit_sums
-from bbom_env.engine.mod_sources import gather
-from bbom_env.engine.records import TempModifier
-from bbom_env.engine.state import GameState, PlayerState
+from bbom_env.engine.core.state import GameState, PlayerState
+from bbom_env.engine.model.constants import MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_CODES
+from bbom_env.engine.model.records import TempModifier
+from bbom_env.engine.modifiers.hooks import ability_lost, limit_sums
+from bbom_env.engine.modifiers.sources import gather
 
 from .obs_core import ObsContext, ObsSection, Part
 

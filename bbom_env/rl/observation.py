@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from bbom_env.engine import GameConfig, GameState
-from bbom_env.engine.rules import game_pack
+from bbom_env.engine.core.rules import game_pack
 
 from .layout import ActionLayout
 from .obs_core import ObsSection

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bbom_env.engine.cards import Pack
-from bbom_env.engine.moves import BASE
-from bbom_env.engine.state import GameState
+from bbom_env.engine.cards.pack import Pack
+from bbom_env.engine.core.moves import BASE
+from bbom_env.engine.core.state import GameState
 
 from .layout import ActionLayout
 from .obs_board import Board, CursePiles, Grimoire, Library, Supply, Track

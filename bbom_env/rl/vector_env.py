@@ -28,7 +28,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from bbom_env.engine import GameState, new_game
-from bbom_env.engine.decision import pending
+from bbom_env.engine.play.decision import pending
 
 from .gym_env import DEFAULT_MAX_STEPS, draw_seed, make_encoder, split_config
 from .layout import ActionLayout

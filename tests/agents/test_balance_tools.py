@@ -11,8 +11,8 @@ import pytest
 
 from agents.evaluate import GameResult, Summary, discordant, paired_difference, wilson
 from bbom_env.engine import GameConfig, load_pack, new_game
-from bbom_env.engine.cards import NAMED_PACKS
-from bbom_env.engine.vocab import normalize_effect
+from bbom_env.engine.cards.pack import NAMED_PACKS
+from bbom_env.engine.cards.vocab import normalize_effect
 
 _BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 

@@ -11,8 +11,8 @@ from builders import Scenario
 from agents.heuristic_agent import HeuristicAgent
 from agents.heuristic_dark_matter import keep_dark_matter
 from bbom_env.engine import GameConfig, new_game
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import DARK_MATTER
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.model.constants import DARK_MATTER
 from bbom_env.modules.dark_matter.module import NAME, dm_state
 
 

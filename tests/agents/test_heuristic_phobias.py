@@ -11,13 +11,13 @@ from builders import Scenario
 from agents.heuristic_agent import HeuristicAgent
 from agents.heuristic_phobias import crush_choice, phobia_choice, phobia_harm, phobias_first
 from bbom_env.engine import GameConfig, GameState, new_game, pending
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import MADNESS, PHOBIA_BASE
-from bbom_env.engine.hooks import support_capacity
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.records import SupportSlot
-from bbom_env.engine.resolver import run
-from bbom_env.engine.zones import receive_madness
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.resolver import run
+from bbom_env.engine.io.invariants import check_invariants
+from bbom_env.engine.model.constants import MADNESS, PHOBIA_BASE
+from bbom_env.engine.model.records import SupportSlot
+from bbom_env.engine.modifiers.hooks import support_capacity
+from bbom_env.engine.play.zones import receive_madness
 from bbom_env.modules.phobias.content import phobia_codes
 from bbom_env.modules.phobias.placement import CRUSH
 

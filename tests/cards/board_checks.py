@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from bbom_env.engine import hooks
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import ELEMENT_NAMES, MADNESS, SLOTS_OF_SPACE
-from bbom_env.engine.state import GameState
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.constants import ELEMENT_NAMES, MADNESS, SLOTS_OF_SPACE
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.modifiers.hooks import has_mod
 
 from .op_checks import (
     Errors,
@@ -234,7 +235,9 @@ def check_mod_effect(before: GameState, after: GameState, q: int, mod: dict) -> 
         return [] if hooks.forbidden(after, q, act, el) else [f"{act} is not forbidden"]
     if kind == "no_support_payment":
         return (
-            [] if after.has_mod(q, kind) and not before.has_mod(q, kind) else ["support payment not blocked"]
+            []
+            if has_mod(after, q, kind) and not has_mod(before, q, kind)
+            else ["support payment not blocked"]
         )
     return [f"unchecked modifier kind {kind}"]
 
@@ -312,6 +315,6 @@ CHECKS: dict[str, Callable[[OpCtx], Errors]] = {
 
 
 def unchecked_ops() -> set[str]:
-    from bbom_env.engine.vocab import OP_SCHEMAS
+    from bbom_env.engine.cards.vocab import OP_SCHEMAS
 
     return set(OP_SCHEMAS) - set(CHECKS)

@@ -21,14 +21,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bbom_env.engine import GameConfig, hooks, resolver
-from bbom_env.engine.cards import Pack, load_pack
-from bbom_env.engine.constants import MADNESS, NUM_CODES, Phase
-from bbom_env.engine.flow import seq
-from bbom_env.engine.records import CurseOnTrack, SpellSlot, SupportSlot
-from bbom_env.engine.rules import game_pack
-from bbom_env.engine.setup import setup
-from bbom_env.engine.state import GameState
+from bbom_env.engine import GameConfig
+from bbom_env.engine.cards.pack import Pack, load_pack
+from bbom_env.engine.core import resolver
+from bbom_env.engine.core.rules import game_pack
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.io.setup import setup
+from bbom_env.engine.model.constants import MADNESS, NUM_CODES, Phase
+from bbom_env.engine.model.records import CurseOnTrack, SpellSlot, SupportSlot
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.play.events import seq
 
 from .board_checks import CHECKS, check_mod_effect
 from .op_checks import Errors, OpCtx

@@ -13,15 +13,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import (
-    ELEMENT_NAMES,
-    MADNESS,
-    MAX_STACK,
-    NUM_ELEMENT_CODES,
-    is_madness,
-)
-from bbom_env.engine.state import GameState
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.constants import ELEMENT_NAMES, MADNESS, MAX_STACK, NUM_ELEMENT_CODES, is_madness
 
 Errors = list[str]
 ELEMENT_ACTIONS = ("activate", "learn", "acquire")

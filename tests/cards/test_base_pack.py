@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from bbom_env.engine import GameConfig, PackError, load_pack, new_game
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import ELEMENT_NAMES, MADNESS, code_element, code_value
-from bbom_env.engine.hooks import spell_limit, support_capacity
-from bbom_env.engine.records import SupportSlot
-from bbom_env.engine.vocab import ops_used
+from bbom_env.engine.cards.vocab import ops_used
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.model.constants import ELEMENT_NAMES, MADNESS, code_element, code_value
+from bbom_env.engine.model.records import SupportSlot
+from bbom_env.engine.modifiers.hooks import spell_limit, support_capacity
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "override_pack.toml"

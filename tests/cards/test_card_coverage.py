@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bbom_env.engine.cards import NAMED_PACKS
+from bbom_env.engine.cards.pack import NAMED_PACKS
 
 _PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "card_coverage.py"
 _spec = importlib.util.spec_from_file_location("card_coverage", _PATH)

@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 
 from bbom_env.engine import load_pack
-from bbom_env.engine import moves as M
-from bbom_env.engine import ops as engine_ops
-from bbom_env.engine.cards import NAMED_PACKS
-from bbom_env.engine.constants import MADNESS, NUM_CODES, element_code
-from bbom_env.engine.hooks import support_capacity
-from bbom_env.engine.records import SupportSlot
-from bbom_env.engine.vocab import BASE_OPS, EVENTS, MOD_SCHEMAS
+from bbom_env.engine.cards.pack import NAMED_PACKS
+from bbom_env.engine.cards.vocab import BASE_OPS, EVENTS, MOD_SCHEMAS
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.model.constants import MADNESS, NUM_CODES, element_code
+from bbom_env.engine.model.records import SupportSlot
+from bbom_env.engine.modifiers.hooks import support_capacity
+from bbom_env.engine.play import ops as engine_ops
 
 from .board_checks import CHECKS
 from .card_oracle import PROVOCATIONS, card_ids, check_card, rich_state, run_effect

@@ -11,7 +11,7 @@ import pytest
 
 from bbom_env.cards import count_text, module_files, render_docs
 from bbom_env.engine import load_pack
-from bbom_env.engine.vocab import MOD_SCHEMAS, OP_SCHEMAS
+from bbom_env.engine.cards.vocab import MOD_SCHEMAS, OP_SCHEMAS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "cards.md"

@@ -170,20 +170,42 @@ def _engine_has(module: str, name: str) -> bool | None:
     import dataclasses
     import importlib
 
-    from bbom_env.engine.state import GameState
+    from bbom_env.engine.core.state import GameState
 
     if name in ("py", "yaml", "md", "json", "toml"):  # a file name, not code
         return None
     if module == "config":
-        from bbom_env.engine.config import GameConfig
+        from bbom_env.engine.core.config import GameConfig
 
         return name in {f.name for f in dataclasses.fields(GameConfig)} or hasattr(GameConfig, name)
     if module in ("state", "GameState"):
         fields = {f.name for f in dataclasses.fields(GameState)}
         return name in fields or hasattr(GameState, name)
-    if not (ROOT / "bbom_env" / "engine" / f"{module}.py").is_file() or name == "py":
+    dotted = _ENGINE_MODULES.get(module)
+    if dotted is None or name == "py":
         return None
-    return hasattr(importlib.import_module(f"bbom_env.engine.{module}"), name)
+    return hasattr(importlib.import_module(dotted), name)
+
+
+def _engine_modules() -> dict[str, str]:
+    """Short name -> dotted module of the engine's files (``hooks`` -> bbom_env.engine.modifiers.hooks),
+    and the folder-qualified names (``payment.cost``); a short name two folders share is left out."""
+    out: dict[str, str] = {}
+    shared: set[str] = set()
+    engine = ROOT / "bbom_env" / "engine"
+    for p in engine.rglob("*.py"):
+        if p.name == "__init__.py":
+            continue
+        rel = p.relative_to(engine).with_suffix("").parts
+        dotted = "bbom_env.engine." + ".".join(rel)
+        if rel[-1] in out:
+            shared.add(rel[-1])
+        out[rel[-1]] = dotted
+    shared.add("pack")  # `pack.curses`: a Pack, the loaded cards, not the module
+    return {k: v for k, v in out.items() if k not in shared}
+
+
+_ENGINE_MODULES = _engine_modules()
 
 
 def test_engine_names_in_the_docs_exist() -> None:
@@ -211,7 +233,13 @@ def test_every_engine_file_is_in_the_engine_docs_table() -> None:
     """docs/engine.md's Files table names every module of bbom_env/engine (and only those)."""
     text = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
     table = text[text.index("## Files") :].split("\n\n## ")[0]
-    named = set(re.findall(r"`([a-z_]+\.py)`", table))
-    files = {p.name for p in (ROOT / "bbom_env" / "engine").glob("*.py")}
+    named: set[str] = set()
+    for line in table.splitlines():
+        row = re.match(r"\| `([a-z_]+)/` \|", line)
+        folder = row.group(1) + "/" if row else ""
+        named.update(folder + f for f in re.findall(r"`([a-z_]+\.py)`", line))
+    engine = ROOT / "bbom_env" / "engine"
+    files = {p.relative_to(engine).as_posix() for p in engine.rglob("*.py")}
+    files -= {f for f in files if f.endswith("/__init__.py")}
     assert not files - named, f"engine files missing from docs/engine.md's table: {sorted(files - named)}"
     assert not named - files, f"docs/engine.md's table names files that do not exist: {sorted(named - files)}"

@@ -1,9 +1,9 @@
 """The named constants and lookup tables of constants.py agree with what they name: the card-code
 helpers (section 1.4), the Cost record's fields and the action layout (issue 8, part 7)."""
 
-from bbom_env.engine import actions
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import (
+from bbom_env.engine.actions import base as actions
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.model.constants import (
     CODE_COUNT_INDEX,
     CODE_ELEMENT,
     CODE_VALUE,
@@ -20,7 +20,7 @@ from bbom_env.engine.constants import (
     code_value,
     element_code,
 )
-from bbom_env.engine.payment import Cost
+from bbom_env.engine.payment.cost import Cost
 
 
 def test_card_code_tables_match_the_helpers():

@@ -10,8 +10,9 @@ import random
 
 import pytest
 
-from bbom_env.engine import GameConfig, hooks, new_game
-from bbom_env.engine.rules import ruleset
+from bbom_env.engine import GameConfig, new_game
+from bbom_env.engine.core.rules import ruleset
+from bbom_env.engine.modifiers import hooks
 
 ACTIONS = ("activate", "learn", "acquire", "destroy", "cure", "ability")
 REQS = ((1, 0, 0, 0, 0), (0, 2, 0, 0, 1), (0, 0, 3, 0, 0), (0, 0, 0, 1, 0), (0, 0, 0, 0, 2), (1, 1, 1, 1, 0))

@@ -14,11 +14,19 @@ from typing import Annotated, Any, NotRequired
 
 import pytest
 
-from bbom_env.engine import GameConfig, SaveError, from_json, new_game, replay, resolver
-from bbom_env.engine.frames import FRAME_TYPES, VALUE_KINDS, Frame, Seat, frame_schema, register_frame_type
-from bbom_env.engine.records import HandSource, SupportSource
-from bbom_env.engine.serialize import FORMAT, _upgrade
-from bbom_env.engine.state import GameState
+from bbom_env.engine import GameConfig, SaveError, from_json, new_game, replay
+from bbom_env.engine.core import resolver
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.io.serialize import FORMAT, _upgrade
+from bbom_env.engine.model.frames import (
+    FRAME_TYPES,
+    VALUE_KINDS,
+    Frame,
+    Seat,
+    frame_schema,
+    register_frame_type,
+)
+from bbom_env.engine.model.records import HandSource, SupportSource
 
 DATA = Path(__file__).parent / "data"
 # Frame kinds random playouts of the base and test packs do not reach, and why.
@@ -96,8 +104,8 @@ def test_every_frame_in_playouts_is_typed_and_every_type_is_met(monkeypatch: pyt
     assert not errs, sorted(set(errs))[:10]
     assert set(resolver.RUN) == set(FRAME_TYPES)  # every kind with handlers has a type, and back
     # Base games meet the base module's kinds (a test module imported by another test adds its own).
-    from bbom_env.engine.moves import BASE
-    from bbom_env.engine.rules import MODULES, ruleset
+    from bbom_env.engine.core.moves import BASE
+    from bbom_env.engine.core.rules import MODULES, ruleset
 
     ruleset(())  # registers the base module
     unmet = set(MODULES[BASE].frames) - set(seen) - set(NOT_IN_PLAYOUTS)
@@ -291,7 +299,7 @@ def test_a_pickle_with_one_letter_frames_is_refused() -> None:
 
 
 def test_the_save_check_knows_every_value_kind() -> None:
-    from bbom_env.engine import save_check_stack
+    from bbom_env.engine.io import save_stack as save_check_stack
 
     game = save_check_stack.Game(SAVES[0].pack, 2, ("activate",))
     for kind in VALUE_KINDS - {"effect"}:  # effect keys are checked together (save_check_stack._effect)

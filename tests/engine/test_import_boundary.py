@@ -32,7 +32,8 @@ if {block}:
     sys.meta_path.insert(0, Block())
 
 from bbom_env.engine import GameConfig, new_game
-from bbom_env.engine import invariants, render, decision  # noqa: F401
+from bbom_env.engine.io import invariants, render  # noqa: F401
+from bbom_env.engine.play import decision  # noqa: F401
 
 state = new_game(GameConfig(num_players=3, pack="test", seed=1))
 steps = 0

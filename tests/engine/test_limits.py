@@ -11,9 +11,9 @@ import pytest
 from builders import Scenario, code
 from modules.toy_module import NAME, TOY_PACK, registered
 
-from bbom_env.engine import hooks
-from bbom_env.engine.constants import MADNESS
-from bbom_env.engine.limits import enforce_limits, lose_ability
+from bbom_env.engine.model.constants import MADNESS
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.play.limits import enforce_limits, lose_ability
 
 SIX = ("test_combustion", "test_ice", "test_growth", "test_telepathy", "test_air_1", "test_earth_3")
 

@@ -12,13 +12,15 @@ from collections import Counter
 import pytest
 from builders import Scenario
 
-from bbom_env.engine import GameConfig, hooks, menu, new_game
-from bbom_env.engine import action_rulings as rulings
-from bbom_env.engine.constants import PHOBIA_BASE
-from bbom_env.engine.menu import MenuView, menu_legal
-from bbom_env.engine.payment import available_values, can_cover
-from bbom_env.engine.records import TempModifier
-from bbom_env.engine.state import GameState
+from bbom_env.engine import GameConfig, new_game
+from bbom_env.engine.actions import menu
+from bbom_env.engine.actions import rulings as rulings
+from bbom_env.engine.actions.menu import MenuView, menu_legal
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.constants import PHOBIA_BASE
+from bbom_env.engine.model.records import TempModifier
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.payment.cost import available_values, can_cover
 
 
 def _general_only(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from bbom_env.engine import PackError, load_pack
-from bbom_env.engine.cards import NAMED_PACKS
-from bbom_env.engine.vocab import BASE_OPS, MOD_SCHEMAS
+from bbom_env.engine.cards.pack import NAMED_PACKS
+from bbom_env.engine.cards.vocab import BASE_OPS, MOD_SCHEMAS
 
 TEST_PACK = NAMED_PACKS["test"].read_text(encoding="utf-8")
 

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from bbom_env.engine import GameConfig, new_game
-from bbom_env.engine.constants import (
+from bbom_env.engine.model.constants import (
     CODE_COUNT_INDEX,
     CURRENCY,
     NUM_ELEMENT_CODES,
@@ -20,7 +20,8 @@ from bbom_env.engine.constants import (
     NUM_VALUES,
     element_code,
 )
-from bbom_env.engine.payment import (
+from bbom_env.engine.model.records import NO_CARD, SupportSlot
+from bbom_env.engine.payment.cost import (
     Cost,
     affordable,
     available_codes,
@@ -28,8 +29,7 @@ from bbom_env.engine.payment import (
     can_cover_pairs,
     currency_cards,
 )
-from bbom_env.engine.payment_search import remaining
-from bbom_env.engine.records import NO_CARD, SupportSlot
+from bbom_env.engine.payment.search import remaining
 
 
 def _counts(codes: list[int]) -> list[list[int]]:
@@ -117,7 +117,7 @@ def test_costs_in_cards_match_the_exact_search(seed: int) -> None:
 def test_the_menus_element_part_form_matches_can_cover_module(seed: int) -> None:
     """The menu's form for costs of Element parts without "any" (a Curse's, A-62): shortfalls
     summed against the pairs (section 4.9), each Air card value tried as another Element (V-12)."""
-    from bbom_env.engine.menu_closed_forms import parts_payable as _parts_payable
+    from bbom_env.engine.payment.closed_forms import parts_payable as _parts_payable
 
     rng = random.Random(seed)
     for _ in range(300):
@@ -135,7 +135,7 @@ def test_the_menus_curse_and_distinct_forms_match_the_exact_search(seed: int) ->
     """``menu_closed_forms``: a Curse's cost (printed plus tokens, A-62) with pairs (section 4.9)
     and the Air conversion (V-12) as ``can_cover_module`` answers; "n cards of different
     Elements" (Acquire Dark Matter, section 4.6) with the conversion as the exact search."""
-    from bbom_env.engine.menu_closed_forms import curse_payable, distinct_held
+    from bbom_env.engine.payment.closed_forms import curse_payable, distinct_held
 
     rng = random.Random(seed)
     for _ in range(300):
@@ -160,7 +160,7 @@ def test_the_menus_one_part_and_any_form_matches_can_cover_module(seed: int) -> 
     """``menu_closed_forms.one_part_any``: n of one Element and an "any" surcharge (the Phobias'
     V-33) with pairs (section 4.9) and the Air conversion (V-12), as ``can_cover_module`` (and
     so the exact search) answers; also a cost of "any" alone."""
-    from bbom_env.engine.menu_closed_forms import one_part_any
+    from bbom_env.engine.payment.closed_forms import one_part_any
 
     rng = random.Random(seed)
     for _ in range(400):
@@ -181,7 +181,7 @@ def test_the_menus_parts_and_any_form_matches_can_cover_module(seed: int) -> Non
     """``menu_closed_forms.parts_any``: several Element parts and "any" (a Multi-Element Curse
     with a "same" surcharge) with pairs (section 4.9) and the Air conversion (V-12), as
     ``can_cover_module`` (and so the exact search) answers."""
-    from bbom_env.engine.menu_closed_forms import parts_any
+    from bbom_env.engine.payment.closed_forms import parts_any
 
     rng = random.Random(seed)
     for _ in range(400):

@@ -11,11 +11,11 @@ from builders import Scenario, code, counts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bbom_env.engine.constants import CURRENCY, MADNESS
-from bbom_env.engine.payment import Cost, as_cost, covers, left_to_pay
-from bbom_env.engine.payment_auto import auto_payment
-from bbom_env.engine.records import HandSource, SupportSource, TempModifier
-from bbom_env.engine.scenario import start_payment
+from bbom_env.engine.io.scenario import start_payment
+from bbom_env.engine.model.constants import CURRENCY, MADNESS
+from bbom_env.engine.model.records import HandSource, SupportSource, TempModifier
+from bbom_env.engine.payment.auto import auto_payment
+from bbom_env.engine.payment.cost import Cost, as_cost, covers, left_to_pay
 
 ELEMENT_CARDS = list(range(12))
 
@@ -158,7 +158,7 @@ def test_currency_and_wildcards() -> None:
 def test_search_agrees_with_the_closed_form_on_element_costs(n: int) -> None:
     """The exact search (module costs) and the closed form (base costs) give the same verdict on
     every hand of n cards and a grid of Element costs."""
-    from bbom_env.engine.payment_search import remaining
+    from bbom_env.engine.payment.search import remaining
 
     for hand in combinations_with_replacement(ELEMENT_CARDS, n):
         for req in [(2, 0, 0, 0, 0), (1, 1, 0, 0, 1), (0, 0, 3, 0, 2), (2, 0, 0, 0, 2), (0, 0, 0, 0, 4)]:

@@ -23,7 +23,9 @@ from typing import Any, NamedTuple
 import pytest
 
 from bbom_env.engine import GameConfig, from_json, new_game
-from bbom_env.engine.records import (
+from bbom_env.engine.core.state import GameState, PlayerState
+from bbom_env.engine.io.serialize import decode_fields, to_json
+from bbom_env.engine.model.records import (
     NO_CARD,
     RECORD_TYPES,
     CurseOnTrack,
@@ -35,12 +37,11 @@ from bbom_env.engine.records import (
     replacer,
     with_exhausted,
 )
-from bbom_env.engine.serialize import decode_fields, to_json
-from bbom_env.engine.state import GameState, PlayerState
-from bbom_env.engine.typed_checks import JSONShapeError, check_json
-from bbom_env.engine.typed_fields import (
+from bbom_env.engine.model.typed import (
     STATE_TYPES,
+    JSONShapeError,
     ModuleState,
+    check_json,
     copy_expr,
     decoder,
     encoder,
@@ -319,7 +320,7 @@ def test_a_type_without_a_rule_is_refused_naming_the_field() -> None:
 def test_crushed_card_leaves_with_its_slot_only_when_uncovered() -> None:
     """EXPANSION.md V-21: a crushed card stays under its Phobia until the Phobia leaves; it is
     uncovered then, and never pays meanwhile. No base card crushes: this sets one by hand."""
-    from bbom_env.engine.payment import usable_support
+    from bbom_env.engine.payment.cost import usable_support
 
     state = new_game(GameConfig(num_players=2, seed=1))
     pl = state.players[0]

@@ -11,10 +11,11 @@ import pytest
 from builders import Scenario
 from modules.toy_module import NAME, TOY_PACK, registered
 
-from bbom_env.engine import hooks, move_to_string
-from bbom_env.engine.constants import HAND_SIZE, MADNESS
-from bbom_env.engine.limits import lose_ability
-from bbom_env.engine.scenario import resolve_effect
+from bbom_env.engine import move_to_string
+from bbom_env.engine.io.scenario import resolve_effect
+from bbom_env.engine.model.constants import HAND_SIZE, MADNESS
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.play.limits import lose_ability
 
 DEFAULTS = {
     "reshuffle_madness": 1,
@@ -51,7 +52,7 @@ def names(sc: Scenario) -> list[str]:
 
 
 def test_the_rule_points_are_the_ones_the_vocabulary_names() -> None:
-    from bbom_env.engine.vocab import RULE_POINT_NAMES
+    from bbom_env.engine.cards.vocab import RULE_POINT_NAMES
 
     assert tuple(hooks.RULE_POINTS) == RULE_POINT_NAMES == tuple(MAGICIAN_OF)
 

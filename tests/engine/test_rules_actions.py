@@ -8,8 +8,8 @@ import pytest
 from builders import Scenario, code, counts, move
 
 from bbom_env.engine import IllegalActionError, describe, move_to_string
-from bbom_env.engine.constants import MADNESS
-from bbom_env.engine.records import SpellSlot, TempModifier
+from bbom_env.engine.model.constants import MADNESS
+from bbom_env.engine.model.records import SpellSlot, TempModifier
 
 # -- 4.1 Activate a Spell ----------------------------------------------------------------------------
 

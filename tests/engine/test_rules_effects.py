@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from builders import Scenario, code, counts
 
-from bbom_env.engine.constants import MADNESS
-from bbom_env.engine.records import SpellSlot, SupportSlot
-from bbom_env.engine.vocab import BASE_OPS
+from bbom_env.engine.cards.vocab import BASE_OPS
+from bbom_env.engine.model.constants import MADNESS
+from bbom_env.engine.model.records import SpellSlot, SupportSlot
 
 # Which test below exercises each op (kept in step with vocab.OP_SCHEMAS by the first test).
 OP_TESTS = {

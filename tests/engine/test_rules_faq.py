@@ -7,7 +7,7 @@ import pytest
 from builders import MOVE_BY_NAME, Scenario, counts
 
 from bbom_env.engine import IllegalActionError
-from bbom_env.engine.constants import MADNESS
+from bbom_env.engine.model.constants import MADNESS
 
 SIX = ("earth-1", "earth-1", "air-1", "air-1", "water-1", "water-1")
 # test_page_6 ends round 1: its Bonus refreshes an exhausted Spell (none: nothing to decide).

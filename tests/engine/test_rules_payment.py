@@ -8,8 +8,8 @@ import pytest
 from builders import Scenario, code, counts
 
 from bbom_env.engine import IllegalActionError
-from bbom_env.engine.constants import MADNESS
-from bbom_env.engine.records import TempModifier
+from bbom_env.engine.model.constants import MADNESS
+from bbom_env.engine.model.records import TempModifier
 
 
 def _values_paid(sc: Scenario) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from builders import Scenario, code, counts
 
-from bbom_env.engine.constants import MADNESS
+from bbom_env.engine.model.constants import MADNESS
 
 SIX = ("earth-1", "earth-1", "air-1", "air-1", "water-1", "water-1")
 

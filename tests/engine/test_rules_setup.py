@@ -7,9 +7,9 @@ import pytest
 from builders import DEFAULT_MAGICIANS
 
 from bbom_env.engine import GameConfig, new_game
-from bbom_env.engine.constants import MADNESS, Phase
-from bbom_env.engine.invariants import card_totals, expected_totals
-from bbom_env.engine.setup import setup
+from bbom_env.engine.io.invariants import card_totals, expected_totals
+from bbom_env.engine.io.setup import setup
+from bbom_env.engine.model.constants import MADNESS, Phase
 
 
 def _cfg(n: int = 2, **kw) -> GameConfig:

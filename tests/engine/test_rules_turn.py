@@ -7,8 +7,8 @@ import pytest
 from builders import Scenario
 
 from bbom_env.engine import IllegalActionError
-from bbom_env.engine.constants import MADNESS
-from bbom_env.engine.records import TempModifier
+from bbom_env.engine.model.constants import MADNESS
+from bbom_env.engine.model.records import TempModifier
 
 HAND = ("fire-1", "water-1", "earth-1", "air-1", "earth-1", "earth-1")
 GRIMOIRE = (

@@ -10,9 +10,9 @@ import re
 import pytest
 
 from bbom_env.engine import GameConfig, IllegalActionError, from_json, move_to_string, new_game, replay
-from bbom_env.engine.moves import NUM_BASE_MOVES
-from bbom_env.engine.serialize import FORMAT, to_dict
-from bbom_env.engine.state import GameState
+from bbom_env.engine.core.moves import NUM_BASE_MOVES
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.io.serialize import FORMAT, to_dict
 
 CONFIGS = [
     GameConfig(num_players=2, pack="test", seed=21, payment="manual"),

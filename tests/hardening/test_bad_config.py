@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bbom_env.engine import ConfigError, GameConfig, PackError, from_json, new_game
-from bbom_env.engine.config import MAX_SEED
+from bbom_env.engine.core.config import MAX_SEED
 
 FIELDS = [f.name for f in dataclasses.fields(GameConfig)]
 GOOD = {  # values each field accepts, mixed into the random ones

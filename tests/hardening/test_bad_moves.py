@@ -23,9 +23,9 @@ from bbom_env.engine import (
     pending,
     replay,
 )
-from bbom_env.engine.moves import NUM_BASE_MOVES
-from bbom_env.engine.serialize import to_dict
-from bbom_env.engine.state import GameState
+from bbom_env.engine.core.moves import NUM_BASE_MOVES
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.io.serialize import to_dict
 
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True)
 NUMPY_INTS = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)

@@ -25,11 +25,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bbom_env.engine import GameConfig, PackError, load_pack, new_game
-from bbom_env.engine.cards import NAMED_PACKS
-from bbom_env.engine.constants import MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_TRACK_SLOTS
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.moves import ACCEPT, LEARN, PICK_ELEMENT
-from bbom_env.engine.vocab import (
+from bbom_env.engine.cards.pack import NAMED_PACKS
+from bbom_env.engine.cards.vocab import (
     BASE_OPS,
     MAX_COUNT,
     MAX_MAY_DEPTH,
@@ -38,6 +35,9 @@ from bbom_env.engine.vocab import (
     OP_SCHEMAS,
     IntRange,
 )
+from bbom_env.engine.core.moves import ACCEPT, LEARN, PICK_ELEMENT
+from bbom_env.engine.io.invariants import check_invariants
+from bbom_env.engine.model.constants import MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_TRACK_SLOTS
 
 BASE_TEXT = NAMED_PACKS["default"].read_text(encoding="utf-8")
 BASE_DOC: dict[str, Any] = tomllib.loads(BASE_TEXT)

@@ -21,9 +21,9 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from bbom_env.engine import GameConfig, SaveError, from_json, new_game
-from bbom_env.engine.cards import NAMED_PACKS
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.state import GameState
+from bbom_env.engine.cards.pack import NAMED_PACKS
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.io.invariants import check_invariants
 
 ROOT = Path(__file__).resolve().parents[2]
 Path_ = tuple[Any, ...]

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 import bbom_env
 from bbom_env.engine import IllegalActionError, MoveTypeError
-from bbom_env.engine.moves import NUM_BASE_MOVES
-from bbom_env.engine.zones import eliminate
+from bbom_env.engine.core.moves import NUM_BASE_MOVES
+from bbom_env.engine.play.zones import eliminate
 from bbom_env.rl.aec_env import ActionOutOfSpaceError, raw_env
 from bbom_env.rl.gym_env import BBoMGymEnv
 

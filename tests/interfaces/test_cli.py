@@ -136,7 +136,7 @@ def test_menu_profile_covers_every_menu_and_action(capsys: pytest.CaptureFixture
     """benchmarks/menu_profile.py: per module set, the categories' shares sum to 1 over every menu
     decision of the games, each category is a flag pattern (F, C, T, P), and every registered Action
     of the set is timed in each (the base game's six, the modules' four more)."""
-    from bbom_env.engine.rules import ruleset
+    from bbom_env.engine.core.rules import ruleset
 
     res = _bench("menu_profile").main(
         ["--modules", "dark_matter,phobias", "--games", "2", "--reps", "1", "--json"]

@@ -8,7 +8,7 @@ import pytest
 
 import bbom_env
 from bbom_env.engine import move_to_string
-from bbom_env.engine.moves import BLOCKS
+from bbom_env.engine.core.moves import BLOCKS
 from bbom_env.rl.gym_env import BBoMGymEnv
 
 

@@ -19,15 +19,15 @@ from builders import Scenario, code, move
 from bbom_env.cards import main as cards_main
 from bbom_env.cards import mod_text
 from bbom_env.engine import GameConfig, describe, from_json, new_game, pending
-from bbom_env.engine import moves as M
-from bbom_env.engine.cards import PackSection, load_pack
-from bbom_env.engine.decision import Decision
-from bbom_env.engine.frames import FRAME_TYPES, Decider, Frame, Seat
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.resolver import frame, push
-from bbom_env.engine.rules import MODULES, Module, register, ruleset, unregister
-from bbom_env.engine.state import SaveError
-from bbom_env.engine.vocab import PackError
+from bbom_env.engine.cards.pack import PackSection, load_pack
+from bbom_env.engine.cards.vocab import PackError
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.resolver import frame, push
+from bbom_env.engine.core.rules import MODULES, Module, register, ruleset, unregister
+from bbom_env.engine.core.state import SaveError
+from bbom_env.engine.io.invariants import check_invariants
+from bbom_env.engine.model.frames import FRAME_TYPES, Decider, Frame, Seat
+from bbom_env.engine.play.decision import Decision
 from bbom_env.rl.observation import ObservationEncoder
 from modules.toy_module import (
     DECISION,
@@ -221,7 +221,7 @@ def test_a_module_op_joins_the_vocabulary_while_the_module_is_registered(toy: No
 
 def test_a_module_op_is_refused_without_its_module(tmp_path: Path) -> None:
     """Unregistered, the op is unknown again: a pack using it is refused, naming the card."""
-    from bbom_env.engine.vocab import OP_SCHEMAS
+    from bbom_env.engine.cards.vocab import OP_SCHEMAS
 
     before = set(OP_SCHEMAS)  # the base game's ops and the registered modules' (Dark Matter)
     with registered():

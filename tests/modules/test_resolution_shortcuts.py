@@ -10,14 +10,16 @@ import random
 import pytest
 from builders import random_decisions
 
-from bbom_env.engine import GameConfig, hooks, new_game, ops_board
-from bbom_env.engine import payment_frame as PF
-from bbom_env.engine.constants import MADNESS, NUM_CODES, PHOBIA_BASE
-from bbom_env.engine.payment import Cost, as_cost
-from bbom_env.engine.records import SupportSlot
-from bbom_env.engine.rules import ruleset
-from bbom_env.engine.state import GameState
-from bbom_env.engine.zones import madness_in_hand
+from bbom_env.engine import GameConfig, new_game
+from bbom_env.engine.core.rules import ruleset
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.constants import MADNESS, NUM_CODES, PHOBIA_BASE
+from bbom_env.engine.model.records import SupportSlot
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.payment import frame as PF
+from bbom_env.engine.payment.cost import Cost, as_cost
+from bbom_env.engine.play import ops_board
+from bbom_env.engine.play.zones import madness_in_hand
 from bbom_env.modules.phobias import placement
 
 from .phobias.helpers import phobias_in_pile, take, to_hand

@@ -15,17 +15,17 @@ import pytest
 from builders import Scenario
 
 from bbom_env.engine import GameConfig, from_json, move_to_string, new_game
-from bbom_env.engine import moves as M
-from bbom_env.engine.cards import load_pack
-from bbom_env.engine.config import ConfigError
-from bbom_env.engine.constants import HAND_SIZE
-from bbom_env.engine.hooks import hand_size, rule_point
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.pack_module_checks import module_kind_uses
-from bbom_env.engine.rules import MODULES, Module, register, ruleset, unregister
-from bbom_env.engine.setup import setup
-from bbom_env.engine.state import SaveError
-from bbom_env.engine.vocab import IntRange, PackError, normalize_mod
+from bbom_env.engine.cards.module_checks import module_kind_uses
+from bbom_env.engine.cards.pack import load_pack
+from bbom_env.engine.cards.vocab import IntRange, PackError, normalize_mod
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.config import ConfigError
+from bbom_env.engine.core.rules import MODULES, Module, register, ruleset, unregister
+from bbom_env.engine.core.state import SaveError
+from bbom_env.engine.io.invariants import check_invariants
+from bbom_env.engine.io.setup import setup
+from bbom_env.engine.model.constants import HAND_SIZE
+from bbom_env.engine.modifiers.hooks import hand_size, rule_point
 from bbom_env.rl.layout import ActionLayout
 from bbom_env.rl.obs_core import OBS_MODULES
 from bbom_env.rl.observation import ObservationEncoder

@@ -33,22 +33,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from bbom_env.engine import moves as M
-from bbom_env.engine.cards import COMMON_FIELDS, PackSection
-from bbom_env.engine.constants import ELEMENT_NAMES, MADNESS
-from bbom_env.engine.decision import Decision
-from bbom_env.engine.frames import Decider, Element, Frame, Seat
-from bbom_env.engine.menu import MenuView, req_of
-from bbom_env.engine.move_args import ELEMENT
-from bbom_env.engine.moves import BlockSpec, Move
-from bbom_env.engine.ops import auto_op
-from bbom_env.engine.pack_checks import check_fields, element, labels, opt, req
-from bbom_env.engine.payment_frame import pay_frame
-from bbom_env.engine.resolver import done, frame, push
-from bbom_env.engine.rules import MenuAction, Module, register, unregister
-from bbom_env.engine.state import GameState
-from bbom_env.engine.typed_fields import ModuleState
-from bbom_env.engine.vocab import TARGETS, IntRange, normalize_effect
+from bbom_env.engine.actions.menu import MenuView, req_of
+from bbom_env.engine.cards.checks import check_fields, element, labels, opt, req
+from bbom_env.engine.cards.pack import COMMON_FIELDS, PackSection
+from bbom_env.engine.cards.vocab import TARGETS, IntRange, normalize_effect
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.moves import BlockSpec, Move
+from bbom_env.engine.core.resolver import done, frame, push
+from bbom_env.engine.core.rules import MenuAction, Module, register, unregister
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.constants import ELEMENT_NAMES, MADNESS
+from bbom_env.engine.model.frames import Decider, Element, Frame, Seat
+from bbom_env.engine.model.move_args import ELEMENT
+from bbom_env.engine.model.typed import ModuleState
+from bbom_env.engine.payment.frame import pay_frame
+from bbom_env.engine.play.decision import Decision
+from bbom_env.engine.play.ops import auto_op
 
 NAME = "toy"
 TOY_PACK = str(Path(__file__).with_name("toy_pack.toml"))

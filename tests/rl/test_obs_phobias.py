@@ -17,8 +17,8 @@ from gymnasium.utils.env_checker import check_env
 
 import bbom_env
 from bbom_env.engine import GameConfig, GameState, new_game, num_moves, pending
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import (
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.model.constants import (
     MADNESS,
     MAX_PLAYERS,
     MAX_SPELLS,
@@ -26,8 +26,8 @@ from bbom_env.engine.constants import (
     NUM_PHOBIAS,
     PHOBIA_BASE,
 )
-from bbom_env.engine.hooks import support_capacity
-from bbom_env.engine.records import NO_CARD, SupportSlot
+from bbom_env.engine.model.records import NO_CARD, SupportSlot
+from bbom_env.engine.modifiers.hooks import support_capacity
 from bbom_env.modules.phobias.placement import CRUSH, PLACE
 from bbom_env.rl.observation import ObservationEncoder
 from bbom_env.rl.wrappers import IllegalActionPenalty
@@ -224,7 +224,7 @@ def test_seat_status_and_sizes_match_the_engine_hooks(states: list[GameState]) -
     applies to its owner) and other seats, with and without temporary modifiers: the encoder asks
     the modifier sources first and sums the Magician's and the temporary modifiers itself for a
     seat they yield nothing for. A "No Ability" Phobia placed in a support (V-27) turns the flag on."""
-    from bbom_env.engine.hooks import ability_lost, spell_limit
+    from bbom_env.engine.modifiers.hooks import ability_lost, spell_limit
     from bbom_env.modules.phobias.constraints import loses_ability
 
     def check(state: GameState, seat: int) -> Counter[tuple[bool, bool]]:

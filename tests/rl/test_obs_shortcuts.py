@@ -20,12 +20,13 @@ import numpy as np
 import pytest
 from builders import random_decisions
 
-from bbom_env.engine import GameConfig, GameState, rules
-from bbom_env.engine.constants import NUM_PHOBIAS, PHOBIA_BASE
-from bbom_env.engine.hooks import ability_and_limits
-from bbom_env.engine.mod_sources import gather
-from bbom_env.engine.records import SupportSlot, TempModifier
-from bbom_env.engine.rules import Module
+from bbom_env.engine import GameConfig, GameState
+from bbom_env.engine.core import rules
+from bbom_env.engine.core.rules import Module
+from bbom_env.engine.model.constants import NUM_PHOBIAS, PHOBIA_BASE
+from bbom_env.engine.model.records import SupportSlot, TempModifier
+from bbom_env.engine.modifiers.hooks import ability_and_limits
+from bbom_env.engine.modifiers.sources import gather
 from bbom_env.rl.observation import ObservationEncoder
 
 PH = ("phobias",)

@@ -9,9 +9,15 @@ import numpy as np
 import pytest
 
 from bbom_env.engine import GameConfig, GameState, new_game
-from bbom_env.engine.cards import NAMED_PACKS
-from bbom_env.engine.constants import MADNESS, MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_ELEMENT_CODES
-from bbom_env.engine.records import SupportSlot
+from bbom_env.engine.cards.pack import NAMED_PACKS
+from bbom_env.engine.model.constants import (
+    MADNESS,
+    MAX_PLAYERS,
+    MAX_SPELLS,
+    MAX_SUPPORT_SLOTS,
+    NUM_ELEMENT_CODES,
+)
+from bbom_env.engine.model.records import SupportSlot
 from bbom_env.rl import docs
 from bbom_env.rl.obs_decision import History
 from bbom_env.rl.observation import ObservationEncoder
@@ -313,7 +319,7 @@ def test_checked_in_docs_are_up_to_date() -> None:
 
 def test_sizes_match_the_engine_hooks(enc: ObservationEncoder, states: list[GameState]) -> None:
     """The encoder's fast path for support capacity and Spell limit agrees with engine hooks."""
-    from bbom_env.engine.hooks import spell_limit, support_capacity
+    from bbom_env.engine.modifiers.hooks import spell_limit, support_capacity
 
     with_mods = 0
     for state in states[::5]:
@@ -335,7 +341,7 @@ def test_sizes_match_the_engine_hooks(enc: ObservationEncoder, states: list[Game
 
 def test_other_players_hand_picks_hide_their_argument(enc: ObservationEncoder) -> None:
     """PICK_HAND by another seat shows its block and mover but not which card (A-66)."""
-    from bbom_env.engine import moves as M
+    from bbom_env.engine.core import moves as M
 
     nb = len(enc.layout.block_names)
     found = 0

@@ -10,8 +10,9 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from bbom_env.engine import GameConfig, GameState, load_pack, moves, new_game, rules
-from bbom_env.engine.rules import Module, ruleset
+from bbom_env.engine import GameConfig, GameState, load_pack, new_game
+from bbom_env.engine.core import moves, rules
+from bbom_env.engine.core.rules import Module, ruleset
 from bbom_env.rl import docs
 from bbom_env.rl.layout import ActionLayout
 from bbom_env.rl.obs_core import (

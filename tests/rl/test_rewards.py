@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bbom_env.engine import GameConfig, GameState, new_game
-from bbom_env.engine.zones import end_game
+from bbom_env.engine.play.zones import end_game
 from bbom_env.rl.rewards import STAT_OF, RewardConfig, RewardTracker
 
 

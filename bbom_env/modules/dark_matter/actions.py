@@ -17,23 +17,31 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine import hooks
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import DARK_MATTER
-from bbom_env.engine.frames import Frame, Seat
-from bbom_env.engine.move_args import NO_ARG
-from bbom_env.engine.moves import BlockSpec, Move
-from bbom_env.engine.payment import Cost, as_cost, with_flag
-from bbom_env.engine.payment_frame import pay_frame
-from bbom_env.engine.records import SupportSlot
-from bbom_env.engine.resolver import done, frame, push
-from bbom_env.engine.rules import MenuAction, ModulesMemo
+from bbom_env.engine.ext import (
+    BlockSpec,
+    Cost,
+    MenuAction,
+    ModulesMemo,
+    Move,
+    as_cost,
+    banned_elements,
+    block_start,
+    done,
+    frame,
+    pay_frame,
+    push,
+    transform_cost,
+    with_flag,
+)
+from bbom_env.engine.model.constants import DARK_MATTER
+from bbom_env.engine.model.frames import Frame, Seat
+from bbom_env.engine.model.move_args import NO_ARG
+from bbom_env.engine.model.records import SupportSlot
 
 from .state import NAME, dm_state
 
 if TYPE_CHECKING:
-    from bbom_env.engine.menu import MenuView
-    from bbom_env.engine.state import GameState
+    from bbom_env.engine.ext import GameState, MenuView
 
 ACQUIRE = "acquire_dark_matter"  # the Action's name: payment frames and "forbid" modifiers read it
 ACQUIRE_BLOCK = "ACQUIRE_DARK_MATTER"
@@ -87,7 +95,7 @@ def spontaneous_opened(state: GameState, p: int, action: str, req: tuple) -> tup
     if out is req:
         return req  # not a cost Spontaneous Elements pay (the modifiers are not read)
     cost = as_cost(out)  # (the cost with its wildcards: the same parts)
-    banned = hooks.banned_elements(state, p, action)
+    banned = banned_elements(state, p, action)
     if banned and (any(cost[e] for e in banned) or (cost.one_of and set(cost.one_of_set) <= banned)):
         return req
     return cost
@@ -152,7 +160,7 @@ def legal_acquire(state: GameState, view: MenuView) -> list[int]:
 
 
 # The Action's move id in a module set's layout
-_ACQUIRE_ID: ModulesMemo[int] = ModulesMemo(lambda modules: M.block_start(ACQUIRE_BLOCK, modules))
+_ACQUIRE_ID: ModulesMemo[int] = ModulesMemo(lambda modules: block_start(ACQUIRE_BLOCK, modules))
 
 
 class AcquireDarkMatterFrame(Frame):
@@ -164,7 +172,7 @@ class AcquireDarkMatterFrame(Frame):
 def choose_acquire(state: GameState, f: dict, mv: Move) -> None:
     p = f["player"]
     target: AcquireDarkMatterFrame = {"kind": "dm_acquire", "player": p}
-    push(state, pay_frame(p, hooks.transform_cost(state, p, ACQUIRE, ACQUIRE_COST), ACQUIRE, ""), target)
+    push(state, pay_frame(p, transform_cost(state, p, ACQUIRE, ACQUIRE_COST), ACQUIRE, ""), target)
 
 
 def run_acquire(state: GameState, f: AcquireDarkMatterFrame) -> None:

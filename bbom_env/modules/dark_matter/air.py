@@ -22,14 +22,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine import hooks
-from bbom_env.engine.cards import PackMemo
-from bbom_env.engine.constants import COST_ANY, Element
-from bbom_env.engine.payment import as_cost, with_flag
+from bbom_env.engine.ext import PackMemo, ability_lost, as_cost, banned_elements, with_flag
+from bbom_env.engine.model.constants import COST_ANY, Element
 
 if TYPE_CHECKING:
-    from bbom_env.engine.cards import Pack
-    from bbom_env.engine.state import GameState
+    from bbom_env.engine.ext import GameState, Pack
 
 AIR = Element.AIR  # the Element converted; a ban of Air stops the conversion (section 4.10)
 KIND = "air_conversion"  # the modifier kind on the Magician's sheet (``ability = [{ kind = ... }]``)
@@ -56,7 +53,7 @@ def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tu
 def air_conversion_opened(state: GameState, p: int, action: str, req: tuple) -> tuple:
     """``air_conversion_cost`` for a payer whose gate ``conversion_on`` is open
     (``hooks.GatedTransform``: the menu asks the gate once per query)."""
-    if AIR in hooks.banned_elements(state, p, action):
+    if AIR in banned_elements(state, p, action):
         return req
     return air_conversion_unbanned(state, p, action, req)
 
@@ -83,4 +80,4 @@ def conversion_on(state: GameState, p: int) -> bool:
         return False
     last = CONVERTERS.last  # the memo's look-up, inline (asked on every menu query)
     ids = last[1] if last[0] is state.pack else CONVERTERS(state.pack)
-    return pl.magician in ids and not hooks.ability_lost(state, p)  # type: ignore[operator]
+    return pl.magician in ids and not ability_lost(state, p)  # type: ignore[operator]

@@ -31,28 +31,34 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine import moves as M
-from bbom_env.engine.cards import PackMemo
-from bbom_env.engine.constants import DARK_MATTER, NUM_ELEMENTS, element_code
-from bbom_env.engine.flow import seq
-from bbom_env.engine.frames import Frame, Seat, Stage, Text
-from bbom_env.engine.move_args import NO_ARG
-from bbom_env.engine.moves import BlockSpec, Move
-from bbom_env.engine.ops import auto_op, choice_op
-from bbom_env.engine.payment import as_cost
-from bbom_env.engine.payment_frame import pay_frame
-from bbom_env.engine.resolver import done, frame, push
-from bbom_env.engine.rules import MenuAction
-from bbom_env.engine.vocab import TARGETS, IntRange
+from bbom_env.engine.ext import (
+    PICK_ELEMENT,
+    TARGETS,
+    BlockSpec,
+    IntRange,
+    MenuAction,
+    Move,
+    PackMemo,
+    as_cost,
+    auto_op,
+    block_start,
+    choice_op,
+    done,
+    frame,
+    pay_frame,
+    push,
+    seq,
+)
+from bbom_env.engine.model.constants import DARK_MATTER, NUM_ELEMENTS, element_code
+from bbom_env.engine.model.frames import Frame, Seat, Stage, Text
+from bbom_env.engine.model.move_args import NO_ARG
 
 from .actions import dark_matter_cost
 from .content import BLACK_PAGE, BlackPage, BlackSpell
 from .state import NAME, DarkMatterState, dm_state
 
 if TYPE_CHECKING:
-    from bbom_env.engine.cards import Pack
-    from bbom_env.engine.menu import MenuView
-    from bbom_env.engine.state import GameState
+    from bbom_env.engine.ext import GameState, MenuView, Pack
 
 BLACK_BOOK = "black_book"  # the Action's name: payment frames and "forbid" modifiers read it
 LEFT, RIGHT = 0, 1  # the pages of the open spread (the frames' ``side``)
@@ -99,9 +105,9 @@ def legal_black_book(state: GameState, view: MenuView) -> list[int]:
     right = costs[RIGHT].get(st.book[st.spread + 1])
     out = []
     if left is not None and left <= have:
-        out.append(M.block_start(BLOCK_NAMES[LEFT], state.config.modules))
+        out.append(block_start(BLOCK_NAMES[LEFT], state.config.modules))
     if right is not None and right <= have:
-        out.append(M.block_start(BLOCK_NAMES[RIGHT], state.config.modules))
+        out.append(block_start(BLOCK_NAMES[RIGHT], state.config.modules))
     return out
 
 
@@ -233,12 +239,12 @@ GAIN_DARK_MATTER_SCHEMA = {"target": (TARGETS, "you"), "count": ("count", 1)}
 def _deck_gain_options(state: GameState, f: dict, op: dict) -> list[int]:
     """V-03: an Element of the player's choice among the non-empty piles of that value (A-65)."""
     v = op["value"]
-    return [M.PICK_ELEMENT + e for e in range(NUM_ELEMENTS) if state.supply[e][v - 2] > 0]
+    return [PICK_ELEMENT + e for e in range(NUM_ELEMENTS) if state.supply[e][v - 2] > 0]
 
 
 def _gain_to_deck(state: GameState, f: dict, op: dict, move: int) -> None:
     """V-03: "add to your draw pile" = shuffle the card into the deck."""
-    e, v = move - M.PICK_ELEMENT, op["value"]
+    e, v = move - PICK_ELEMENT, op["value"]
     state.supply[e][v - 2] -= 1
     code = element_code(e, v)
     deck = state.players[f["player"]].deck

@@ -10,7 +10,7 @@ four pack sections, each parsed into immutable cards. The cards themselves are i
   a Monster's Curse symbols may include the Dark Matter symbol (V-16: in any position);
 * ``[[vth_magician]]`` (4): the new Magicians (V-18), in the format of the base ``[[magician]]``.
 
-A card whose effect the effect vocabulary (``engine/vocab.py``) cannot say yet leaves ``effect``
+A card whose effect the effect vocabulary (``engine/cards/vocab.py``) cannot say yet leaves ``effect``
 empty and names, in ``needs``, the rule it waits for (e.g. the Dark Curse "Add 1
 Dark Curse to the next Curse space", V-09): the catalogue shows it, and ``needs_of`` lists them.
 Every error is a ``PackError`` naming the file, the entry and the field, as for base cards.
@@ -22,11 +22,27 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bbom_env.engine.card_types import check_arrival, parse_magician
-from bbom_env.engine.cards import COMMON_FIELDS, Curse, GrimoirePage, Magician, Monster, PackSection
-from bbom_env.engine.constants import ELEMENT_NAMES
-from bbom_env.engine.pack_checks import MAX_COST, check_fields, choice, int_in, labels, opt, req
-from bbom_env.engine.vocab import PackError, normalize_effect, show
+from bbom_env.engine.ext import (
+    COMMON_FIELDS,
+    MAX_COST,
+    Curse,
+    GrimoirePage,
+    Magician,
+    Monster,
+    PackError,
+    PackSection,
+    check_arrival,
+    check_fields,
+    choice,
+    int_in,
+    labels,
+    normalize_effect,
+    opt,
+    parse_magician,
+    req,
+    show,
+)
+from bbom_env.engine.model.constants import ELEMENT_NAMES
 
 MODULE = "dark_matter"  # the module's name (state.NAME), the module field of its base cards
 DARK_SYMBOL = "dark_matter"  # a Monster's Curse symbol that places a Dark Curse (section 9.1)

@@ -21,7 +21,7 @@ first (``flow.advance``). The three known Dark Curse texts:
 
 * "All players lose their Ability until the next Monster." (V-10, A-68, V-27): the base
   ``modifier`` op with a ``lose_ability`` modifier lasting ``until_next_monster``; the lost
-  capacities react at once (``engine/limits.py``: the blue Magician discards support cards down to
+  capacities react at once (``engine/py``: the blue Magician discards support cards down to
   her printed 3, the green Magician puts a Spell of his choice in the box); the modifier ends at
   the page turn (``flow.run_expire``, A-68), so capacities come back, the discarded cards and lost
   Spells do not.
@@ -33,11 +33,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine import hooks
-from bbom_env.engine import moves as M
-from bbom_env.engine.cards import PackMemo
-from bbom_env.engine.config import GameConfig
-from bbom_env.engine.constants import (
+from bbom_env.engine.ext import (
+    OPS,
+    PICK_HAND,
+    TARGETS,
+    CurseRule,
+    GameConfig,
+    PackMemo,
+    auto_op,
+    done,
+    lookup,
+    standing_surcharge,
+)
+from bbom_env.engine.model.constants import (
     LAST_SPACE,
     MAX_STACK,
     NUM_ELEMENT_CODES,
@@ -48,20 +56,14 @@ from bbom_env.engine.constants import (
     code_value,
     element_code,
 )
-from bbom_env.engine.ops import OPS, auto_op, lookup
-from bbom_env.engine.records import CurseOnTrack
-from bbom_env.engine.resolver import done
-from bbom_env.engine.rules import CurseRule
-from bbom_env.engine.vocab import TARGETS
+from bbom_env.engine.model.records import CurseOnTrack
 
 from .actions import dark_matter_cost
 from .content import DARK_CURSE, DARK_SYMBOL
 from .state import NAME, dm_state
 
 if TYPE_CHECKING:
-    from bbom_env.engine.cards import Pack
-    from bbom_env.engine.payment import Cost
-    from bbom_env.engine.state import GameState
+    from bbom_env.engine.ext import Cost, GameState, Pack
 
 STAT = "dark_curses_destroyed"
 
@@ -71,7 +73,7 @@ def dark_curse_cost(state: GameState, p: int, curse: CurseOnTrack) -> Cost:
     standing "matching Element" destroy surcharge of the payer (the Phobia "Destroying a Curse
     costs you 1 additional matching Element", ``hooks.standing_surcharge``: 0 without a module
     modifier source) adds as many Dark Matter cards."""
-    return surcharged_cost(state, curse, hooks.standing_surcharge(state, p, "destroy"))
+    return surcharged_cost(state, curse, standing_surcharge(state, p, "destroy"))
 
 
 def surcharged_cost(state: GameState, curse: CurseOnTrack, extra: int) -> Cost:
@@ -166,7 +168,7 @@ BREAK_CARD_SCHEMA = {"target": (TARGETS, "each")}
 def _break_options(state: GameState, f: dict) -> list[int]:
     """The value-2/3 Element cards of the player's hand (Dark Matter is no Element: never)."""
     hand = state.players[f["player"]].hand
-    return [M.PICK_HAND + c for c in range(NUM_ELEMENT_CODES) if hand[c] and code_value(c) >= 2]
+    return [PICK_HAND + c for c in range(NUM_ELEMENT_CODES) if hand[c] and code_value(c) >= 2]
 
 
 def _last_of_its_op(state: GameState, f: dict) -> bool:
@@ -201,7 +203,7 @@ def _answer_break(state: GameState, f: dict, op: dict, move: int) -> None:
     player has chosen, V-11). A player for whom the Curse is doubled (V-25) gets a second frame
     and owes the sum."""
     done(state, f)
-    p, code = f["player"], move - M.PICK_HAND
+    p, code = f["player"], move - PICK_HAND
     state.players[p].hand[code] -= 1
     state.destroyed[code] += 1
     dm_state(state).owed.append((p, code_element(code), code_value(code)))

@@ -37,18 +37,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine.cards import PackMemo
-from bbom_env.engine.constants import NUM_CODES, NUM_ELEMENTS, NUM_TRACK_SLOTS, ROUNDS, is_madness
-from bbom_env.engine.ops import auto_op
-from bbom_env.engine.vocab import TARGETS, IntRange
-from bbom_env.engine.zones import return_madness
+from bbom_env.engine.ext import TARGETS, IntRange, PackMemo, auto_op, return_madness
+from bbom_env.engine.model.constants import NUM_CODES, NUM_ELEMENTS, NUM_TRACK_SLOTS, ROUNDS, is_madness
 
 from .content import DARK_SYMBOL
 from .state import NAME
 
 if TYPE_CHECKING:
-    from bbom_env.engine.cards import Pack
-    from bbom_env.engine.state import GameState
+    from bbom_env.engine.ext import GameState, Pack
 
 # Section 2.2 step 7 and A-40: Dark Monster Inside pages by difficulty (Easy / Intermediate /
 # Difficult = the Round track's levels 1 / 2 / 3).

@@ -18,13 +18,9 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from bbom_env.engine import hooks
-from bbom_env.engine.cards import Magician, Pack, PackMemo
-from bbom_env.engine.config import GameConfig
-from bbom_env.engine.constants import CURRENCY, DARK_MATTER
-from bbom_env.engine.rules import Module
-from bbom_env.engine.rules import registered as rules_registered
-from bbom_env.engine.state import GameState
+from bbom_env.engine.ext import GameConfig, GameState, GatedTransform, Magician, Module, Pack, PackMemo
+from bbom_env.engine.ext import registered as rules_registered
+from bbom_env.engine.model.constants import CURRENCY, DARK_MATTER
 
 from . import actions, air, black_book, dark_curses, grimoire
 from .content import BLACK_PAGE, DARK_CURSE, DARK_SYMBOL, SECTIONS, BlackPage, BlackSpell
@@ -182,11 +178,11 @@ DARK_MATTER_MODULE = Module(
     pay_actions=actions.PAY_ACTIONS + black_book.PAY_ACTIONS,
     card_codes=(DARK_MATTER,),
     # Spontaneous Elements (section 4.9, V-06), the Air conversion (V-12); each with its gate (the
-    # menu leaves a transform out for a player it cannot change a cost of: hooks.GatedTransform).
+    # menu leaves a transform out for a player it cannot change a cost of: GatedTransform).
     # Both uniform: each sets one flag on every Element cost of its Actions that needs no banned
     # Element (declared: flag, flag_actions, flag_stop; the menu reads them instead of probing).
     cost_transforms=(
-        hooks.GatedTransform(
+        GatedTransform(
             actions.spontaneous_cost,
             actions.may_pair,
             uniform=True,
@@ -197,7 +193,7 @@ DARK_MATTER_MODULE = Module(
             # A pair needs 2 Dark Matter cards to pay with; holding them, may_pair is open.
             min_currency=2,
         ),
-        hooks.GatedTransform(
+        GatedTransform(
             air.air_conversion_cost,
             air.conversion_on,
             uniform=True,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bbom_env.engine.state import GameState
-from bbom_env.engine.typed_fields import ModuleState
+from bbom_env.engine.ext import GameState
+from bbom_env.engine.model.typed import ModuleState
 
 NAME = "dark_matter"
 DARK_MATTER_CARDS = 28  # section 1.2: 28 Dark Matter cards, all of value 1

@@ -29,14 +29,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine.cards import PackMemo
-from bbom_env.engine.constants import NUM_PHOBIAS, PHOBIA_BASE
+from bbom_env.engine.ext import PackMemo
+from bbom_env.engine.model.constants import NUM_PHOBIAS, PHOBIA_BASE
 
 from .content import SECTION, phobia_codes
 
 if TYPE_CHECKING:
-    from bbom_env.engine.cards import Pack
-    from bbom_env.engine.state import GameState
+    from bbom_env.engine.ext import GameState, Pack
 
 CURE_ONLY = "cure_only"  # vocab.MODULE_MOD_SCHEMAS: V-31, read by actions.legal_cure
 # Every modifier kind the Phobias' constraints use (Module.modifier_kinds): the base's, then the

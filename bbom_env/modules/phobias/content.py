@@ -3,7 +3,7 @@ pack section, parsed into immutable cards. The cards are in ``bbom_env/data/vth_
 (an override pack for the default pack).
 
 A Phobia is a Madness card with a permanent constraint on its owner (section 9.2). Its constraint
-is data: ``constraint``, modifiers in the effect vocabulary (``engine/vocab.py``: a "cost" or
+is data: ``constraint``, modifiers in the effect vocabulary (``engine/cards/vocab.py``: a "cost" or
 "forbid" modifier, ``no_support_payment``, "replace" at a rule point of ``hooks.RULE_POINTS``,
 ``lose_ability``), and ``needs``, the rule a modifier cannot say yet (e.g. V-31, "no Cure except
 this card"). At least one of the two says each text.
@@ -19,10 +19,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bbom_env.engine.cards import COMMON_FIELDS, PackSection
-from bbom_env.engine.constants import NUM_PHOBIAS, PHOBIA_BASE
-from bbom_env.engine.pack_checks import check_fields, labels, opt, req
-from bbom_env.engine.vocab import PackError, normalize_mod, show
+from bbom_env.engine.ext import (
+    COMMON_FIELDS,
+    PackError,
+    PackSection,
+    check_fields,
+    labels,
+    normalize_mod,
+    opt,
+    req,
+    show,
+)
+from bbom_env.engine.model.constants import NUM_PHOBIAS, PHOBIA_BASE
 
 SECTION = "phobia"
 

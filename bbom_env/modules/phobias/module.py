@@ -15,8 +15,9 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from bbom_env.engine.cards import PackMemo
-from bbom_env.engine.constants import (
+from bbom_env.engine.ext import GameState, Module, PackMemo, card_totals
+from bbom_env.engine.ext import registered as rules_registered
+from bbom_env.engine.model.constants import (
     MADNESS,
     MADNESS_IN_BOX,
     NUM_CODES,
@@ -25,11 +26,7 @@ from bbom_env.engine.constants import (
     code_name,
     madness_pile_size,
 )
-from bbom_env.engine.invariants import card_totals
-from bbom_env.engine.records import NO_CARD, SupportSlot
-from bbom_env.engine.rules import Module
-from bbom_env.engine.rules import registered as rules_registered
-from bbom_env.engine.state import GameState
+from bbom_env.engine.model.records import NO_CARD, SupportSlot
 
 from . import constraints, move, placement
 from .content import SECTIONS, phobia_codes

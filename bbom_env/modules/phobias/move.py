@@ -26,24 +26,31 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine import hooks, limits
-from bbom_env.engine import moves as M
-from bbom_env.engine.cards import PackMemo
-from bbom_env.engine.constants import MAX_SUPPORT_SLOTS, PHOBIA_BASE
-from bbom_env.engine.decision import Decision
-from bbom_env.engine.frames import Decider, Frame, Seat, Slot
-from bbom_env.engine.move_args import NO_ARG
-from bbom_env.engine.moves import BlockSpec, Move
-from bbom_env.engine.payment import Cost
-from bbom_env.engine.payment_frame import pay_frame
-from bbom_env.engine.records import NO_CARD, SupportSlot
-from bbom_env.engine.resolver import done, frame, push
-from bbom_env.engine.rules import MenuAction
+from bbom_env.engine.ext import (
+    PICK_SUPPORT,
+    BlockSpec,
+    Cost,
+    Decision,
+    MenuAction,
+    Move,
+    PackMemo,
+    block_start,
+    decode,
+    done,
+    frame,
+    pay_frame,
+    push,
+    react,
+    support_arg,
+    support_capacity,
+)
+from bbom_env.engine.model.constants import MAX_SUPPORT_SLOTS, PHOBIA_BASE
+from bbom_env.engine.model.frames import Decider, Frame, Seat, Slot
+from bbom_env.engine.model.move_args import NO_ARG
+from bbom_env.engine.model.records import NO_CARD, SupportSlot
 
 if TYPE_CHECKING:
-    from bbom_env.engine.cards import Pack
-    from bbom_env.engine.menu import MenuView
-    from bbom_env.engine.state import GameState
+    from bbom_env.engine.ext import GameState, MenuView, Pack
 
 KIND = "move_phobia"  # the modifier kind on the Magician's sheet (the Dark Matter module declares it)
 ACTION = "move_phobia"  # the payment's Action name (rules.Module.pay_actions)
@@ -93,7 +100,7 @@ def _sources(state: GameState, p: int) -> list[int]:
         if q.eliminated:
             continue
         out += [
-            M.PICK_SUPPORT + M.support_arg(off, s)
+            PICK_SUPPORT + support_arg(off, s)
             for s, slot in enumerate(q.support)
             if slot.card >= PHOBIA_BASE and s < MAX_SUPPORT_SLOTS
         ]
@@ -116,10 +123,10 @@ def _destinations(state: GameState, f: MoveToFrame) -> list[int]:
             continue
         for t, slot in enumerate(q.support):
             if slot.card < PHOBIA_BASE and t < MAX_SUPPORT_SLOTS and (b, t) != (a, s):
-                out.append(M.PICK_SUPPORT + M.support_arg(off, t))
-        free = len(q.support) < hooks.support_capacity(state, b) and len(q.support) < MAX_SUPPORT_SLOTS
+                out.append(PICK_SUPPORT + support_arg(off, t))
+        free = len(q.support) < support_capacity(state, b) and len(q.support) < MAX_SUPPORT_SLOTS
         if free and (b != a or lifted):
-            out.append(M.PICK_SUPPORT + M.support_arg(off, len(q.support)))
+            out.append(PICK_SUPPORT + support_arg(off, len(q.support)))
     return sorted(set(out))
 
 
@@ -137,9 +144,9 @@ def legal_move(state: GameState, view: MenuView) -> list[int]:
         return []
     if state.players[p].ability_used or view.currency(state) < 1 or not _any_movable(state):
         return []
-    if view.ability_lost(state):  # hooks.ability_lost, the query's modifiers read first
+    if view.ability_lost(state):  # ability_lost, the query's modifiers read first
         return []
-    return [M.block_start(BLOCK, state.config.modules)]
+    return [block_start(BLOCK, state.config.modules)]
 
 
 def _any_movable(state: GameState) -> bool:
@@ -168,13 +175,13 @@ def _any_movable(state: GameState) -> bool:
         for b, q in enumerate(state.players):
             if q.eliminated or (q is a and not lifted):
                 continue
-            if len(q.support) < MAX_SUPPORT_SLOTS and len(q.support) < hooks.support_capacity(state, b):
+            if len(q.support) < MAX_SUPPORT_SLOTS and len(q.support) < support_capacity(state, b):
                 return True
     return False
 
 
 def _to_frame(state: GameState, p: int, move: int) -> MoveToFrame:
-    ref = M.decode(move, state.config.modules).args
+    ref = decode(move, state.config.modules).args
     seat = (p + ref.offset) % len(state.players)
     return {"kind": TO, "player": p, "seat": seat, "slot": ref.slot, "decider": None}
 
@@ -223,7 +230,7 @@ def legal_to(state: GameState, f: MoveToFrame) -> list[int]:
 def answer_to(state: GameState, f: MoveToFrame, move: int) -> None:
     done(state, f)
     p, a, s = f["player"], f["seat"], f["slot"]
-    ref = M.decode(move, state.config.modules).args
+    ref = decode(move, state.config.modules).args
     b, t = (p + ref.offset) % len(state.players), ref.slot
     src, dst = state.players[a], state.players[b]
     crushing = t < len(dst.support)
@@ -239,7 +246,7 @@ def answer_to(state: GameState, f: MoveToFrame, move: int) -> None:
     state.event("phobia_moved", p, code, a, b)
     # V-19, V-27: the text changes owner at once; a shrunk limit reacts (new owner first).
     for q in dict.fromkeys((b, a)):
-        limits.react(state, q)
+        react(state, q)
 
 
 def describe(state: GameState, f: dict) -> Decision:

@@ -21,21 +21,29 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine import hooks, limits
-from bbom_env.engine import moves as M
-from bbom_env.engine.cards import PackMemo
-from bbom_env.engine.constants import MAX_SUPPORT_SLOTS, NUM_CODES, PHOBIA_BASE
-from bbom_env.engine.decision import Decision
-from bbom_env.engine.frames import Decider, Frame, MadnessCode, Seat
-from bbom_env.engine.records import SupportSlot
-from bbom_env.engine.resolver import done, frame, push
-from bbom_env.engine.zones import eliminate, madness_in_hand
+from bbom_env.engine.ext import (
+    PICK_SUPPORT,
+    Decision,
+    PackMemo,
+    decode,
+    done,
+    eliminate,
+    frame,
+    hand_size,
+    madness_in_hand,
+    push,
+    react,
+    support_arg,
+    support_capacity,
+)
+from bbom_env.engine.model.constants import MAX_SUPPORT_SLOTS, NUM_CODES, PHOBIA_BASE
+from bbom_env.engine.model.frames import Decider, Frame, MadnessCode, Seat
+from bbom_env.engine.model.records import SupportSlot
 
 from . import constraints
 
 if TYPE_CHECKING:
-    from bbom_env.engine.cards import Pack
-    from bbom_env.engine.state import GameState
+    from bbom_env.engine.ext import GameState, Pack
 
 PLACE = "phobia_place"
 RECUP_END = "phobia_recup_end"
@@ -76,7 +84,7 @@ def place_if_free(state: GameState, p: int, code: int) -> bool:
     """Step 1 at once, with no decision: the Phobia (in p's hand) takes a free slot. False when
     there is none, or when A-52's literal switch eliminates."""
     pl = state.players[p]
-    if _eliminated_by_rule(state, p) or len(pl.support) >= hooks.support_capacity(state, p):
+    if _eliminated_by_rule(state, p) or len(pl.support) >= support_capacity(state, p):
         return False
     pl.hand[code] -= 1
     pl.support.append(SupportSlot(code))
@@ -92,7 +100,7 @@ def _placed(state: GameState, p: int, code: int) -> None:
     Magician boxes a Spell)."""
     last = _LOSERS.last  # constraints.loses_ability as a per-pack set, looked up inline
     if code in (last[1] if last[0] is state.pack else _LOSERS(state.pack)):  # type: ignore[operator]
-        limits.react(state, p)
+        react(state, p)
 
 
 def _losers(pack: Pack) -> frozenset[int]:
@@ -135,13 +143,13 @@ def run_place(state: GameState, f: PlaceFrame) -> None:
 
 
 def legal_place(state: GameState, f: PlaceFrame) -> list[int]:
-    return [M.PICK_SUPPORT + M.support_arg(0, s) for s in crushable(state, f["player"])]
+    return [PICK_SUPPORT + support_arg(0, s) for s in crushable(state, f["player"])]
 
 
 def answer_place(state: GameState, f: PlaceFrame, move: int) -> None:
     p, code = f["player"], f["code"]
     pl = state.players[p]
-    slot = M.decode(move, state.config.modules).args.slot
+    slot = decode(move, state.config.modules).args.slot
     pl.hand[code] -= 1
     pl.support[slot] = SupportSlot(code, crushed=pl.support[slot].card)  # crushed until it leaves
     state.stat("cards_crushed")
@@ -164,7 +172,7 @@ def _over_limit(state: GameState, p: int) -> bool:
     """Section 5.1, V-35: p (not out) holds as many Madness cards as the hand size in force now.
     The hand size is at least 1 (``hooks.hand_size``), so a hand without Madness is not read."""
     mad = madness_in_hand(state, p)
-    return mad > 0 and not state.players[p].eliminated and mad >= hooks.hand_size(state, p)
+    return mad > 0 and not state.players[p].eliminated and mad >= hand_size(state, p)
 
 
 frame(PLACE, run_place, legal_place, answer_place, typed=PlaceFrame)
@@ -224,7 +232,7 @@ def madness_arrived(state: GameState, p: int, code: int, zone: str) -> None:
     pl = state.players[p]
     if zone == "support":
         last = len(pl.support) - 1
-        if last < hooks.support_capacity(state, p) and not _eliminated_by_rule(state, p):
+        if last < support_capacity(state, p) and not _eliminated_by_rule(state, p):
             state.event("phobia_placed", p, code)
             _placed(state, p, code)
             return  # a free slot took it (step 1)

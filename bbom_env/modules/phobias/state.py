@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bbom_env.engine.state import GameState
-from bbom_env.engine.typed_fields import ModuleState
+from bbom_env.engine.ext import GameState
+from bbom_env.engine.model.typed import ModuleState
 
 NAME = "phobias"
 # Section 1.3: the Madness pile with the Phobia module, by player count: (Phobias, Madness); the

@@ -21,9 +21,9 @@ from cards.board_checks import check_add_tokens, check_destroy_curse, check_mod_
 from cards.card_oracle import MODULE_ORACLES, ModuleOracle
 from cards.op_checks import Errors, OpCtx, curse_at, player_view, vec
 
-from bbom_env.engine import hooks
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import (
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.constants import (
     DARK_MATTER,
     LAST_SPACE,
     MAX_STACK,
@@ -37,9 +37,9 @@ from bbom_env.engine.constants import (
     element_code,
     is_madness,
 )
-from bbom_env.engine.payment import affordable, as_cost
-from bbom_env.engine.records import CurseOnTrack
-from bbom_env.engine.state import GameState
+from bbom_env.engine.model.records import CurseOnTrack
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.payment.cost import affordable, as_cost
 from bbom_env.modules.dark_matter.content import DARK_SYMBOL
 from bbom_env.modules.dark_matter.module import DARK_MATTER_MODULE, NAME, dm_state
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bbom_env.engine.rules import MODULES, register, unregister
+from bbom_env.engine.core.rules import MODULES, register, unregister
 from bbom_env.modules.dark_matter.module import DARK_MATTER_MODULE, NAME, registered
 
 

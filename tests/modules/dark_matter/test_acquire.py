@@ -8,11 +8,11 @@ import pytest
 from builders import Scenario, code
 
 from bbom_env.engine import GameConfig
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import DARK_MATTER
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.records import SupportSlot
-from bbom_env.engine.resolver import IllegalActionError
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.resolver import IllegalActionError
+from bbom_env.engine.io.invariants import check_invariants
+from bbom_env.engine.model.constants import DARK_MATTER
+from bbom_env.engine.model.records import SupportSlot
 from bbom_env.modules.dark_matter.actions import ACQUIRE_BLOCK
 from bbom_env.modules.dark_matter.module import NAME, PACK, dm_state
 from bbom_env.rl.layout import ActionLayout

@@ -14,13 +14,16 @@ from collections import Counter
 
 import pytest
 
-from bbom_env.engine import GameConfig, cost_transforms, hooks, mod_sources
-from bbom_env.engine.cards import PackMemo
-from bbom_env.engine.cost_transforms import transform_cost
-from bbom_env.engine.hooks import apply_cost_mods, player_mods
-from bbom_env.engine.records import TempModifier
-from bbom_env.engine.rules import ModulesMemo, ruleset
-from bbom_env.engine.state import GameState
+from bbom_env.engine import GameConfig
+from bbom_env.engine.cards.pack import PackMemo
+from bbom_env.engine.core.rules import ModulesMemo, ruleset
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.records import TempModifier
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.modifiers import sources as mod_sources
+from bbom_env.engine.modifiers import transforms as cost_transforms
+from bbom_env.engine.modifiers.hooks import apply_cost_mods, player_mods
+from bbom_env.engine.modifiers.transforms import transform_cost
 from tests.builders import random_decisions
 
 _COSTS = (

@@ -14,13 +14,13 @@ import pytest
 from builders import Scenario, code
 
 from bbom_env.engine import GameConfig, from_json, new_game
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import DARK_MATTER
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.records import SupportSlot, TempModifier
-from bbom_env.engine.resolver import IllegalActionError
-from bbom_env.engine.rules import ruleset
-from bbom_env.engine.scenario import grant_actions
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.resolver import IllegalActionError
+from bbom_env.engine.core.rules import ruleset
+from bbom_env.engine.io.invariants import check_invariants
+from bbom_env.engine.io.scenario import grant_actions
+from bbom_env.engine.model.constants import DARK_MATTER
+from bbom_env.engine.model.records import SupportSlot, TempModifier
 from bbom_env.modules.dark_matter.actions import ACQUIRE_BLOCK
 from bbom_env.modules.dark_matter.black_book import BLACK_BOOK, BLOCK_NAMES, GAIN_TO_DECK, STAT
 from bbom_env.modules.dark_matter.module import NAME, PACK, dm_state

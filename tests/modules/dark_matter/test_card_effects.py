@@ -13,12 +13,13 @@ from collections.abc import Iterator
 import pytest
 from cards.card_oracle import check_card, check_trace, oracle_pack, rich_state, run_effect, run_effect_frames
 
-from bbom_env.engine import GameConfig, ops_board
-from bbom_env.engine import ops as engine_ops
-from bbom_env.engine.constants import DARK_MATTER, MADNESS, NUM_CODES, element_code
-from bbom_env.engine.records import CurseOnTrack
-from bbom_env.engine.rules import game_pack, offered_magicians
-from bbom_env.engine.state import GameState
+from bbom_env.engine import GameConfig
+from bbom_env.engine.core.rules import game_pack, offered_magicians
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.constants import DARK_MATTER, MADNESS, NUM_CODES, element_code
+from bbom_env.engine.model.records import CurseOnTrack
+from bbom_env.engine.play import ops as engine_ops
+from bbom_env.engine.play import ops_board
 from bbom_env.modules.dark_matter.content import (
     BLACK_PAGE,
     BOOK_FACES,

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bbom_env.cards import main as cards_main
-from bbom_env.engine.cards import load_pack
-from bbom_env.engine.vocab import PackError
+from bbom_env.engine.cards.pack import load_pack
+from bbom_env.engine.cards.vocab import PackError
 from bbom_env.modules.dark_matter.content import SECTIONS, BlackPage, needs_of
 from bbom_env.modules.dark_matter.module import PACK
 

@@ -10,12 +10,12 @@ import pytest
 from builders import Scenario, names
 
 from bbom_env.engine import GameConfig, from_json, new_game
-from bbom_env.engine.constants import DARK_MATTER, MAX_STACK, PHOBIA_BASE
-from bbom_env.engine.decision import pending
-from bbom_env.engine.hooks import ability_lost, spell_limit, support_capacity, triggers
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.records import SupportSlot, TempModifier
-from bbom_env.engine.rules import CurseRule, Module, register, ruleset, unregister
+from bbom_env.engine.core.rules import CurseRule, Module, register, ruleset, unregister
+from bbom_env.engine.io.invariants import check_invariants
+from bbom_env.engine.model.constants import DARK_MATTER, MAX_STACK, PHOBIA_BASE
+from bbom_env.engine.model.records import SupportSlot, TempModifier
+from bbom_env.engine.modifiers.hooks import ability_lost, spell_limit, support_capacity, triggers
+from bbom_env.engine.play.decision import pending
 from bbom_env.modules.dark_matter.content import DARK_SYMBOL
 from bbom_env.modules.dark_matter.dark_curses import STAT, check_dark_curses, next_space_slot
 from bbom_env.modules.dark_matter.module import NAME, PACK, dm_state

@@ -12,12 +12,13 @@ import pytest
 from builders import Scenario
 
 from bbom_env.engine import GameConfig, GameState, new_game
-from bbom_env.engine import payment_auto as PA
-from bbom_env.engine import payment_counted as counted_costs
-from bbom_env.engine import payment_irreducible as PI
-from bbom_env.engine.constants import DARK_MATTER, NUM_CODES, NUM_ELEMENT_CODES, element_code
-from bbom_env.engine.menu import MenuView
-from bbom_env.engine.payment import (
+from bbom_env.engine.actions.menu import MenuView
+from bbom_env.engine.model.constants import DARK_MATTER, NUM_CODES, NUM_ELEMENT_CODES, element_code
+from bbom_env.engine.model.records import HandSource, SupportSlot, SupportSource
+from bbom_env.engine.payment import auto as PA
+from bbom_env.engine.payment import counted as counted_costs
+from bbom_env.engine.payment import frame as PI
+from bbom_env.engine.payment.cost import (
     Cost,
     available_values,
     banned_elements,
@@ -25,7 +26,6 @@ from bbom_env.engine.payment import (
     currency_cards,
     values_and_currency,
 )
-from bbom_env.engine.records import HandSource, SupportSlot, SupportSource
 from bbom_env.modules.dark_matter.actions import ACQUIRE_COST, dark_matter_cost
 from bbom_env.modules.dark_matter.module import NAME, PACK, dm_state
 

@@ -11,10 +11,11 @@ import random
 
 import pytest
 
-from bbom_env.engine import GameConfig, GameState, hooks, new_game
-from bbom_env.engine.constants import DARK_MATTER
-from bbom_env.engine.payment import available_values, currency_cards, values_and_currency
-from bbom_env.engine.records import SupportSlot
+from bbom_env.engine import GameConfig, GameState, new_game
+from bbom_env.engine.model.constants import DARK_MATTER
+from bbom_env.engine.model.records import SupportSlot
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.payment.cost import available_values, currency_cards, values_and_currency
 from bbom_env.modules.dark_matter.actions import dark_matter_cost, may_pair
 from bbom_env.modules.dark_matter.content import DARK_CURSE, DARK_SYMBOL
 from bbom_env.modules.dark_matter.dark_curses import dark_curse_cost

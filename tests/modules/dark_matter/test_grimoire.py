@@ -8,9 +8,9 @@ import pytest
 from builders import Scenario, code
 
 from bbom_env.engine import GameConfig, from_json, new_game
-from bbom_env.engine.constants import MADNESS, ROUNDS, is_madness
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.rules import ruleset
+from bbom_env.engine.core.rules import ruleset
+from bbom_env.engine.io.invariants import check_invariants
+from bbom_env.engine.model.constants import MADNESS, ROUNDS, is_madness
 from bbom_env.modules.dark_matter.grimoire import (
     CURE_AND_REBUILD,
     DARK_MONSTERS_BY_DIFFICULTY,

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from bbom_env.engine.cards import PackMemo
-from bbom_env.engine.cost_transforms import GatedTransform, active_transforms
-from bbom_env.engine.rules import ruleset
+from bbom_env.engine.cards.pack import PackMemo
+from bbom_env.engine.core.rules import ruleset
+from bbom_env.engine.modifiers.transforms import GatedTransform, active_transforms
 
 from .test_menu_gates import BOTH, _menus
 

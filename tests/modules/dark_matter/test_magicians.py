@@ -10,11 +10,11 @@ import pytest
 from builders import Scenario, code
 
 from bbom_env.engine import GameConfig, new_game
-from bbom_env.engine import moves as M
-from bbom_env.engine.config import ConfigError
-from bbom_env.engine.constants import MADNESS, MAX_SPELLS, MAX_SUPPORT_SLOTS
-from bbom_env.engine.pack_checks import MAX_SUPPORT_CAPACITY, check_magician_layout
-from bbom_env.engine.rules import offered_magicians
+from bbom_env.engine.cards.checks import MAX_SUPPORT_CAPACITY, check_magician_layout
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.config import ConfigError
+from bbom_env.engine.core.rules import offered_magicians
+from bbom_env.engine.model.constants import MADNESS, MAX_SPELLS, MAX_SUPPORT_SLOTS
 from bbom_env.modules.dark_matter.module import NAME, PACK
 
 VTH = ("magician_vth_air", "magician_vth_phobia", "magician_vth_fire", "magician_vth_earth")

@@ -13,12 +13,15 @@ from typing import cast
 
 import pytest
 
-from bbom_env.engine import GameConfig, GameState, hooks, new_game
-from bbom_env.engine.cards import PackMemo
-from bbom_env.engine.cost_transforms import active_transforms, menu_flags
-from bbom_env.engine.frames import MenuFrame
-from bbom_env.engine.menu import MenuView, menu_legal
-from bbom_env.engine.rules import ruleset
+from bbom_env.engine import GameConfig, GameState, new_game
+from bbom_env.engine.actions.menu import MenuView, menu_legal
+from bbom_env.engine.cards.pack import PackMemo
+from bbom_env.engine.core.rules import ruleset
+from bbom_env.engine.model.frames import MenuFrame
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.modifiers import transforms as seams
+from bbom_env.engine.modifiers.hooks import has_mod
+from bbom_env.engine.modifiers.transforms import active_transforms, menu_flags
 from bbom_env.modules.dark_matter.module import NAME
 from bbom_env.modules.phobias import move
 
@@ -51,7 +54,7 @@ def _menus_match(monkeypatch: pytest.MonkeyPatch, seeds: range) -> int:
             menus += 1
             fast = menu_legal(state, f)
             with monkeypatch.context() as m:
-                m.setattr(hooks, "active_transforms", _gates_asked)
+                m.setattr(seams, "active_transforms", _gates_asked)
                 assert menu_legal(state, f) == fast, (seed, state.turn)
     return menus
 
@@ -94,12 +97,12 @@ def test_the_shared_unbanned_flags_are_the_declared_ones(dm: None) -> None:
             view = MenuView(state, f)
             if not view._transforms or view._forbid or view._flags is None:
                 continue
-            declared = hooks.declared_flags(transforms, view._transforms)
+            declared = seams.declared_flags(transforms, view._transforms)
             assert declared is not None
             shared = menu_flags(transforms, view._transforms)[1]
             assert shared is view._flags  # one dict per kept tuple
             for action, flags in shared.items():
-                assert flags == hooks.flags_of(declared, action), action
+                assert flags == seams.flags_of(declared, action), action
                 seen += 1
     assert seen > 20, seen
 
@@ -123,7 +126,7 @@ def test_the_counts_with_the_modifiers_read_once_match(dm: None) -> None:
     every decision of random games of both modules, where V-30 ("no_support_payment", a Phobia)
     leaves the support pool out; and the modifiers given decide (no modifier given: the pool's
     cards counted again where V-30 holds)."""
-    from bbom_env.engine.payment import available_values, currency_cards, values_and_currency
+    from bbom_env.engine.payment.cost import available_values, currency_cards, values_and_currency
 
     barred = checked = 0
     for seed in range(10):
@@ -136,7 +139,7 @@ def test_the_counts_with_the_modifiers_read_once_match(dm: None) -> None:
                 assert got == values_and_currency(state, p)
                 assert got == (available_values(state, p), currency_cards(state, p))
                 checked += 1
-                if state.has_mod(p, "no_support_payment") and values_and_currency(state, p, ()) != got:
+                if has_mod(state, p, "no_support_payment") and values_and_currency(state, p, ()) != got:
                     barred += 1
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])

@@ -13,11 +13,13 @@ from typing import cast
 import pytest
 from builders import random_decisions
 
-from bbom_env.engine import GameConfig, GameState, hooks, new_game
-from bbom_env.engine.frames import MenuFrame
-from bbom_env.engine.menu import MenuView, menu_legal
-from bbom_env.engine.payment import Cost
-from bbom_env.engine.rules import ruleset
+from bbom_env.engine import GameConfig, GameState, new_game
+from bbom_env.engine.actions.menu import MenuView, menu_legal
+from bbom_env.engine.core.rules import ruleset
+from bbom_env.engine.model.frames import MenuFrame
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.modifiers import transforms as seams
+from bbom_env.engine.payment.cost import Cost
 from bbom_env.modules.dark_matter.module import NAME
 
 
@@ -32,7 +34,7 @@ def _menus(config: GameConfig, play_seed: int) -> Iterator[tuple[GameState, Menu
 def _all_transforms(
     state: GameState, p: int, transforms: tuple, unbanned: bool = False, currency: int = -1
 ) -> tuple[tuple, bool]:
-    """hooks.active_transforms without gates nor uniform flags: every transform, every cost."""
+    """seams.active_transforms without gates nor uniform flags: every transform, every cost."""
     return tuple(getattr(t, "transform", t) for t in transforms), False
 
 
@@ -46,7 +48,7 @@ def test_gated_and_uniform_menus_match_the_plain_transforms(
     """With the Phobia module too, payers with banned Elements (section 4.10, V-36): the flags
     of the costs that need no banned Element, from a probe cost of another Element."""
     transforms = ruleset(modules).cost_transforms
-    assert transforms and all(type(t) is hooks.GatedTransform and t.uniform for t in transforms)
+    assert transforms and all(type(t) is seams.GatedTransform and t.uniform for t in transforms)
     fast_paths = menus = banned_paths = 0
     for seed in range(6 if len(modules) == 1 else 12):
         config = GameConfig(num_players=players, payment=payment, seed=seed, modules=modules)
@@ -57,7 +59,7 @@ def test_gated_and_uniform_menus_match_the_plain_transforms(
             fast_paths += bool(view._transforms) and view._flags is not None
             banned_paths += bool(view._transforms) and view._flags is not None and view._forbid
             with monkeypatch.context() as m:
-                m.setattr(hooks, "active_transforms", _all_transforms)
+                m.setattr(seams, "active_transforms", _all_transforms)
                 assert menu_legal(state, f) == fast, (seed, state.turn)
     # The comparison covers menus where a transform is open (a pair held, or the conversion).
     assert menus > 100 and fast_paths > 10, (menus, fast_paths)
@@ -146,7 +148,7 @@ def test_flagged_costs_of_a_payer_with_a_ban_match_the_plain_transforms(
             if not (view._forbid and view._transforms and view._flags is not None):
                 continue
             with monkeypatch.context() as m:
-                m.setattr(hooks, "active_transforms", _all_transforms)
+                m.setattr(seams, "active_transforms", _all_transforms)
                 plain = MenuView(state, f)
             for action in ("activate", "learn", "acquire", "destroy", "cure"):
                 for n in range(1, 13):  # "any" (a Cure's): a banned Element's cards pay none
@@ -170,8 +172,8 @@ def test_the_declared_flags_are_what_the_transforms_set(dm: None) -> None:
     Action's (V-12) unless Air is banned (section 4.10); for a payer with banned Elements, on the
     costs that need none of them (``opened``); a non-free Element-only cost of another Action is
     left as it is."""
-    from bbom_env.engine.payment import as_cost
-    from bbom_env.engine.records import TempModifier
+    from bbom_env.engine.model.records import TempModifier
+    from bbom_env.engine.payment.cost import as_cost
 
     transforms = ruleset((NAME,)).cost_transforms
     assert [t.flag for t in transforms] == ["wildcards", "convert"]
@@ -179,15 +181,15 @@ def test_the_declared_flags_are_what_the_transforms_set(dm: None) -> None:
     actions = ("activate", "learn", "acquire", "destroy", "cure", "acquire_dark_matter", "black_book")
     costs = [(1, 0, 0, 0, 0), (0, 2, 1, 0, 0), (0, 0, 0, 3, 2), (0, 0, 0, 0, 1), (2, 0, 0, 1, 0)]
     kept = tuple(t.unbanned for t in transforms)
-    declared = hooks.declared_flags(transforms, kept)
+    declared = seams.declared_flags(transforms, kept)
     assert declared == ((True, transforms[0].flag_actions, None), (False, None, 3))
-    assert hooks.declared_flags(transforms, tuple(t.opened for t in transforms)) == declared
+    assert seams.declared_flags(transforms, tuple(t.opened for t in transforms)) == declared
     names = ("fire", "water", "earth", "air")
     for banned in (frozenset(), frozenset({0}), frozenset({3}), frozenset({1, 3})):
         mods = [{"kind": "forbid", "action": "all", "element": names[e]} for e in banned]
         state.players[0].mods = [TempModifier(m, "this_turn", "test") for m in mods]
         for action in actions:
-            wildcards, convert = hooks.flags_of(declared, action, banned)
+            wildcards, convert = seams.flags_of(declared, action, banned)
             for t, flag in zip(transforms, (wildcards, convert), strict=True):
                 for req in costs:
                     if any(req[e] for e in banned):
@@ -220,7 +222,7 @@ def test_modified_menus_with_open_transforms_match_the_plain_transforms(
     "forbid"/"cost" modifiers (bans for every Action or one, a forbidden Action, "same", "any"
     and an Element's surcharges, a discount): the menu equals the one the plain transforms give
     (every cost transformed and solved), so each closed form of a modified cost is checked."""
-    from bbom_env.engine.records import TempModifier
+    from bbom_env.engine.model.records import TempModifier
 
     rng = random.Random(seed)
     checked = 0
@@ -237,7 +239,7 @@ def test_modified_menus_with_open_transforms_match_the_plain_transforms(
                 pl.mods = [*kept, *(TempModifier(m, "this_turn", "test") for m in picked)]
                 fast = menu_legal(state, f)
                 with monkeypatch.context() as m:
-                    m.setattr(hooks, "active_transforms", _all_transforms)
+                    m.setattr(seams, "active_transforms", _all_transforms)
                     assert menu_legal(state, f) == fast, (picked, state.turn)
                 checked += 1
             pl.mods = kept
@@ -249,8 +251,8 @@ def test_the_views_cards_only_costs_match_the_payment_solver(dm: None) -> None:
     different Elements", section 4.6, with and without the Air conversion, V-12; Dark Matter,
     4.7) for a payer with and without banned Elements (section 4.10): ``payment.affordable``'s
     answer (the exact search for the conversion)."""
-    from bbom_env.engine.payment import affordable
-    from bbom_env.engine.records import TempModifier
+    from bbom_env.engine.model.records import TempModifier
+    from bbom_env.engine.payment.cost import affordable
 
     rng = random.Random(3)
     costs = [Cost(distinct=n, convert=c) for n in (1, 2, 3) for c in (False, True)] + [
@@ -278,8 +280,8 @@ def test_acquire_dark_matter_is_offered_exactly_when_the_solver_pays_it(dm: None
     """Section 4.6, V-17, V-12: the Action's menu (its shortcuts: the Elements held as printed,
     then the transformed cost's closed form) offers it exactly when the payment solver pays the
     transformed cost (``hooks.transform_cost``, ``payment.affordable``), bans included (4.10)."""
-    from bbom_env.engine.payment import affordable
-    from bbom_env.engine.records import TempModifier
+    from bbom_env.engine.model.records import TempModifier
+    from bbom_env.engine.payment.cost import affordable
     from bbom_env.modules.dark_matter.actions import ACQUIRE, ACQUIRE_COST, legal_acquire
     from bbom_env.modules.dark_matter.state import dm_state
 

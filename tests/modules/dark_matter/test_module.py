@@ -12,16 +12,16 @@ import random
 import pytest
 
 from bbom_env.engine import GameConfig, from_json, new_game
-from bbom_env.engine.config import ConfigError
-from bbom_env.engine.constants import DARK_MATTER
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.moves import NUM_BASE_MOVES
-from bbom_env.engine.records import NO_CARD, SupportSlot
-from bbom_env.engine.resolver import run
-from bbom_env.engine.rules import MODULES, ruleset
-from bbom_env.engine.setup import setup
-from bbom_env.engine.state import SaveError
-from bbom_env.engine.vocab import PackError
+from bbom_env.engine.cards.vocab import PackError
+from bbom_env.engine.core.config import ConfigError
+from bbom_env.engine.core.moves import NUM_BASE_MOVES
+from bbom_env.engine.core.resolver import run
+from bbom_env.engine.core.rules import MODULES, ruleset
+from bbom_env.engine.core.state import SaveError
+from bbom_env.engine.io.invariants import check_invariants
+from bbom_env.engine.io.setup import setup
+from bbom_env.engine.model.constants import DARK_MATTER
+from bbom_env.engine.model.records import NO_CARD, SupportSlot
 from bbom_env.modules.dark_matter.module import (
     DARK_MATTER_CARDS,
     DARK_MATTER_MODULE,

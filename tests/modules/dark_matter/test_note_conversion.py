@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 
 from bbom_env.engine import GameConfig, new_game
-from bbom_env.engine.constants import CURRENCY, NUM_ELEMENT_CODES
-from bbom_env.engine.payment import Cost, covers
-from bbom_env.engine.payment_frame import _note_conversion
+from bbom_env.engine.model.constants import CURRENCY, NUM_ELEMENT_CODES
+from bbom_env.engine.payment.cost import Cost, covers
+from bbom_env.engine.payment.frame import _note_conversion
 
 
 def test_the_conversion_is_spent_exactly_when_the_cards_need_it() -> None:

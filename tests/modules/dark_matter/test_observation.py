@@ -11,9 +11,15 @@ import numpy as np
 import pytest
 
 from bbom_env.engine import GameConfig, GameState, new_game
-from bbom_env.engine.constants import DARK_MATTER, MAX_SPELLS, MAX_STACK, MAX_SUPPORT_SLOTS, NUM_TRACK_SLOTS
-from bbom_env.engine.decision import pending
-from bbom_env.engine.records import CurseOnTrack, SupportSlot, TempModifier
+from bbom_env.engine.model.constants import (
+    DARK_MATTER,
+    MAX_SPELLS,
+    MAX_STACK,
+    MAX_SUPPORT_SLOTS,
+    NUM_TRACK_SLOTS,
+)
+from bbom_env.engine.model.records import CurseOnTrack, SupportSlot, TempModifier
+from bbom_env.engine.play.decision import pending
 from bbom_env.modules.dark_matter.content import BLACK_PAGE, DARK_SYMBOL
 from bbom_env.modules.dark_matter.state import DARK_MATTER_CARDS, dm_state
 from bbom_env.rl.observation import ObservationEncoder
@@ -262,7 +268,7 @@ def test_seat_limits_match_the_engine_hooks(enc: ObservationEncoder, states: lis
     """The encoder's precomputed support capacity and Spell limit (used while no module adds a
     modifier source) equal hooks.support_capacity / spell_limit, a lose_ability modifier (V-10)
     dropping the Magician sheet's modifiers included (RULES.md section 4.11)."""
-    from bbom_env.engine.hooks import ability_lost, spell_limit, support_capacity
+    from bbom_env.engine.modifiers.hooks import ability_lost, spell_limit, support_capacity
 
     assert enc.groups["seat"].fast_limits is not None  # type: ignore[attr-defined]
     lose = {"kind": "lose_ability"}
@@ -297,7 +303,7 @@ def test_seat_limits_match_the_engine_hooks(enc: ObservationEncoder, states: lis
 def test_payment_shows_the_dark_matter_left(enc: ObservationEncoder, states: list[GameState]) -> None:
     """V-17 (two different Elements for a Dark Matter card) and the Dark Matter costs of the Black
     Book and Dark Curses (sections 4.7, 4.8): what a pending payment still owes."""
-    from bbom_env.engine.payment import left_to_pay
+    from bbom_env.engine.payment.cost import left_to_pay
 
     checked = set()
     for state in states:

@@ -11,12 +11,12 @@ import random
 import pytest
 
 from bbom_env.engine import GameConfig, new_game
-from bbom_env.engine import payment_counted as counted_costs
-from bbom_env.engine import payment_frame as PF
-from bbom_env.engine import payment_irreducible as PI
-from bbom_env.engine.constants import DARK_MATTER, NUM_CODES, NUM_ELEMENT_CODES
-from bbom_env.engine.payment import Cost
-from bbom_env.engine.payment_search import remaining
+from bbom_env.engine.model.constants import DARK_MATTER, NUM_CODES, NUM_ELEMENT_CODES
+from bbom_env.engine.payment import counted as counted_costs
+from bbom_env.engine.payment import frame as PF
+from bbom_env.engine.payment import frame as PI
+from bbom_env.engine.payment.cost import Cost
+from bbom_env.engine.payment.search import remaining
 from bbom_env.modules.dark_matter.module import NAME
 
 DM = DARK_MATTER

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from builders import Scenario
 
-from bbom_env.engine.constants import CURE_COST, DARK_MATTER, element_code
-from bbom_env.engine.payment import Cost, covers, element_cost
-from bbom_env.engine.payment_auto import auto_payment
-from bbom_env.engine.records import HandSource
+from bbom_env.engine.model.constants import CURE_COST, DARK_MATTER, element_code
+from bbom_env.engine.model.records import HandSource
+from bbom_env.engine.payment.auto import auto_payment
+from bbom_env.engine.payment.cost import Cost, covers, element_cost
 from bbom_env.modules.dark_matter.actions import ACQUIRE_COST, dark_matter_cost, with_spontaneous
 from bbom_env.modules.dark_matter.module import NAME, PACK, dm_state
 

@@ -12,15 +12,16 @@ import random
 import pytest
 from builders import Scenario, code
 
-from bbom_env.engine import GameConfig, from_json, hooks, new_game
-from bbom_env.engine.actions import CURE_REQ
-from bbom_env.engine.constants import DARK_MATTER
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.payment import Cost, as_cost, covers, irreducible, left_text
-from bbom_env.engine.payment_auto import auto_payment
-from bbom_env.engine.records import NO_CARD, SupportSlot
-from bbom_env.engine.rules import ruleset
-from bbom_env.engine.state import SaveError
+from bbom_env.engine import GameConfig, from_json, new_game
+from bbom_env.engine.actions.base import CURE_REQ
+from bbom_env.engine.core.rules import ruleset
+from bbom_env.engine.core.state import SaveError
+from bbom_env.engine.io.invariants import check_invariants
+from bbom_env.engine.model.constants import DARK_MATTER
+from bbom_env.engine.model.records import NO_CARD, SupportSlot
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.payment.auto import auto_payment
+from bbom_env.engine.payment.cost import Cost, as_cost, covers, irreducible, left_text
 from bbom_env.modules.dark_matter.actions import (
     ACQUIRE,
     ACQUIRE_COST,
@@ -325,7 +326,7 @@ def test_the_conversion_comes_before_dark_matter_pairs(dm: None) -> None:
 
 def test_the_conversion_only_on_the_owners_own_turn_and_not_while_lost(dm: None) -> None:
     """V-12: own turn only; a lost ability (V-10) converts nothing."""
-    from bbom_env.engine.records import TempModifier
+    from bbom_env.engine.model.records import TempModifier
     from bbom_env.modules.dark_matter.air import air_conversion_cost
 
     sc = air("air-2", "fire-1")
@@ -367,7 +368,7 @@ def test_random_games_with_the_air_magician_keep_the_invariants(dm: None, paymen
 def test_the_menus_closed_form_with_pairs_agrees_with_the_exact_solver() -> None:
     """``payment.can_cover_pairs`` (the menu's and ``affordable``'s check of section 4.9) says
     what the exact search says (``covers``) for random hands, costs and Dark Matter counts."""
-    from bbom_env.engine.payment import can_cover_pairs
+    from bbom_env.engine.payment.cost import can_cover_pairs
 
     rng = random.Random(11)
     for _ in range(400):

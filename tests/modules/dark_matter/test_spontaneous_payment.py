@@ -13,10 +13,10 @@ import pytest
 from builders import random_decisions
 
 from bbom_env.engine import GameConfig, GameState
-from bbom_env.engine import payment_auto as PA
-from bbom_env.engine.constants import CODE_ELEMENT, CODE_VALUE, COST_PARTS, CURRENCY, DARK_MATTER
-from bbom_env.engine.payment import Cost, can_cover, source_code, spreads
-from bbom_env.engine.records import HAND_SOURCES, HandSource, Source, SupportSlot, SupportSource
+from bbom_env.engine.model.constants import CODE_ELEMENT, CODE_VALUE, COST_PARTS, CURRENCY, DARK_MATTER
+from bbom_env.engine.model.records import HAND_SOURCES, HandSource, Source, SupportSlot, SupportSource
+from bbom_env.engine.payment import auto as PA
+from bbom_env.engine.payment.cost import Cost, can_cover, source_code, spreads
 
 FLAGS = ({"wildcards": True}, {"convert": True}, {"wildcards": True, "convert": True})
 

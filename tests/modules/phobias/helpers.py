@@ -4,9 +4,9 @@ card stays in exactly one zone (the invariants hold after each helper)."""
 from __future__ import annotations
 
 from bbom_env.engine import GameConfig, new_game
-from bbom_env.engine.constants import MADNESS, NUM_CODES, PHOBIA_BASE
-from bbom_env.engine.records import SupportSlot
-from bbom_env.engine.state import GameState
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.constants import MADNESS, NUM_CODES, PHOBIA_BASE
+from bbom_env.engine.model.records import SupportSlot
 from bbom_env.modules.phobias.constraints import CURE_ONLY
 from bbom_env.modules.phobias.content import phobia_of
 

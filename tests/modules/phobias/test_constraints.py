@@ -17,16 +17,17 @@ from contextlib import contextmanager
 import pytest
 from builders import Scenario, names
 
-from bbom_env.engine import hooks, pending
-from bbom_env.engine import moves as M
-from bbom_env.engine.actions import destroy_cost, spell_req
-from bbom_env.engine.constants import DARK_MATTER, MADNESS, PHOBIA_BASE
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.payment import Cost, available_values
-from bbom_env.engine.records import SupportSlot, TempModifier
-from bbom_env.engine.resolver import push, run
-from bbom_env.engine.rules import register, unregister
-from bbom_env.engine.zones import draw, receive_madness
+from bbom_env.engine import pending
+from bbom_env.engine.actions.base import destroy_cost, spell_req
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.resolver import push, run
+from bbom_env.engine.core.rules import register, unregister
+from bbom_env.engine.io.invariants import check_invariants
+from bbom_env.engine.model.constants import DARK_MATTER, MADNESS, PHOBIA_BASE
+from bbom_env.engine.model.records import SupportSlot, TempModifier
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.payment.cost import Cost, available_values
+from bbom_env.engine.play.zones import draw, receive_madness
 from bbom_env.modules.dark_matter.air import air_conversion_cost
 from bbom_env.modules.dark_matter.dark_curses import dark_curse_cost
 from bbom_env.modules.dark_matter.state import dm_state

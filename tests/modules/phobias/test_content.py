@@ -11,10 +11,10 @@ import pytest
 
 import bbom_env  # noqa: F401  (registers the default modules)
 from bbom_env.engine import GameConfig
-from bbom_env.engine.cards import load_pack
-from bbom_env.engine.constants import NUM_PHOBIAS, PHOBIA_BASE
-from bbom_env.engine.rules import MODULES
-from bbom_env.engine.vocab import PackError
+from bbom_env.engine.cards.pack import load_pack
+from bbom_env.engine.cards.vocab import PackError
+from bbom_env.engine.core.rules import MODULES
+from bbom_env.engine.model.constants import NUM_PHOBIAS, PHOBIA_BASE
 from bbom_env.modules.phobias.content import SECTION, needs_of, phobia_codes, phobia_of
 from bbom_env.modules.phobias.module import PACK, registered
 

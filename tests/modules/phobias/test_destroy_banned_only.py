@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from bbom_env.engine import destroy_menu as D
-from bbom_env.engine.actions import legal_destroy
-from bbom_env.engine.menu import MenuView
+from bbom_env.engine.actions import destroy as D
+from bbom_env.engine.actions.base import legal_destroy
+from bbom_env.engine.actions.menu import MenuView
 
 from .test_destroy_menu import MODULE_SETS, _menus, _reference
 

@@ -1,4 +1,4 @@
-"""The Destroy Action's menu in module games (``engine/destroy_menu.py``; RULES.md 4.4, 4.7, 4.10;
+"""The Destroy Action's menu in module games (``engine/actions/destroy.py``; RULES.md 4.4, 4.7, 4.10;
 EXPANSION.md V-32, V-36, A-49, A-62) against its general path, on every menu of random games of
 the Vth Element's modules, with "cost" and "forbid" modifiers added (temporary ones: beside a
 Phobia's standing ones), Dark Matter in hand (Dark Curses payable, Spontaneous Elements open)
@@ -25,17 +25,18 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from bbom_env.engine import GameConfig, GameState, hooks, new_game
-from bbom_env.engine import destroy_menu as D
-from bbom_env.engine import moves as M
-from bbom_env.engine.action_rulings import DestroyRuling, cure_payable
-from bbom_env.engine.actions import CURE_REQ, _curse_base, curse_rule, destroy_cost, legal_destroy
-from bbom_env.engine.cards import PackMemo
-from bbom_env.engine.constants import DARK_MATTER, MAX_STACK, NUM_ELEMENT_CODES
-from bbom_env.engine.menu import MenuView
-from bbom_env.engine.payment import affordable
-from bbom_env.engine.records import TempModifier
-from bbom_env.engine.rules import ruleset
+from bbom_env.engine import GameConfig, GameState, new_game
+from bbom_env.engine.actions import destroy as D
+from bbom_env.engine.actions.base import CURE_REQ, _curse_base, curse_rule, destroy_cost, legal_destroy
+from bbom_env.engine.actions.menu import MenuView
+from bbom_env.engine.actions.rulings import DestroyRuling, cure_payable
+from bbom_env.engine.cards.pack import PackMemo
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.rules import ruleset
+from bbom_env.engine.model.constants import DARK_MATTER, MAX_STACK, NUM_ELEMENT_CODES
+from bbom_env.engine.model.records import TempModifier
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.payment.cost import affordable
 from bbom_env.modules.dark_matter.content import DARK_SYMBOL
 
 MODULE_SETS = (("dark_matter", "phobias"), ("dark_matter",), ("phobias",))

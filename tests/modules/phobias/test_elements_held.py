@@ -7,9 +7,9 @@ decide on enough of them that ignoring them is caught."""
 
 from __future__ import annotations
 
-from bbom_env.engine.hooks import banned_elements
-from bbom_env.engine.menu import MenuView
-from bbom_env.engine.payment import available_values
+from bbom_env.engine.actions.menu import MenuView
+from bbom_env.engine.modifiers.hooks import banned_elements
+from bbom_env.engine.payment.cost import available_values
 
 from .test_destroy_menu import MODULE_SETS, _menus
 

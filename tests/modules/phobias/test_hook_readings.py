@@ -18,11 +18,13 @@ from collections import Counter
 
 import pytest
 
-from bbom_env.engine import GameConfig, hooks, new_game
-from bbom_env.engine.cards import PackMemo
-from bbom_env.engine.constants import ELEMENT_NAMES, HAND_SIZE
-from bbom_env.engine.records import TempModifier
-from bbom_env.engine.state import GameState
+from bbom_env.engine import GameConfig, new_game
+from bbom_env.engine.cards.pack import PackMemo
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.constants import ELEMENT_NAMES, HAND_SIZE
+from bbom_env.engine.model.records import TempModifier
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.modifiers.hooks import has_mod
 from bbom_env.modules.phobias.constraints import CURE_ONLY
 
 from .helpers import reference_mods, sourced_mods
@@ -94,7 +96,7 @@ def _check(state: GameState, p: int) -> None:
         want = hooks.transform_cost(state, p, action, hooks.apply_cost_mods(ref, action, el, req))
         assert hooks.adjust_cost(state, p, action, el, req) == want, (action, req)
     for kind in KINDS:
-        assert state.has_mod(p, kind) == any(m["kind"] == kind for m in ref), kind
+        assert has_mod(state, p, kind) == any(m["kind"] == kind for m in ref), kind
         assert hooks.has_kind(state, p, kind) == any(m["kind"] == kind for m in ref), kind
 
 

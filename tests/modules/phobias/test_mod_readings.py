@@ -19,17 +19,19 @@ from collections import Counter
 
 import pytest
 
-from bbom_env.engine import GameConfig, destroy_menu, hooks, new_game
-from bbom_env.engine import action_rulings as rulings
-from bbom_env.engine.actions import legal_destroy
-from bbom_env.engine.constants import ELEMENT_NAMES, NUM_ELEMENT_CODES, PHOBIA_BASE
-from bbom_env.engine.hooks import banned_by, forbidden_by
-from bbom_env.engine.menu import MenuView, menu_legal
-from bbom_env.engine.mod_reading import ModReading, read
-from bbom_env.engine.payment import affordable
-from bbom_env.engine.records import TempModifier
-from bbom_env.engine.rules import ruleset
-from bbom_env.engine.state import GameState
+from bbom_env.engine import GameConfig, new_game
+from bbom_env.engine.actions import destroy as destroy_menu
+from bbom_env.engine.actions import rulings as rulings
+from bbom_env.engine.actions.base import legal_destroy
+from bbom_env.engine.actions.menu import MenuView, menu_legal
+from bbom_env.engine.core.rules import ruleset
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.model.constants import ELEMENT_NAMES, NUM_ELEMENT_CODES, PHOBIA_BASE
+from bbom_env.engine.model.records import TempModifier
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.modifiers.hooks import banned_by, forbidden_by
+from bbom_env.engine.modifiers.reading import ModReading, read
+from bbom_env.engine.payment.cost import affordable
 from bbom_env.modules.dark_matter.actions import dark_matter_cost
 from bbom_env.modules.phobias.constraints import CURE_ONLY
 
@@ -271,9 +273,9 @@ def test_token_payable_is_the_payment_search_answer() -> None:
     payment search (``payment_search.remaining``, cards never split) covers the same cost."""
     from types import SimpleNamespace
 
-    from bbom_env.engine.constants import element_code
-    from bbom_env.engine.payment import Cost
-    from bbom_env.engine.payment_search import remaining
+    from bbom_env.engine.model.constants import element_code
+    from bbom_env.engine.payment.cost import Cost
+    from bbom_env.engine.payment.search import remaining
 
     checked = answers = 0
     for own in itertools.product(range(2), repeat=3):  # the Curse's Element (fire): values 1-3

@@ -10,14 +10,15 @@ import random
 
 import pytest
 
-from bbom_env.engine import GameConfig, from_json, hooks, new_game, pending
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import DARK_MATTER, PHOBIA_BASE
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.records import SupportSlot
-from bbom_env.engine.rules import offered_magicians
-from bbom_env.engine.scenario import grant_actions, start_action_phase
-from bbom_env.engine.state import GameState
+from bbom_env.engine import GameConfig, from_json, new_game, pending
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.rules import offered_magicians
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.io.invariants import check_invariants
+from bbom_env.engine.io.scenario import grant_actions, start_action_phase
+from bbom_env.engine.model.constants import DARK_MATTER, PHOBIA_BASE
+from bbom_env.engine.model.records import SupportSlot
+from bbom_env.engine.modifiers import hooks
 from bbom_env.modules.dark_matter.state import dm_state
 from bbom_env.modules.phobias import move
 from bbom_env.modules.phobias.content import phobia_codes

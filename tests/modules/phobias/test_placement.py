@@ -9,17 +9,18 @@ import pickle
 
 import pytest
 
-from bbom_env.engine import from_json, hooks, pending
-from bbom_env.engine import moves as M
-from bbom_env.engine.constants import MADNESS, PHOBIA_BASE
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.ops import _support_options
-from bbom_env.engine.ops_board import _madness_under_curses
-from bbom_env.engine.records import NO_CARD, CurseOnTrack, SupportSlot
-from bbom_env.engine.resolver import push, run
-from bbom_env.engine.scenario import start_action_phase
-from bbom_env.engine.state import GameState
-from bbom_env.engine.zones import receive_madness, remove_curse
+from bbom_env.engine import from_json, pending
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.resolver import push, run
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.io.invariants import check_invariants
+from bbom_env.engine.io.scenario import start_action_phase
+from bbom_env.engine.model.constants import MADNESS, PHOBIA_BASE
+from bbom_env.engine.model.records import NO_CARD, CurseOnTrack, SupportSlot
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.play.ops import _support_options
+from bbom_env.engine.play.ops_board import _madness_under_curses
+from bbom_env.engine.play.zones import receive_madness, remove_curse
 from bbom_env.modules.phobias.placement import CRUSH
 from bbom_env.modules.phobias.state import ph_state
 from modules.phobias.helpers import clear_support, fill_support, game, hand_to_support, to_hand, to_pile_top
@@ -264,7 +265,7 @@ def test_v29_a_phobia_under_a_curse_keeps_its_identity(ph: None) -> None:
 def test_v22_a_phobia_given_by_an_exchange_is_placed_at_once(ph: None) -> None:
     """V-22: an exchange puts the card directly into the taker's hand: a Phobia given is placed in
     the taker's support at once (a free slot here); the giver's hand loses it."""
-    from bbom_env.engine.ops_cards import _answer_exchange
+    from bbom_env.engine.play.ops_cards import _answer_exchange
 
     s = game(2, 12)
     clear_support(s, 1)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from bbom_env.engine import GameConfig, flow, new_game
-from bbom_env.engine.constants import NUM_CODES, PHOBIA_BASE
-from bbom_env.engine.rules import ruleset
+from bbom_env.engine import GameConfig, new_game
+from bbom_env.engine.core.rules import ruleset
+from bbom_env.engine.model.constants import NUM_CODES, PHOBIA_BASE
+from bbom_env.engine.play import flow
 from bbom_env.modules.phobias import placement
 from bbom_env.modules.phobias.constraints import loses_ability
 

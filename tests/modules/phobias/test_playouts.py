@@ -65,7 +65,7 @@ def test_base_games_unchanged_by_the_registered_module(ph: None) -> None:
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
     assert state.ext == {}
-    from bbom_env.engine.rules import unregister
+    from bbom_env.engine.core.rules import unregister
 
     unregister("phobias")
     try:
@@ -74,7 +74,7 @@ def test_base_games_unchanged_by_the_registered_module(ph: None) -> None:
             again.apply_action(a)
         assert again == state
     finally:
-        from bbom_env.engine.rules import register
+        from bbom_env.engine.core.rules import register
         from bbom_env.modules.phobias.module import PHOBIA_MODULE
 
         register(PHOBIA_MODULE)

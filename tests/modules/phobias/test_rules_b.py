@@ -9,15 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from bbom_env.engine import GameConfig, from_json, hooks, pending
-from bbom_env.engine import moves as M
-from bbom_env.engine.config import ConfigError
-from bbom_env.engine.constants import MADNESS, PHOBIA_BASE, is_madness
-from bbom_env.engine.invariants import check_invariants
-from bbom_env.engine.records import CurseOnTrack, SupportSlot
-from bbom_env.engine.resolver import push, run
-from bbom_env.engine.scenario import resolve_effect, start_action_phase
-from bbom_env.engine.state import GameState
+from bbom_env.engine import GameConfig, from_json, pending
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.config import ConfigError
+from bbom_env.engine.core.resolver import push, run
+from bbom_env.engine.core.state import GameState
+from bbom_env.engine.io.invariants import check_invariants
+from bbom_env.engine.io.scenario import resolve_effect, start_action_phase
+from bbom_env.engine.model.constants import MADNESS, PHOBIA_BASE, is_madness
+from bbom_env.engine.model.records import CurseOnTrack, SupportSlot
+from bbom_env.engine.modifiers import hooks
 from bbom_env.modules.phobias.placement import CRUSH
 from modules.phobias.helpers import MODULES, clear_support, fill_support, game, hand_to_support, take
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from bbom_env.engine import GameConfig, new_game
-from bbom_env.engine.config import ConfigError
-from bbom_env.engine.constants import MADNESS, MADNESS_IN_BOX, NUM_PHOBIAS, PHOBIA_BASE
-from bbom_env.engine.invariants import card_totals, check_invariants
-from bbom_env.engine.zones import receive_madness
+from bbom_env.engine.core.config import ConfigError
+from bbom_env.engine.io.invariants import card_totals, check_invariants
+from bbom_env.engine.model.constants import MADNESS, MADNESS_IN_BOX, NUM_PHOBIAS, PHOBIA_BASE
+from bbom_env.engine.play.zones import receive_madness
 from bbom_env.modules.phobias.module import COMPOSITION, phobia_totals
 from bbom_env.modules.phobias.state import ph_state
 from modules.phobias.helpers import MODULES, game, phobias_in_pile
@@ -61,7 +61,7 @@ def test_the_pile_is_face_up_the_top_is_received(ph: None) -> None:
 def test_the_base_deal_is_unchanged(ph: None, players: int) -> None:
     """The module's setup runs after every base draw: the same seed deals the same Magicians,
     decks, hands, Grimoire and first player with and without it."""
-    from bbom_env.engine.setup import setup
+    from bbom_env.engine.io.setup import setup
 
     a = setup(GameConfig(num_players=players, seed=11))
     b = setup_only(players, 11)
@@ -72,7 +72,7 @@ def test_the_base_deal_is_unchanged(ph: None, players: int) -> None:
 
 
 def setup_only(players: int, seed: int):
-    from bbom_env.engine.setup import setup
+    from bbom_env.engine.io.setup import setup
 
     return setup(GameConfig(num_players=players, seed=seed, modules=MODULES))
 
@@ -101,7 +101,7 @@ def test_fear_madness_comes_from_the_phobia_pile(ph: None, players: int) -> None
 
 
 def setup_only_mode(players: int, seed: int, mode: str):
-    from bbom_env.engine.setup import setup
+    from bbom_env.engine.io.setup import setup
 
     return setup(GameConfig(num_players=players, seed=seed, mode=mode, modules=MODULES))
 

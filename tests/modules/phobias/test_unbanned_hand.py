@@ -10,8 +10,8 @@ from __future__ import annotations
 from itertools import combinations
 
 from bbom_env.engine import GameConfig
-from bbom_env.engine.constants import CODE_ELEMENT, NUM_ELEMENTS
-from bbom_env.engine.payment_auto import _unbanned_hand
+from bbom_env.engine.model.constants import CODE_ELEMENT, NUM_ELEMENTS
+from bbom_env.engine.payment.auto import _unbanned_hand
 from tests.builders import random_decisions
 
 _BANS = tuple(frozenset(c) for n in range(1, NUM_ELEMENTS + 1) for c in combinations(range(NUM_ELEMENTS), n))

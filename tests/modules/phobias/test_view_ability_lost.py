@@ -10,9 +10,10 @@ from collections import Counter
 
 from builders import random_decisions
 
-from bbom_env.engine import GameConfig, hooks
-from bbom_env.engine.menu import MenuView
-from bbom_env.engine.records import TempModifier
+from bbom_env.engine import GameConfig
+from bbom_env.engine.actions.menu import MenuView
+from bbom_env.engine.model.records import TempModifier
+from bbom_env.engine.modifiers import hooks
 
 _LOSE = {"kind": "lose_ability"}
 

@@ -1,0 +1,166 @@
+"""Checks that a card pack's module content comes with its module (RULES.md section 9; docs/engine.md,
+"Writing a module"): a modifier kind or an effect op that only a rules module brings, and a
+section a module needs. Setup and save loading ask them for each game (``setup.py``,
+``save_check.py``): a base game never runs a module's kind or op, and a game with a module has the
+cards it reads. ``pack_checks.check_pack`` records each pack's uses at load.
+
+Every error is a PackError naming the file, the card and the field.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from bbom_env.engine.cards.vocab import BASE_MODIFIER_KINDS, BASE_OPS, PackError
+
+if TYPE_CHECKING:
+    from bbom_env.engine.cards.pack import Pack
+
+
+def card_tables(pack: Pack) -> dict[str, Any]:
+    """Every card table of the pack by section name: the base game's, then the modules' sections."""
+    return {
+        "magician": pack.magicians,
+        "spell": pack.spells,
+        "curse": pack.curses,
+        "grimoire": pack.pages,
+        **pack.sections,
+    }
+
+
+# -- modifier kinds that come with a module ----------------------------------------------------------
+
+# Per pack (by id, with a weak reference so that a recycled id is never trusted): (kind, where,
+# module) of every modifier of a kind outside the base game's; module is the module whose pack
+# section holds the card ("" for a base card). Recorded at load, read by every setup.
+_Use = tuple[str, str, str]
+_MODULE_KIND_USES: dict[int, tuple[weakref.ref, tuple[_Use, ...]]] = {}
+
+
+def record_module_kinds(pack: Pack, origin: dict[str, str]) -> None:
+    """Record, at load (``pack_checks.check_pack``), the modifier kinds outside the base game's
+    that the pack's cards use; every setup reads them (``check_module_kinds``)."""
+    uses = _module_kind_uses(pack, origin)
+    _MODULE_KIND_USES[id(pack)] = (weakref.ref(pack), uses)
+
+
+def _uses(pack: Pack) -> tuple[_Use, ...]:
+    entry = _MODULE_KIND_USES.get(id(pack))
+    if entry is not None and entry[0]() is pack:
+        return entry[1]
+    files = " + ".join(pack.files)
+    uses = _module_kind_uses(pack, {cid: files for table in card_tables(pack).values() for cid in table})
+    _MODULE_KIND_USES[id(pack)] = (weakref.ref(pack), uses)  # a pack with module cards merged (cards.py)
+    return uses
+
+
+# Per pack, as above: (op, where, module) of every effect op that is not one of the base game's.
+_MODULE_OP_USES: dict[int, tuple[weakref.ref, tuple[_Use, ...]]] = {}
+
+
+def _op_uses(pack: Pack) -> tuple[_Use, ...]:
+    entry = _MODULE_OP_USES.get(id(pack))
+    if entry is not None and entry[0]() is pack:
+        return entry[1]
+    owner = {cid: pack.section_modules[name] for name, cards in pack.sections.items() for cid in cards}
+    for table in (pack.magicians, pack.curses, pack.pages):
+        owner.update({cid: c.module for cid, c in table.items() if c.module})
+    out: list[_Use] = []
+    files = " + ".join(pack.files)
+    for (cid, part), effect in pack.effects.items():
+        _effect_ops(effect, f"{files}: card '{cid}'.{part}", owner.get(cid, ""), out)
+    uses = tuple(out)
+    _MODULE_OP_USES[id(pack)] = (weakref.ref(pack), uses)
+    return uses
+
+
+def _effect_ops(effect: Any, path: str, module: str, out: list[_Use]) -> None:
+    for i, op in enumerate(effect):
+        if op["op"] not in BASE_OPS:
+            out.append((op["op"], f"{path}[{i}].op", module))
+        if op["op"] == "may":
+            _effect_ops(op["ops"], f"{path}[{i}].ops", module, out)
+
+
+def check_module_ops(pack: Pack, modules: tuple[str, ...], allowed: tuple[str, ...]) -> None:
+    """Refuse a game whose cards use an effect op that comes with a module not in the game
+    (``allowed``: ``rules.ruleset(modules).ops``): the op would run without its module's state.
+    As for modifier kinds, a module's own cards count only in a game with that module."""
+    _refuse_uses(_op_uses(pack), modules, allowed, "op", "bring it; name the module in GameConfig.modules")
+
+
+def module_kind_uses(pack: Pack) -> tuple[tuple[str, str], ...]:
+    """(kind, "file: section 'id'.field") of every modifier in the pack whose kind is not one of
+    the base game's (``vocab.BASE_MODIFIER_KINDS``): Magician abilities and "modifier" ops anywhere
+    in an effect, module cards included. Empty for a base pack."""
+    return tuple((kind, where) for kind, where, _module in _uses(pack))
+
+
+def check_module_kinds(pack: Pack, modules: tuple[str, ...], allowed: tuple[str, ...]) -> None:
+    """Refuse a game whose pack holds a modifier kind its module set does not declare (``allowed``
+    is ``rules.ruleset(modules).modifier_kinds``): a base game never sees a module's kind. The
+    cards of a module's own section count only in a game with that module (no other game reads
+    them: a pack may hold the Vth Element's cards and still serve base games)."""
+    _refuse_uses(
+        _uses(pack),
+        modules,
+        allowed,
+        "modifier kind",
+        f"declare it (they allow {sorted(allowed)}); name the module that declares it in GameConfig.modules",
+    )
+
+
+def _refuse_uses(
+    uses: tuple[_Use, ...], modules: tuple[str, ...], allowed: tuple[str, ...], what: str, fix: str
+) -> None:
+    """PackError for the first use (name, where, module) outside ``allowed``; the cards of a module
+    not in ``modules`` are skipped (no game without their module reads them)."""
+    for name, where, module in uses:
+        if module and module not in modules:
+            continue
+        if name not in allowed:
+            raise PackError(
+                f"{where}: {what} {name!r} comes with a module, and this game's modules {modules} do not "
+                f"{fix}, or leave this card out of the pack"
+            )
+
+
+def _module_kind_uses(pack: Pack, origin: dict[str, str]) -> tuple[_Use, ...]:
+    base = set(BASE_MODIFIER_KINDS)
+    out: list[_Use] = []
+    for m in pack.magicians.values():
+        for i, mod in enumerate(m.mods):
+            if mod["kind"] not in base:
+                out.append((mod["kind"], f"{origin[m.id]}: magician '{m.id}'.ability[{i}].kind", ""))
+    sections = card_tables(pack)
+    for (cid, part), effect in pack.effects.items():
+        section = next(name for name, table in sections.items() if cid in table)
+        if part.startswith("trigger"):
+            field = f"ability[{part[len('trigger') :]}].effect"
+        else:
+            field = "monster.arrival" if part == "arrival" else part
+        module = pack.section_modules.get(section, "")
+        _effect_kinds(effect, f"{origin[cid]}: {section} '{cid}'.{field}", base, module, out)
+    return tuple(out)
+
+
+def _effect_kinds(effect: Any, path: str, base: set[str], module: str, out: list[_Use]) -> None:
+    for i, op in enumerate(effect):
+        if op["op"] == "modifier" and op["mod"]["kind"] not in base:
+            out.append((op["mod"]["kind"], f"{path}[{i}].mod.kind", module))
+        elif op["op"] == "may":
+            _effect_kinds(op["ops"], f"{path}[{i}].ops", base, module, out)
+
+
+def check_module_sections(pack: Pack, needed: tuple[tuple[str, str], ...]) -> None:
+    """Refuse a game whose pack lacks a section one of its modules needs (``needed``: (module,
+    section) pairs, ``rules.ruleset(modules).pack_sections``), naming the pack's files and the
+    section."""
+    for module, section in needed:
+        if section not in pack.sections:
+            raise PackError(
+                f"{' + '.join(pack.files)}: no [[{section}]] section, which module {module!r} needs; "
+                f"add its cards to the pack or to an override pack (GameConfig.pack_overrides, "
+                "docs/card_pack_format.md)"
+            )

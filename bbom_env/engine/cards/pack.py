@@ -1,0 +1,412 @@
+"""Card packs: cards as data (../shared/cards/README.md), loaded from TOML and validated.
+
+A pack has the sections ``[pack]``, ``[round_track]``, ``[[magician]]``, ``[[spell]]``,
+``[[curse]]`` and ``[[grimoire]]``; docs/card_pack_format.md describes every field. Every card
+carries ``provenance`` (printed / partial / reconstructed). Errors name the file, the card and the
+field. Override packs replace cards by id (and may replace the round track).
+
+A rules module adds sections of its own (``PackSection``, declared in ``rules.Module.pack_sections``
+and registered with the module): its parser reads each ``[[name]]`` entry, the loader checks its id
+(unique across the whole pack) and provenance, and the parsed cards are kept, read-only, in
+``pack.sections[name]``. A section no registered module declares is refused as unknown.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Generic, TypeVar
+
+from bbom_env.engine.cards.card_types import (
+    BASE_PARSERS,
+    COMMON_FIELDS,
+    CURSE_TYPES,
+    PAGE_KINDS,
+    Curse,
+    GrimoirePage,
+    Magician,
+    Monster,
+    Spell,
+)
+from bbom_env.engine.cards.checks import (
+    MAX_EXTRA_CURSES,
+    PROVENANCES,
+    RESERVED_SECTIONS,
+    PackSection,
+    card_id,
+    check_fields,
+    check_magician_layout,
+    check_new_section,
+    check_pack,
+    marked,
+    module_card_parser,
+    opt,
+    provenance,
+    read_pack_file,
+    req,
+)
+from bbom_env.engine.cards.vocab import PackError, ops_used, show
+
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+NAMED_PACKS = {"default": DATA_DIR / "base_pack.toml", "test": DATA_DIR / "test_pack.toml"}
+__all__ = [  # re-exported
+    "COMMON_FIELDS",
+    "CURSE_TYPES",
+    "PAGE_KINDS",
+    "PROVENANCES",
+    "Curse",
+    "GrimoirePage",
+    "Magician",
+    "Monster",
+    "PackError",
+    "PackSection",
+    "Spell",
+    "check_new_section",
+]
+_SECTIONS = BASE_PARSERS  # the base sections' entry parsers (card_types.py)
+
+
+@dataclass(frozen=True)
+class Pack:
+    id: str
+    name: str
+    files: tuple[str, ...]
+    round_track: tuple[tuple[int, ...], ...]  # [level-1][round-1] -> Multi-Element Curses
+    round_track_provenance: str
+    magicians: dict[str, Magician]
+    spells: dict[str, Spell]
+    curses: dict[str, Curse]
+    pages: dict[str, GrimoirePage]
+    effects: dict[tuple[str, str], tuple[dict, ...]] = field(default_factory=dict)
+    spec: tuple = ("", ())  # (pack, overrides[, modules]) as given to load_pack
+    # Module sections present in the files: section name -> card id -> the parsed card (read-only),
+    # and the module each section belongs to (``PackSection``).
+    sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    section_modules: Mapping[str, str] = field(default_factory=dict)
+
+    def __reduce__(self) -> tuple:
+        # Pickle by reference: a state pickles small, and unpickles to the same cached pack.
+        return (_load_cached, self.spec)
+
+    @property
+    def basic_spells(self) -> list[Spell]:
+        return [s for s in self.spells.values() if s.basic]
+
+    def library(self, element: int, level: int) -> list[Spell]:
+        return [s for s in self.spells.values() if not s.basic and s.element == element and s.level == level]
+
+    def effect(self, src: str, part: str) -> tuple[dict, ...]:
+        """The effect list of card ``src``: part is effect / arrival / bonus / failure / ability /
+        activated."""
+        return self.effects[(src, part)]
+
+    def all_ops(self) -> set[str]:
+        out: set[str] = set()
+        for eff in self.effects.values():
+            out |= ops_used(list(eff))
+        for m in self.magicians.values():
+            for mod in m.mods:
+                if mod["kind"] == "trigger":
+                    out |= ops_used(mod["effect"])
+        return out
+
+    def marked_name(self, card_id: str) -> str:
+        """The card's name with its provenance mark (``*`` reconstructed, ``~`` partial), as every
+        view shows it (README policy 2); an unknown id as it is."""
+        card = (
+            self.spells.get(card_id)
+            or self.curses.get(card_id)
+            or self.pages.get(card_id)
+            or self.magicians.get(card_id)
+            or self.module_card(card_id)
+        )
+        return marked(self.card_name(card_id), card.provenance) if card is not None else card_id
+
+    def card_name(self, card_id: str) -> str:
+        for table in (self.spells, self.curses, self.magicians):
+            if card_id in table:
+                return table[card_id].name
+        if card_id in self.pages:
+            page = self.pages[card_id]
+            return page.monster.name if page.monster else page.name or page.id
+        card = self.module_card(card_id)
+        return card.name if card is not None else card_id
+
+    def module_card(self, card_id: str) -> Any:
+        """The card of a module section with this id, or None (a base pack has none)."""
+        for cards in self.sections.values():
+            if card_id in cards:
+                return cards[card_id]
+        return None
+
+    def section_of(self, card_id: str) -> str | None:
+        """The module section holding this card id, or None."""
+        for name, cards in self.sections.items():
+            if card_id in cards:
+                return name
+        return None
+
+
+T = TypeVar("T")
+
+
+class PackMemo(Generic[T]):
+    """``build(pack)`` once per loaded pack: a module's table read by the menu or the hooks on
+    every query (a Magician set, castable pages, the Phobias' constraints). A pack is immutable
+    once loaded but not hashable (its tables are dicts), so it is keyed by identity and kept, so
+    that its id is not reused while the entry lives. ``last`` is ``(pack, value)`` of the last pack
+    asked: a hot path reads ``m.last[1] if m.last[0] is pack else m(pack)`` without a call."""
+
+    __slots__ = ("build", "last", "_known")
+
+    def __init__(self, build: Callable[[Pack], T]) -> None:
+        self.build = build
+        self.last: tuple[Pack | None, T | None] = (None, None)
+        self._known: dict[int, tuple[Pack, T]] = {}
+
+    def __call__(self, pack: Pack) -> T:
+        last = self.last
+        if last[0] is pack:
+            return last[1]  # type: ignore[return-value]
+        known = self._known.get(id(pack))
+        if known is None or known[0] is not pack:
+            if len(self._known) > 64:
+                self._known.clear()
+            known = self._known[id(pack)] = (pack, self.build(pack))
+        self.last = known
+        return known[1]
+
+
+# -- sections of a module ------------------------------------------------------------------------
+
+
+# Section name -> (module, section), while the module is registered (``rules.register``).
+MODULE_SECTIONS: dict[str, tuple[str, PackSection]] = {}
+assert frozenset({"pack", "round_track", *_SECTIONS}) == RESERVED_SECTIONS
+
+
+def register_section(module: str, section: PackSection) -> None:
+    """Make a module's section known to the loader (``rules.register`` calls it). Cached packs are
+    dropped: a pack loaded before may have been refused for this section, or parsed without it."""
+    check_new_section(module, section, MODULE_SECTIONS)
+    MODULE_SECTIONS[section.name] = (module, section)
+    _load_cached.cache_clear()
+
+
+def clear_pack_cache() -> None:
+    """Drop the loaded packs: the vocabulary changed (a module's ops registered or removed)."""
+    _load_cached.cache_clear()
+
+
+def unregister_section(name: str) -> None:
+    if MODULE_SECTIONS.pop(name, None) is not None:
+        _load_cached.cache_clear()
+
+
+def _meta(raw: dict, path: Path) -> dict:
+    """The optional [pack] table: id, name (strings) and version."""
+    meta = raw.get("pack", {})
+    where = f"{path}: pack"
+    if not isinstance(meta, dict):
+        raise PackError(f"{where}: [pack] must be a table (id, name, version), got {show(meta)}")
+    check_fields(meta, {"id", "name", "version"}, where)
+    opt(meta, "id", "", where, str)
+    opt(meta, "name", "", where, str)
+    opt(meta, "version", "", where, (int, str))
+    return meta
+
+
+def _entries(raw: dict, path: Path) -> dict[str, dict[str, Any]]:
+    """The cards of every section of one file: the base sections always, a module's when present."""
+    modules = {name: spec for name, (_module, spec) in MODULE_SECTIONS.items()}
+    unknown = sorted(set(raw) - set(_SECTIONS) - set(modules) - {"pack", "round_track"})
+    if unknown:
+        from_modules = f"; of the registered modules: {sorted(modules)}" if modules else ""
+        raise PackError(
+            f"{path}: unknown section(s) {show(unknown)}; known: pack, round_track, {sorted(_SECTIONS)}"
+            f"{from_modules} (a module's section is known while its module is registered)"
+        )
+    parsers: dict[str, Callable[[dict, str], Any]] = dict(_SECTIONS)
+    for name in sorted(set(raw) & set(modules)):
+        parsers[name] = module_card_parser(modules[name])
+    out: dict[str, dict[str, Any]] = {s: {} for s in parsers}
+    seen: dict[str, str] = {}  # id -> section: effects are looked up by card id alone
+    for section, parse in parsers.items():
+        items = raw.get(section, [])
+        if not isinstance(items, list):
+            raise PackError(
+                f"{path}: [{section}] must be an array of tables ([[{section}]]), got {show(items)}"
+            )
+        for i, entry in enumerate(items):
+            cid = card_id(entry, f"{path}: {section}[{i}]")
+            where = f"{path}: {section} '{cid}'"
+            if cid in seen:
+                if seen[cid] == section:
+                    raise PackError(f"{where}.id: duplicate id")
+                raise PackError(
+                    f"{where}.id: id already used by {seen[cid]} '{cid}' (ids are unique across all kinds)"
+                )
+            seen[cid] = section
+            out[section][cid] = parse(entry, where)
+    return out
+
+
+def _round_track(rt: Any, path: Path) -> tuple[tuple[tuple[int, ...], ...], str]:
+    where = f"{path}: round_track"
+    if rt is None:
+        raise PackError(f"{where}: missing [round_track] table (A-06: the engine never guesses it)")
+    if not isinstance(rt, dict):
+        raise PackError(f"{where}: [round_track] must be a table, got {show(rt)}")
+    check_fields(rt, {"levels", "provenance", "source", "notes", "known"}, where)
+    levels = req(rt, "levels", where, list)
+    if len(levels) != 3 or any(not isinstance(r, list) or len(r) != 6 for r in levels):
+        raise PackError(f"{where}.levels: expected 3 rows (levels 1-3) of 6 rounds")
+    allowed = ", ".join(str(k) for k in range(MAX_EXTRA_CURSES)) + f" or {MAX_EXTRA_CURSES}"
+    for li, row in enumerate(levels):
+        for ri, v in enumerate(row):
+            # With the Monster's 3 symbols, the Multi-Element Curses must fit the track's 5 slots.
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_EXTRA_CURSES:
+                raise PackError(f"{where}.levels[{li}][{ri}]: expected {allowed}, got {show(v)}")
+    prov, _, _, _ = provenance(rt, where)
+    return tuple(tuple(r) for r in levels), prov
+
+
+def load_pack(
+    path: str | Path, overrides: tuple[str | Path, ...] = (), modules: tuple[str, ...] = ()
+) -> Pack:
+    """Load a pack file (or a named pack) and apply override packs (replace cards by id).
+
+    ``modules``: the pack as a game with these rules modules sees it: the cards of their sections
+    that are also base cards (``PackSection.base_table``: a Dark Curse is a Curse) join the base
+    tables. Without ``modules`` a module's cards stay in ``pack.sections`` alone, so a pack that
+    holds the Vth Element's cards still serves base games unchanged."""
+    # One path, not its characters.
+    extra: tuple[Any, ...] = (overrides,) if isinstance(overrides, (str, os.PathLike)) else tuple(overrides)
+    for p in (path, *extra):
+        if not isinstance(p, (str, os.PathLike)):
+            raise PackError(f"{show(p)}: a card pack is a name ({', '.join(NAMED_PACKS)}) or a file path")
+    return _load_cached(str(path), tuple(str(o) for o in extra), tuple(modules))
+
+
+def resolve_pack_path(name: str) -> Path:
+    return NAMED_PACKS.get(name, Path(name))
+
+
+_NOT_FOUND = f" (named packs: {', '.join(NAMED_PACKS)}; anything else is the path of a .toml pack file)"
+
+
+@lru_cache(maxsize=32)
+def _load_cached(name: str, overrides: tuple[str, ...], modules: tuple[str, ...] = ()) -> Pack:
+    if modules:
+        return _with_module_cards(_load_cached(name, overrides), modules)
+    path = resolve_pack_path(name)
+    raw = read_pack_file(path, _NOT_FOUND)
+    meta = _meta(raw, path)
+    entries = _entries(raw, path)
+    rt, rt_prov = _round_track(raw.get("round_track"), path)
+    origin = {cid: str(path) for cards in entries.values() for cid in cards}
+    kind_of = {cid: section for section, cards in entries.items() for cid in cards}
+    files = [str(path)]
+    for opath in overrides:
+        op = resolve_pack_path(opath)
+        oraw = read_pack_file(op, _NOT_FOUND)
+        _meta(oraw, op)
+        for section, cards in _entries(oraw, op).items():
+            for cid in cards:
+                if kind_of.get(cid, section) != section:  # an override replaces a card of its kind
+                    raise PackError(
+                        f"{op}: {section} '{cid}'.id: id already used by {kind_of[cid]} '{cid}' of "
+                        f"{origin[cid]} (ids are unique across all kinds)"
+                    )
+                kind_of[cid], origin[cid] = section, str(op)
+            entries.setdefault(section, {}).update(cards)
+        if "round_track" in oraw:
+            rt, rt_prov = _round_track(oraw["round_track"], op)
+        files.append(str(op))
+    module_sections = sorted(s for s in set(entries) - set(_SECTIONS) if entries[s])  # `x = []`: absent
+    pack = Pack(
+        id=meta.get("id") or path.stem,
+        name=meta.get("name") or path.stem,
+        files=tuple(files),
+        round_track=rt,
+        round_track_provenance=rt_prov,
+        magicians=entries["magician"],
+        spells=entries["spell"],
+        curses=entries["curse"],
+        pages=entries["grimoire"],
+        spec=(name, overrides),
+        sections=MappingProxyType({s: MappingProxyType(entries[s]) for s in module_sections}),
+        section_modules=MappingProxyType({s: MODULE_SECTIONS[s][0] for s in module_sections}),
+    )
+    _index_effects(pack)
+    check_pack(pack, origin)
+    return pack
+
+
+_BASE_TABLE_FIELD = {"magician": "magicians", "curse": "curses", "grimoire": "pages"}
+_BASE_TYPE: dict[str, type] = {"magician": Magician, "curse": Curse, "grimoire": GrimoirePage}
+
+
+def _with_module_cards(pack: Pack, modules: tuple[str, ...]) -> Pack:
+    """The pack of a game with ``modules``: each of their sections with a ``base_table`` adds its
+    cards, made base cards by ``to_base``, to that table (after the base cards: the base cards'
+    order, which setup sorts anyway, never moves)."""
+    tables: dict[str, dict[str, Any]] = {t: dict(getattr(pack, f)) for t, f in _BASE_TABLE_FIELD.items()}
+    for section, cards in pack.sections.items():
+        module, spec = MODULE_SECTIONS[section]
+        if module not in modules or not spec.base_table or spec.to_base is None:
+            continue
+        for cid, card in cards.items():
+            base: Any = spec.to_base(card)
+            want = _BASE_TYPE[spec.base_table]
+            if type(base) is not want or (getattr(base, "id", None), getattr(base, "module", None)) != (
+                cid,
+                module,
+            ):
+                raise TypeError(
+                    f"{' + '.join(pack.files)}: {section} '{cid}': to_base of module {module!r} returned "
+                    f"{type(base).__name__} id {getattr(base, 'id', None)!r}; expected a {want.__name__} "
+                    f"with the same id and module={module!r}"
+                )
+            tables[spec.base_table][cid] = base
+    merged = dataclasses.replace(
+        pack,
+        magicians=tables["magician"],
+        curses=tables["curse"],
+        pages=tables["grimoire"],
+        effects={},
+        spec=(*pack.spec, modules),
+    )
+    _index_effects(merged)
+    for m in merged.magicians.values():
+        if m.module:
+            check_magician_layout(m, f"{' + '.join(pack.files)}: magician '{m.id}'")
+    return merged
+
+
+def _index_effects(pack: Pack) -> None:
+    for s in pack.spells.values():
+        pack.effects[(s.id, "effect")] = s.effect
+    for c in pack.curses.values():
+        pack.effects[(c.id, "effect")] = c.effect
+    for p in pack.pages.values():
+        pack.effects[(p.id, "bonus")] = p.bonus
+        pack.effects[(p.id, "failure")] = p.failure
+        if p.monster:
+            pack.effects[(p.id, "arrival")] = p.monster.arrival
+    for m in pack.magicians.values():
+        pack.effects[(m.id, "activated")] = m.activated
+        for i, mod in enumerate(m.mods):
+            if mod["kind"] == "trigger":
+                pack.effects[(m.id, f"trigger{i}")] = tuple(mod["effect"])
+    for name, cards in pack.sections.items():
+        spec = MODULE_SECTIONS[name][1]
+        if spec.effects is not None:
+            for card in cards.values():
+                for part, ops in spec.effects(card):
+                    pack.effects[(card.id, part)] = tuple(ops)

@@ -1,0 +1,383 @@
+"""The effect vocabulary: the verbs card effects are written in (RULES.md sections 7 and 10.5).
+
+An effect is a list of ops; each op is a TOML table ``{op = "draw", target = "each", count = "X"}``.
+This module holds the schema of every op and of the standing modifiers (Magician abilities and
+"until the next Monster" effects) and normalises card data on load: every parameter gets its default,
+so the interpreter (``ops.py``) never guesses. Validation errors name the file, card and field.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from bbom_env.engine.model.constants import (
+    ELEMENT_NAMES,
+    HAND_SIZE,
+    MAX_SPELLS,
+    NUM_TRACK_SLOTS,
+    SPELL_LIMIT,
+    SUPPORT_SLOTS,
+)
+
+TARGETS = ("you", "each", "each_other", "a_player", "another_player", "active")
+DURATIONS = ("until_next_monster", "this_turn", "game")
+ACTIONS = ("activate", "learn", "acquire", "destroy", "cure", "all")
+ELEMENT_CHOICES = ELEMENT_NAMES + ("choose", "random", "any", "same", "curse", "spell")
+EVENTS = ("turn_start", "action_phase_start", "reshuffle", "curse_destroyed")
+
+
+class PackError(ValueError):
+    """A card pack is invalid; the message names the file, the card id and the field."""
+
+
+@dataclass(frozen=True)
+class IntRange:
+    """The kind of an int parameter: every value from ``lo`` to ``hi`` (both included). Every number
+    of the vocabulary is bounded: an unbounded count or step would hang a game or exhaust memory."""
+
+    lo: int
+    hi: int
+
+    def __str__(self) -> str:
+        return f"{self.lo}..{self.hi}"
+
+
+# Counts (docs/card_pack_format.md, "Numbers"): an int 0..MAX_COUNT, or "<k>X" with k 1..MAX_X_FACTOR
+# (X is at most 3, so "<k>X" also stays within MAX_COUNT). "all" is stored as ALL_COUNT.
+MAX_COUNT = 30
+MAX_X_FACTOR = 10
+ALL_COUNT = 99
+_PER_X = re.compile(r"([0-9]*)X")
+# ``may`` inside ``may``: a few levels say everything a card says; deeper nesting is refused before
+# it can exhaust the interpreter's stack.
+MAX_MAY_DEPTH = 3
+# Modifier amounts: a raised Spell limit must fit the action layout's MAX_SPELLS Spell slots; hand
+# sizes stay 1..12 (the observation scales hand sizes by 1/12); costs move by at most 10 Elements.
+SPELL_LIMIT_AMOUNT = IntRange(-(SPELL_LIMIT - 1), MAX_SPELLS - 4)
+SUPPORT_SLOTS_AMOUNT = IntRange(-(SUPPORT_SLOTS + 2), 4)
+HAND_SIZE_AMOUNT = IntRange(1 - HAND_SIZE, HAND_SIZE)
+COST_AMOUNT = IntRange(-10, 10)
+# Rule points a "replace" modifier can change (hooks.RULE_POINTS says what each one counts).
+RULE_POINT_NAMES = (
+    "reshuffle_madness",
+    "marker_steps",
+    "concentration_refresh",
+    "curse_part_times",
+    "hand_size",
+)
+REPLACE_VALUE = IntRange(0, 10)
+
+# Parameter spec: name -> (kind, default). kind is a tuple of allowed strings, an IntRange, or one
+# of "count", "bool", "ops", "mod".
+OP_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
+    "draw": {"target": (TARGETS, "you"), "count": ("count", 1)},
+    "discard": {
+        "target": (TARGETS, "you"),
+        "count": ("count", 1),
+        "from": (("hand", "support"), "hand"),
+        "filter": (("any", "element", "madness"), "any"),
+        "optional": ("bool", False),
+    },
+    "destroy": {
+        "target": (TARGETS, "you"),
+        "count": ("count", 1),
+        "from": (("hand", "discard", "support", "deck_top"), "hand"),
+        "filter": (("any", "element", "madness"), "any"),
+        "optional": ("bool", False),
+    },
+    "place_in_support": {
+        "target": (TARGETS, "you"),
+        "count": ("count", 1),
+        "optional": ("bool", False),
+    },
+    "receive_madness": {
+        "target": (TARGETS, "you"),
+        "count": ("count", 1),
+        "to": (("discard", "support", "deck_top", "hand"), "discard"),
+        "full_support": (("exceed", "replace"), "exceed"),
+    },
+    "cure": {
+        "target": (TARGETS, "you"),
+        "count": ("count", 1),
+        "from": (("hand", "support", "discard", "deck", "discard_and_deck"), "hand"),
+    },
+    "exchange": {"target": (TARGETS, "a_player"), "count": ("count", 1)},
+    "neutralize_curse": {"count": ("count", 1)},
+    "neutralize_spell": {
+        "target": (TARGETS, "you"),
+        "count": ("count", 1),
+        "duration": (("until_next_monster", "this_turn"), "until_next_monster"),
+    },
+    "exhaust_spell": {"target": (TARGETS, "you"), "count": ("count", 1)},
+    "refresh_spell": {"target": (TARGETS, "you"), "count": ("count", 1)},
+    "lose_spell": {"target": (TARGETS, "you"), "count": ("count", 1)},
+    "put_on_top": {
+        "target": (TARGETS, "you"),
+        "count": ("count", 1),
+        "from": (("hand", "discard"), "hand"),
+        "optional": ("bool", False),
+    },
+    "upgrade": {
+        "target": (TARGETS, "you"),
+        "count": ("count", 1),
+        "from": (("hand", "discard"), "hand"),
+        "optional": ("bool", False),
+    },
+    "grant_actions": {"target": (TARGETS, "another_player"), "count": ("count", 1)},
+    "add_tokens": {
+        "curse": (("choose", "slot", "all"), "choose"),
+        "slot": (IntRange(0, NUM_TRACK_SLOTS - 1), 0),
+        "count": ("count", 1),
+        "element": (("random", "curse") + ELEMENT_NAMES, "random"),
+    },
+    "remove_tokens": {"curse": (("choose", "all"), "choose"), "count": ("count", 1)},
+    "move_marker": {"steps": (IntRange(-5, 5), -1)},  # the track has 5 spaces after Invocation
+    "gain": {
+        "target": (TARGETS, "you"),
+        "count": ("count", 1),
+        "element": (ELEMENT_NAMES + ("choose", "spell"), "choose"),
+        "value": (IntRange(1, 3), 2),
+        "to": (("discard", "hand", "deck_top"), "discard"),
+    },
+    "madness_under_curses": {},
+    "discard_deck_top": {"target": (TARGETS, "you"), "count": ("count", 1)},
+    "destroy_curse": {"count": ("count", 1), "reward": ("bool", False)},
+    "modifier": {
+        "target": (TARGETS, "you"),
+        "mod": ("mod", None),
+        "duration": (DURATIONS, "until_next_monster"),
+    },
+    "may": {"target": (TARGETS, "you"), "ops": ("ops", None)},
+    "reshuffle": {"target": (TARGETS, "you")},
+}
+
+MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
+    "support_slots": {"amount": (SUPPORT_SLOTS_AMOUNT, 1)},
+    "spell_limit": {"amount": (SPELL_LIMIT_AMOUNT, 1)},
+    "hand_size": {"amount": (HAND_SIZE_AMOUNT, -1)},
+    # Cost change for Actions of the modifier's owner (section 4.10): +n / -n Elements.
+    "cost": {
+        "action": (ACTIONS, "all"),
+        "element": (ELEMENT_NAMES + ("any", "same"), "same"),
+        "amount": (COST_AMOUNT, 1),
+    },
+    "forbid": {"action": (ACTIONS, "all"), "element": (ELEMENT_NAMES + ("any",), "any")},
+    "no_support_payment": {},
+    "trigger": {"event": (EVENTS, "turn_start"), "effect": ("ops", None)},
+}
+BASE_MODIFIER_KINDS: tuple[str, ...] = (
+    "cost",
+    "forbid",
+    "hand_size",
+    "no_support_payment",
+    "spell_limit",
+    "support_slots",
+    "trigger",
+)
+# Modifier kinds that only a module enables (RULES.md section 9.2: the Phobias). The engine reads
+# these ("replace" at the rule points of hooks.RULE_POINTS, "lose_ability" in hooks.ability_lost,
+# "cure_only" in actions.legal_cure: the player's Cure Action may target only the card whose
+# modifier source yields it, with that card's ``code``, V-31), but a card may use one only in a
+# game whose module set declares it (``Module.modifier_kinds``;
+# ``pack_module_checks.check_module_kinds`` refuses the game otherwise), so a base game never
+# sees them. A module adds kinds of its own with ``Module.modifier_schemas``
+# (``register_mod_kind``).
+MODULE_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
+    "replace": {"point": (RULE_POINT_NAMES, None), "value": (REPLACE_VALUE, None)},
+    "lose_ability": {},
+    "cure_only": {},
+}
+# Every kind a pack file may be written with: the base's, then the module kinds (see above).
+ALL_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {**MOD_SCHEMAS, **MODULE_MOD_SCHEMAS}
+
+
+# The base game's ops: a module adds its own (``register_op``) and removes only those.
+BASE_OPS: frozenset[str] = frozenset(OP_SCHEMAS)
+
+
+def _check_new(what: str, name: Any, known: dict, schema: dict, key: str) -> None:
+    """A module's new op or modifier kind: a plain name, not known with another schema, and no
+    parameter named like the entry's own tag (``key``: "op" / "kind")."""
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        raise ValueError(f"{what} {name!r}: a name of lower-case letters, digits and '_'")
+    if name in known and known[name] != schema:
+        raise ValueError(f"{what} {name!r} is already known with another schema")
+    if key in schema:
+        raise ValueError(f"{what} {name!r}: {key!r} cannot be a parameter name")
+
+
+def register_op(name: str, schema: dict[str, tuple[Any, Any]]) -> None:
+    """Make a module's own effect op known to the pack loader (``rules.register`` calls it; the
+    module registers the op's handler with ``ops.auto_op`` / ``ops.choice_op``)."""
+    _check_new("op", name, OP_SCHEMAS, schema, "op")
+    OP_SCHEMAS[name] = schema
+
+
+def unregister_op(name: str) -> None:
+    """Forget a module's own op (``rules.unregister``); the base game's stay."""
+    if name in BASE_OPS:
+        raise ValueError(f"op {name!r} belongs to the base game and cannot be unregistered")
+    OP_SCHEMAS.pop(name, None)
+
+
+def register_mod_kind(kind: str, schema: dict[str, tuple[Any, Any]]) -> None:
+    """Make a module's own modifier kind known to the pack loader (``rules.register`` calls it)."""
+    _check_new("modifier kind", kind, ALL_MOD_SCHEMAS, schema, "kind")
+    MODULE_MOD_SCHEMAS[kind] = schema
+    ALL_MOD_SCHEMAS[kind] = schema
+
+
+def unregister_mod_kind(kind: str) -> None:
+    """Forget a module's own kind (``rules.unregister``); the base's and the engine's stay."""
+    if kind in MOD_SCHEMAS or kind in ENGINE_MODULE_KINDS:
+        raise ValueError(f"modifier kind {kind!r} belongs to the engine and cannot be unregistered")
+    MODULE_MOD_SCHEMAS.pop(kind, None)
+    ALL_MOD_SCHEMAS.pop(kind, None)
+
+
+def mod_schema(kind: str) -> dict[str, tuple[Any, Any]]:
+    """The schema of a known modifier kind (base or module); KeyError for an unknown one."""
+    return ALL_MOD_SCHEMAS[kind]
+
+
+ENGINE_MODULE_KINDS: tuple[str, ...] = tuple(MODULE_MOD_SCHEMAS)
+
+
+_COUNT_FORMS = f"an int 0..{MAX_COUNT}, 'X', '<k>X' (k 1..{MAX_X_FACTOR}) or 'all'"
+
+
+def parse_count(value: Any, where: str) -> tuple[int, int]:
+    """A count is an int, "X" or "<k>X" (section 4.1: X multiplies the marked part), or "all".
+
+    Returns (base, per_x): the count is ``base + per_x * X``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not 0 <= value <= MAX_COUNT:
+            raise PackError(f"{where}: count must be {_COUNT_FORMS}, not {value}")
+        return (value, 0)
+    if isinstance(value, str):
+        s = value.strip()
+        if s == "all":
+            return (ALL_COUNT, 0)
+        # ASCII digits only: str.isdigit() accepts "²", which int() refuses.
+        m = _PER_X.fullmatch(s)
+        if m and len(m.group(1)) <= 3 and 1 <= int(m.group(1) or "1") <= MAX_X_FACTOR:
+            return (0, int(m.group(1) or "1"))
+    raise PackError(f"{where}: count must be {_COUNT_FORMS}, not {show(value)}")
+
+
+def show(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters: an error message stays one short line."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int of more than 4300 digits has no repr
+        return f"<an int of {value.bit_length()} bits>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _type_name(value: Any) -> str:
+    return {dict: "a table", list: "an array", str: "a string", bool: "a boolean", float: "a float"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _check_param(kind: Any, value: Any, where: str, depth: int) -> Any:
+    if isinstance(kind, tuple):
+        if not isinstance(value, str) or value not in kind:
+            raise PackError(f"{where}: {show(value)} is not one of {list(kind)}")
+        return value
+    if isinstance(kind, IntRange):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise PackError(f"{where}: expected an int {kind}, got {_type_name(value)} {show(value)}")
+        if not kind.lo <= value <= kind.hi:
+            raise PackError(f"{where}: expected an int {kind}, got {value}")
+        return value
+    if kind == "count":
+        return parse_count(value, where)
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise PackError(f"{where}: expected true/false, got {show(value)}")
+        return value
+    if kind == "ops":
+        return normalize_effect(value, where, depth=depth)
+    if kind == "mod":
+        return normalize_mod(value, where, allow_trigger=False, depth=depth)
+    raise AssertionError(kind)
+
+
+def _normalize(
+    table: Any,
+    key: str,
+    schemas: dict[str, dict[str, tuple[Any, Any]]],
+    where: str,
+    default_target: str = "you",
+    depth: int = 0,
+) -> dict:
+    if not isinstance(table, dict):
+        raise PackError(f"{where}: expected a table with '{key}', got {_type_name(table)} {show(table)}")
+    name = table.get(key)
+    if not isinstance(name, str) or name not in schemas:  # a list or table is not hashable
+        raise PackError(f"{where}.{key}: unknown {key} {show(name)}; known: {sorted(schemas)}")
+    schema = schemas[name]
+    extra = sorted(set(table) - set(schema) - {key})
+    if extra:
+        raise PackError(f"{where} ({key} {name}): unknown field(s) {extra}; allowed: {sorted(schema)}")
+    out: dict[str, Any] = {key: name}
+    inner = depth + 1 if name == "may" else depth  # only "may" nests (a trigger's effect does not)
+    for param, (kind, default) in schema.items():
+        if param == "target" and default == "you":
+            default = default_target
+        if param in table:
+            out[param] = _check_param(kind, table[param], f"{where}.{param}", inner)
+        elif default is None:
+            raise PackError(f"{where} ({key} {name}): missing field '{param}'")
+        else:
+            out[param] = _check_param(kind, default, f"{where}.{param}", inner)
+    return out
+
+
+def normalize_effect(ops: Any, where: str, default_target: str = "you", depth: int = 0) -> list[dict]:
+    """Validate an effect (a list of op tables) and fill in defaults.
+
+    ``default_target`` is "you" for Spells and abilities and "each" for Curses and Grimoire
+    effects, which affect all players unless they say otherwise (section 3.3.3). ``depth`` counts
+    the ``may`` levels around this effect (at most MAX_MAY_DEPTH)."""
+    if not isinstance(ops, list):
+        got = f"{_type_name(ops)} {show(ops)}"
+        raise PackError(f"{where}: an effect must be an array of op tables, got {got}")
+    if depth > MAX_MAY_DEPTH:
+        raise PackError(f"{where}: 'may' is nested more than {MAX_MAY_DEPTH} levels deep")
+    return [
+        _normalize(op, "op", OP_SCHEMAS, f"{where}[{i}]", default_target, depth) for i, op in enumerate(ops)
+    ]
+
+
+def normalize_mod(mod: Any, where: str, allow_trigger: bool = True, depth: int = 0) -> dict:
+    """Validate a modifier. ``allow_trigger`` is True on Magician sheets (a standing ability) and
+    False for the ``modifier`` op (a temporary modifier)."""
+    out = _normalize(mod, "kind", ALL_MOD_SCHEMAS, where, depth=depth)
+    if allow_trigger:
+        return out
+    if out["kind"] == "trigger":
+        raise PackError(f"{where}.kind: 'trigger' modifiers belong on Magician sheets only")
+    if out["kind"] in ("spell_limit", "support_slots") and out["amount"] > 0:
+        # The same effect can resolve again before it ends (a refreshed Spell, granted Actions), so
+        # temporary raises stack without bound, past the layout's Spell and support slots.
+        raise PackError(
+            f"{where}.amount: a temporary {out['kind']} modifier cannot raise it (amount {out['amount']}):"
+            f" raises stack past the action layout; write a raise as a Magician ability"
+        )
+    return out
+
+
+def ops_used(effect: list[dict]) -> set[str]:
+    """Every op name in an effect, nested ones included (for vocabulary coverage tests)."""
+    out: set[str] = set()
+    for op in effect:
+        out.add(op["op"])
+        if op["op"] == "may":
+            out |= ops_used(op["ops"])
+        if op["op"] == "modifier" and op["mod"]["kind"] == "trigger":
+            out |= ops_used(op["mod"]["effect"])
+    return out

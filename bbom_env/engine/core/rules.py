@@ -1,0 +1,457 @@
+"""Rules as modules: what a module adds to the game, and the ruleset of a module set.
+
+The base game is the first module; a game's ruleset is the base plus ``config.modules`` in that
+order (RULES.md section 9: the Vth Element's Dark Matter and Phobia modules). A module declares:
+
+* move blocks (appended after the base blocks: ``moves.register_blocks``) and the Actions of the
+  Action menu (``MenuAction``: its legal ids and what choosing one pushes), so the menu loops over
+  registered Actions and never names a module;
+* the frame kinds and effect ops it registers with the interpreter (``resolver.frame``,
+  ``ops.OPS``), its decision kinds, modifier kinds, Actions a payment can be for, Curse types and
+  card codes, its pack sections;
+* modifier sources (``modifier_sources``: cards active in a zone, e.g. a Phobia in a support),
+  read by ``hooks.player_mods`` after the Magician sheet and the temporary modifiers, and
+  modifier kinds of its own (``modifier_schemas``);
+* setup steps (run after the base setup, so the base draws from the RNG are unchanged), invariants
+  (``invariants.check_invariants`` runs them after the base's), statistics and render parts;
+* its own part of the game state (``state_type``: a ``typed_fields.ModuleState`` dataclass, one
+  instance per game in ``GameState.ext[name]``, cloned and saved by its field types), the sections
+  of the card pack it reads (``cards.PackSection``: parsed cards in ``pack.sections[name]``) and how
+  its waiting frame kinds describe their decision (``decisions``: ``decision.pending`` asks them).
+
+``unregister(name)`` removes a module again (tests register toy modules). docs/engine.md, "Writing
+a module", walks through one.
+
+Every list that feeds a layout (decision kinds, modifier kinds, payment Actions, Curse types) is
+the base list followed by the modules' additions: ``ruleset(modules).decision_kinds`` and so on.
+The base game's part of each never moves when a module adds to it.
+
+This module is the interpreter core's registry: it imports no rules code. The base game's module
+is assembled in ``base_module.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from bbom_env.engine.cards import pack as cards
+from bbom_env.engine.cards import vocab
+from bbom_env.engine.cards.pack import PackSection
+from bbom_env.engine.core import moves
+from bbom_env.engine.core.moves import BASE, BlockSpec, Move, register_blocks
+from bbom_env.engine.core.resolver import OPS  # the op handlers (a module registers its own first)
+from bbom_env.engine.model import typed as typed_fields
+
+if TYPE_CHECKING:
+    from bbom_env.engine.cards.pack import Magician, Pack
+    from bbom_env.engine.core.config import GameConfig
+    from bbom_env.engine.core.state import GameState
+    from bbom_env.engine.play.decision import Decision
+
+
+@dataclass(frozen=True)
+class MenuAction:
+    """An Action of the Action menu (RULES.md section 4, DP-03).
+
+    ``legal(state, menu)`` returns (a list, or any iterable) the ids of this Action the decider
+    may choose now (``menu`` is the ``menu.MenuView`` of the pending menu: the decider, the
+    Elements they can pay with, their modifiers; ``menu.plain(action)`` says when no modifier
+    touches the Action); ``choose(state, frame, move)`` pushes what choosing it starts (usually a
+    payment frame, then the Action's own frames)."""
+
+    name: str
+    blocks: tuple[str, ...]
+    legal: Callable[[GameState, Any], Iterable[int]]
+    choose: Callable[[GameState, dict, Move], None]
+
+
+@dataclass(frozen=True)
+class CurseRule:
+    """How a module's Curse type differs from the base's Curses (RULES.md 4.4, 4.7).
+
+    ``cost(state, player, curse)``: what destroying such a Curse (a ``records.CurseOnTrack``) with
+    the Destroy Action costs (a ``payment.Cost``; the base's printed cost, tokens and "cost"
+    modifiers do not apply: the module adds what it wants). ``by_effect(config)``: whether an
+    effect that destroys "a Curse" (the ``destroy_curse`` op) may target one (V-07: a Dark Curse
+    only with ``dark_curse_destroy_by_effect``); neutralizing is always allowed. ``tokens``: whether
+    Element tokens may go on one (V-08: never on a Dark Curse). ``stat``: a statistic counted, on
+    top of ``curses_destroyed``, each time one is destroyed ("" for none). ``surcharged(state,
+    curse, extra)``, optional: ``cost`` for a payer whose standing "matching Element" surcharge
+    on the Destroy Action (``hooks.standing_surcharge``, A-49) is ``extra``, for the menu, which
+    reads it once per query (``destroy_menu``) rather than once per such Curse."""
+
+    type: str
+    cost: Callable[[GameState, int, Any], Any]
+    by_effect: Callable[[GameConfig], bool] = lambda config: True
+    tokens: bool = True
+    stat: str = ""
+    surcharged: Callable[[GameState, Any, int], Any] | None = None
+
+
+@dataclass(frozen=True)
+class Module:
+    """What a rules module adds. Only ``name`` is required; every other part is optional.
+
+    ``modifier_kinds`` names every modifier kind the module brings beyond the base's: "replace"
+    and "lose_ability" (``vocab.MODULE_MOD_SCHEMAS``, read by the engine), or kinds of its own.
+    A kind that cards write needs a schema: the engine's, or one in ``modifier_schemas`` (name,
+    schema as in ``vocab.MOD_SCHEMAS``); a kind only the module's sources yield needs none.
+    ``modifier_sources`` are functions ``(state, seat)`` -> modifier
+    dicts, asked fresh on every query (they must not call ``hooks``: they are what hooks read).
+
+    ``state_type``: a dataclass derived from ``typed_fields.ModuleState`` (every field with a
+    default); the game holds one in ``state.ext[name]``, made before the module's setup steps run.
+    ``pack_sections``: the ``cards.PackSection``s it reads (``pack.sections[section]``; a required
+    one missing from the pack refuses the game at setup). ``decisions``: ``(frame kind,
+    describe)`` pairs for the module's frame kinds that wait for a choice; ``describe(state,
+    frame)`` returns the ``decision.Decision`` whose kind is one of the ruleset's
+    ``decision_kinds``.
+
+    ``pack_files``: override packs holding the module's cards, read before ``config.pack_overrides``
+    in every game with the module (``pack_spec``), so ``GameConfig(modules=(name,))`` alone plays
+    with them. ``offer_magician(config, magician)``: whether a Magician of the module's cards is
+    offered in the Magician choice of this game (setup step 6; a config switch may leave them out).
+    ``curse_rules``: a ``CurseRule`` per Curse type of its own that the base's destroy cost,
+    destroy-by-effect or token rules do not fit (the Dark Curses, section 4.7, V-07, V-08).
+    ``cost_transforms``: functions ``(state, payer, action, cost)`` -> cost, applied after the
+    "cost" modifiers to every Action cost built by ``hooks.adjust_cost`` and checked by the menu's
+    ``MenuView.can_pay`` (the Vth Element's Spontaneous Elements, section 4.9, and Air conversion,
+    V-12). A transform may only add ways to pay (the menu tries a cost without them first); a base
+    game has none."""
+
+    name: str
+    blocks: tuple[BlockSpec, ...] = ()
+    actions: tuple[MenuAction, ...] = ()
+    frames: tuple[str, ...] = ()
+    ops: tuple[str, ...] = ()
+    op_schemas: tuple[tuple[str, dict[str, tuple[Any, Any]]], ...] = ()
+    decision_kinds: tuple[str, ...] = ()
+    modifier_kinds: tuple[str, ...] = ()
+    modifier_schemas: tuple[tuple[str, dict[str, tuple[Any, Any]]], ...] = ()
+    modifier_sources: tuple[Callable[[GameState, int], Iterable[dict]], ...] = ()
+    pay_actions: tuple[str, ...] = ()
+    curse_types: tuple[str, ...] = ()
+    curse_rules: tuple[CurseRule, ...] = ()
+    cost_transforms: tuple[Callable[[GameState, int, str, tuple], tuple], ...] = ()
+    card_codes: tuple[int, ...] = ()
+    pack_sections: tuple[PackSection, ...] = ()
+    state_type: type | None = None
+    decisions: tuple[tuple[str, Callable[[GameState, dict], Decision]], ...] = ()
+    setup: tuple[Callable[[GameState], None], ...] = ()
+    invariants: tuple[Callable[[GameState], None], ...] = ()
+    stats: tuple[str, ...] = ()
+    render: tuple[Callable[[GameState], list[str]], ...] = ()
+    requires: tuple[str, ...] = ()
+    pack_files: tuple[str, ...] = ()
+    offer_magician: Callable[[GameConfig, Magician], bool] | None = None
+    # Seams for Madness cards that keep their identity (the Phobia module, RULES.md 9.2), asked
+    # only in a game with modules (a base game never calls one). ``madness_arrived(state, seat,
+    # code, zone)``: a card arrived directly in a hand or a support by an effect ("hand",
+    # "support": V-21, V-22). ``recup_drawn(state, seat)``: after the Recuperation draw (5.1);
+    # True when the module pushed frames that end the Recuperation, the elimination check
+    # included (V-35). ``under_curse(state, curse id, code)``: a card of the Madness pile goes
+    # under a Curse (the Sorcerer, A-43); True when the module keeps it (V-29).
+    # ``from_curse(state, curse id)``: the cards it kept under a Curse that leaves the track.
+    madness_arrived: tuple[Callable[[GameState, int, int, str], None], ...] = ()
+    recup_drawn: tuple[Callable[[GameState, int], bool], ...] = ()
+    under_curse: tuple[Callable[[GameState, str, int], bool], ...] = ()
+    from_curse: tuple[Callable[[GameState, str], list[int]], ...] = ()
+    doc: str = ""
+
+
+MODULES: dict[str, Module] = {}
+
+
+def register(module: Module) -> None:
+    """Make a module available to ``GameConfig.modules`` (the base game registers itself)."""
+    if module.name in MODULES and MODULES[module.name] is not module:
+        raise ValueError(f"a module named {module.name!r} is already registered")
+    if module.name != BASE and BASE not in MODULES:
+        raise ValueError("the base game's module must be registered first")
+    if module.name in MODULES:
+        return  # the same module again: nothing to do
+    _check_parts(module)  # everything is checked before anything is registered
+    if module.state_type is not None:
+        typed_fields.register_state_type(module.name, module.state_type)  # checks its field types
+    try:
+        register_blocks(module.name, module.blocks)
+    except Exception:
+        typed_fields.unregister_state_type(module.name)
+        raise
+    for kind, schema in module.modifier_schemas:
+        vocab.register_mod_kind(kind, schema)
+    for name, schema in module.op_schemas:
+        vocab.register_op(name, schema)
+    for section in module.pack_sections:
+        cards.register_section(module.name, section)
+    MODULES[module.name] = module
+    if module.op_schemas:
+        cards.clear_pack_cache()  # a pack may now use the module's ops
+    _forget_rulesets()
+
+
+def _check_parts(module: Module) -> None:
+    for name, schema in module.op_schemas:
+        if name not in module.ops:
+            raise ValueError(f"module {module.name!r}: op_schemas op {name!r} not in ops")
+        if vocab.OP_SCHEMAS.get(name, schema) != schema:
+            raise ValueError(f"op {name!r} is already known with another schema")
+    missing = [name for name in module.ops if name not in OPS]
+    if module.name != BASE and missing:
+        raise ValueError(
+            f"module {module.name!r}: ops {missing} have no handler: register each with "
+            "ops.auto_op or ops.choice_op before the module"
+        )
+    for kind, schema in module.modifier_schemas:
+        if kind not in module.modifier_kinds:
+            raise ValueError(f"module {module.name!r}: modifier_schemas kind {kind!r} not in modifier_kinds")
+        if vocab.ALL_MOD_SCHEMAS.get(kind, schema) != schema:
+            raise ValueError(f"modifier kind {kind!r} is already known with another schema")
+    names = [s.name for s in module.pack_sections if isinstance(s, PackSection)]
+    if len(set(names)) != len(names):
+        raise ValueError(f"module {module.name!r} declares a pack section twice: {names}")
+    for section in module.pack_sections:
+        cards.check_new_section(module.name, section, cards.MODULE_SECTIONS)
+    for kind, describe in module.decisions:
+        if kind not in module.frames or not callable(describe):
+            raise ValueError(
+                f"module {module.name!r}: decisions names frame kind {kind!r}; it must be one of the "
+                f"module's frames {list(module.frames)}, with a function (state, frame) -> Decision"
+            )
+
+
+@contextmanager
+def registered(module: Module) -> Iterator[Module]:
+    """``module`` registered for a ``with`` block, and unregistered after only if it was not
+    registered before (tests; ``bbom_env.modules`` registers the built modules on import)."""
+    was = MODULES.get(module.name) is module
+    register(module)
+    try:
+        yield module
+    finally:
+        if not was:
+            unregister(module.name)
+
+
+def unregister(name: str) -> None:
+    """Remove a registered module: its blocks leave the layouts, its own modifier kinds the pack
+    loader, and every ruleset and layout is rebuilt on next use. The frame kinds and ops it
+    registered with the interpreter stay (unused without the module). The base game stays."""
+    if name == BASE:
+        raise ValueError("the base game's module cannot be unregistered")
+    if name not in MODULES:
+        known = sorted(m for m in MODULES if m != BASE)
+        raise ValueError(f"no module {name!r} is registered; registered: {known or 'none'}")
+    module = MODULES.pop(name)
+    for kind, _schema in module.modifier_schemas:
+        vocab.unregister_mod_kind(kind)
+    for op, _schema in module.op_schemas:
+        vocab.unregister_op(op)
+    if module.op_schemas:
+        cards.clear_pack_cache()  # a pack that used the module's ops is refused again
+    for section in module.pack_sections:
+        cards.unregister_section(section.name)
+    typed_fields.unregister_state_type(name)
+    moves.MODULE_BLOCKS.pop(name, None)
+    moves.layout.cache_clear()
+    _forget_rulesets()
+
+
+# What the layers above keep of a ruleset (``ModulesMemo``s): forgotten with the cached rulesets
+# when a module is (un)registered.
+RULESET_MEMOS: list[Callable[[], None]] = []
+
+T = TypeVar("T")
+
+
+class ModulesMemo(Generic[T]):
+    """``build(modules)`` for the last modules tuple asked, found again by identity (a hot path
+    pays no hashing): a pure function of the immutable tuple and of the registered modules,
+    forgotten when a module is (un)registered (``RULESET_MEMOS``). ``last`` is ``(modules,
+    value)``: a hot path reads ``m.last[1] if m.last[0] is modules else m(modules)`` without a
+    call (``cards.PackMemo`` is the same for a pack)."""
+
+    __slots__ = ("build", "last")
+
+    def __init__(self, build: Callable[[tuple[str, ...]], T]) -> None:
+        self.build = build
+        # (no value before the first build: it is read only when the tuple matches, never None)
+        self.last: tuple[tuple[str, ...] | None, T] = (None, None)  # type: ignore[assignment]
+        RULESET_MEMOS.append(self.forget)
+
+    def __call__(self, modules: tuple[str, ...]) -> T:
+        last = self.last
+        if last[0] is modules:
+            return last[1]
+        value = self.build(modules)
+        self.last = (modules, value)
+        return value
+
+    def forget(self) -> None:
+        self.last = (None, None)  # type: ignore[assignment]
+
+
+def _forget_rulesets() -> None:
+    ruleset.cache_clear()
+    for forget in RULESET_MEMOS:
+        forget()
+
+
+def _union(modules: Iterable[Module], part: str) -> tuple:
+    """The parts in order, each once: two modules may enable the same engine kind (the Dark
+    Matter and Phobia modules both take abilities away, V-10, V-27)."""
+    out: list = []
+    for m in modules:
+        out += [item for item in getattr(m, part) if item not in out]
+    return tuple(out)
+
+
+def _concat(modules: Iterable[Module], part: str) -> tuple:
+    out: list = []
+    for m in modules:
+        for item in getattr(m, part):
+            if item in out:
+                raise ValueError(f"module {m.name!r} declares {part} {item!r} a second time")
+            out.append(item)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """The base game plus a module set, in order; every part is the base's followed by the
+    modules' additions."""
+
+    modules: tuple[str, ...]
+    parts: tuple[Module, ...]
+    actions: tuple[MenuAction, ...]
+    action_of_block: dict[str, MenuAction] = field(repr=False)
+    ops: tuple[str, ...]
+    decision_kinds: tuple[str, ...]
+    modifier_kinds: tuple[str, ...]
+    modifier_sources: tuple[Callable[[GameState, int], Iterable[dict]], ...]
+    pay_actions: tuple[str, ...]
+    curse_types: tuple[str, ...]
+    card_codes: tuple[int, ...]
+    stats: tuple[str, ...]
+    cost_transforms: tuple[Callable[[GameState, int, str, tuple], tuple], ...]
+    setup: tuple[Callable[[GameState], None], ...]
+    invariants: tuple[Callable[[GameState], None], ...]
+    render: tuple[Callable[[GameState], list[str]], ...]
+    state_types: tuple[tuple[str, type], ...] = ()  # (module, state type) in ruleset order
+    pack_sections: tuple[tuple[str, str], ...] = ()  # (module, section) the pack must have
+    decisions: dict[str, Callable[[GameState, dict], Decision]] = field(default_factory=dict, repr=False)
+    # Curse type -> its CurseRule, for the modules' Curse types that have one (none in a base game).
+    curse_rules: dict[str, CurseRule] = field(default_factory=dict, repr=False)
+    # The Madness identity seams (``Module.madness_arrived`` ...), in module order.
+    madness_arrived: tuple[Callable[[GameState, int, int, str], None], ...] = ()
+    recup_drawn: tuple[Callable[[GameState, int], bool], ...] = ()
+    under_curse: tuple[Callable[[GameState, str, int], bool], ...] = ()
+    from_curse: tuple[Callable[[GameState, str], list[int]], ...] = ()
+
+
+@cache
+def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
+    """The ruleset of ``config.modules``; ValueError naming an unknown or missing module."""
+    if BASE not in MODULES:  # importing bbom_env.engine registers it (actions/base_game.py)
+        raise RuntimeError("the base game's module is not registered: import bbom_env.engine first")
+    unknown = [m for m in modules if m not in MODULES or m == BASE]
+    if unknown:
+        known = sorted(m for m in MODULES if m != BASE)
+        available = (
+            ", ".join(map(repr, known))
+            if known
+            else "none (no module is registered: import bbom_env registers the Vth Element's)"
+        )
+        raise ValueError(f"unknown module(s) {unknown}; available modules: {available}")
+    twice = sorted({m for m in modules if modules.count(m) > 1})
+    if twice:
+        raise ValueError(f"module(s) {twice} named more than once: name each module once")
+    parts = (MODULES[BASE], *(MODULES[m] for m in modules))
+    for m in parts:
+        missing = [r for r in m.requires if r != BASE and r not in modules]
+        if missing:
+            raise ValueError(f"module {m.name!r} needs module(s) {missing} in the same game")
+    actions = _concat(parts, "actions")
+    by_block: dict[str, MenuAction] = {}
+    for a in actions:
+        for b in a.blocks:
+            if b in by_block:
+                raise ValueError(f"move block {b!r} belongs to two Actions: {by_block[b].name}, {a.name}")
+            by_block[b] = a
+    return Ruleset(
+        modules=tuple(modules),
+        parts=parts,
+        actions=actions,
+        action_of_block=by_block,
+        ops=_union(parts, "ops"),
+        decision_kinds=_concat(parts, "decision_kinds"),
+        modifier_kinds=_union(parts, "modifier_kinds"),
+        modifier_sources=tuple(s for m in parts for s in m.modifier_sources),
+        pay_actions=_concat(parts, "pay_actions"),
+        curse_types=_concat(parts, "curse_types"),
+        card_codes=_concat(parts, "card_codes"),
+        stats=_concat(parts, "stats"),
+        cost_transforms=tuple(t for m in parts for t in m.cost_transforms),
+        setup=tuple(s for m in parts for s in m.setup),
+        invariants=tuple(i for m in parts for i in m.invariants),
+        render=tuple(r for m in parts for r in m.render),
+        state_types=tuple((m.name, m.state_type) for m in parts if m.state_type is not None),
+        pack_sections=tuple((m.name, s.name) for m in parts for s in m.pack_sections if s.required),
+        decisions={kind: describe for m in parts for kind, describe in m.decisions},
+        curse_rules=_curse_rules(parts),
+        madness_arrived=tuple(h for m in parts for h in m.madness_arrived),
+        recup_drawn=tuple(h for m in parts for h in m.recup_drawn),
+        under_curse=tuple(h for m in parts for h in m.under_curse),
+        from_curse=tuple(h for m in parts for h in m.from_curse),
+    )
+
+
+def _curse_rules(parts: tuple[Module, ...]) -> dict[str, CurseRule]:
+    out: dict[str, CurseRule] = {}
+    for m in parts:
+        for rule in m.curse_rules:
+            if rule.type not in m.curse_types:
+                raise ValueError(
+                    f"module {m.name!r}: curse_rules names Curse type {rule.type!r}, "
+                    f"not one of its curse_types {list(m.curse_types)}"
+                )
+            out[rule.type] = rule
+    return out
+
+
+def pack_spec(config: GameConfig) -> tuple[str, tuple[str, ...]]:
+    """(pack, overrides) a game of ``config`` reads: its modules' ``pack_files`` (each once, in
+    module order), then ``config.pack_overrides``, so a user's override can replace a module card.
+    Saves hash these files (``pack_hash``)."""
+    files: list[str] = []
+    for name in config.modules:
+        module = MODULES.get(name)
+        for f in module.pack_files if module is not None else ():
+            if f not in files and f not in config.pack_overrides:
+                files.append(f)
+    return config.pack, (*files, *config.pack_overrides)
+
+
+def game_pack(config: GameConfig) -> Pack:
+    """The card pack a game of ``config`` plays with (``cards.load_pack`` of ``pack_spec``, with
+    the modules' cards in the base tables where their sections say so)."""
+    pack, overrides = pack_spec(config)
+    return cards.load_pack(pack, overrides, modules=config.modules)
+
+
+def offered_magicians(config: GameConfig, pack: Pack) -> list[str]:
+    """The Magician ids of the Magician choice (setup step 6), sorted: the base Magicians and the
+    modules' Magicians their module offers in this game."""
+    out = []
+    for mid, m in pack.magicians.items():
+        owner = MODULES.get(m.module) if m.module else None
+        if owner is None and m.module:
+            continue
+        if owner is not None and owner.offer_magician is not None and not owner.offer_magician(config, m):
+            continue
+        out.append(mid)
+    return sorted(out)

@@ -1,0 +1,3 @@
+"""Setup, saves, invariants, scenarios and the text board: what is built on the rules.
+
+Folders are ranked: see docs/engine.md, "Files"."""

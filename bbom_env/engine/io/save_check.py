@@ -1,0 +1,332 @@
+"""Validation of a parsed save (``from_json``) before it becomes a ``GameState``.
+
+A save is untrusted text: it may be hand-edited, truncated, from another version, or made with a
+pack that has changed. ``check_save`` checks the structure (every field, its type and range), the
+ids against the pack (cards, Spells, Curses, pages, effect paths, modifiers), the seats against the
+player count and the frames of the decision stack against what the engine builds; ``check_state``
+then runs the engine invariants (card, Curse, token and Spell conservation; a live decider with
+legal moves). Every refusal is a ``SaveError`` whose message starts with the field path, e.g.
+``players[1].deck[3]: unknown card code 999``. What a game never reads back (the event log's data,
+the progress counters' names) is checked for type only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from typing import Any
+
+from bbom_env.engine.cards.hashes import pack_mismatch
+from bbom_env.engine.cards.module_checks import check_module_kinds, check_module_ops, check_module_sections
+from bbom_env.engine.cards.pack import Pack, PackError
+from bbom_env.engine.core.config import ConfigError, GameConfig
+from bbom_env.engine.core.moves import num_moves
+from bbom_env.engine.core.rules import Ruleset, game_pack, pack_spec, ruleset
+from bbom_env.engine.core.state import GameState, PlayerState, SaveError
+from bbom_env.engine.io.save_stack import Game, _frame
+from bbom_env.engine.io.save_values import (
+    BASE_CODES,
+    _bool,
+    _code,
+    _counts,
+    _dict,
+    _id,
+    _int,
+    _list,
+    _name,
+    _record,
+    _seat,
+    _str,
+)
+from bbom_env.engine.model.constants import (
+    LAST_SPACE,
+    MADNESS,
+    MAX_SPELLS,
+    MAX_STACK,
+    MAX_SUPPORT_SLOTS,
+    NUM_ELEMENTS,
+    NUM_TRACK_SLOTS,
+    ROUNDS,
+    Phase,
+    is_madness,
+)
+from bbom_env.engine.model.records import NO_CARD, CurseOnTrack, SpellSlot, SupportSlot, TempModifier
+from bbom_env.engine.model.typed import JSONShapeError, check_json, saved_fields
+
+CONFIG_FIELDS = frozenset(f.name for f in dataclasses.fields(GameConfig))
+PLAYER_FIELDS = frozenset(saved_fields(PlayerState))
+# Saved only when not empty (typed_fields.SAVED_IF_SET): the module states of GameState.ext.
+IF_SET = frozenset(f.name for f in dataclasses.fields(GameState) if f.metadata.get("if_set"))
+DURATIONS = ("until_next_monster", "this_turn")
+OUTCOMES = ("", "win", "loss")
+
+# The primitive checks live in save_values.py, the decision stack's in save_check_stack.py.
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfig, Pack]:
+    """Check everything a save holds; return its config and (freshly checked) pack."""
+    _dict(data, "save", keys, optional=IF_SET)
+    config = _config(data["config"])
+    if hashed:
+        recorded = _list(data["pack_sha256"], "pack_sha256")
+        for i, h in enumerate(recorded):
+            _str(h, f"pack_sha256[{i}]")
+        why = pack_mismatch(*pack_spec(config), list(recorded))
+        if why is not None:
+            raise SaveError(f"pack_sha256: {why}")
+    rules = ruleset(config.modules)
+    try:
+        pack = game_pack(config)
+        check_module_kinds(pack, config.modules, rules.modifier_kinds)  # as setup does
+        check_module_ops(pack, config.modules, rules.ops)
+        check_module_sections(pack, rules.pack_sections)
+    except (PackError, OSError) as exc:
+        raise SaveError(f"config.pack: the save's card pack cannot be loaded: {exc}") from None
+    _rng(data["rng"])
+    n = config.num_players
+    players = _list(data["players"], "players", n)
+    known = _modifiers(pack)
+    codes = frozenset(rules.card_codes)  # the base game's and its modules' (Dark Matter: 13)
+    for i, d in enumerate(players):
+        _player(d, f"players[{i}]", pack, known, codes)
+    _magicians(config, players)
+    _progress(data, n, num_moves(config.modules))
+    _board(data, pack, n, rules.curse_types)
+    _zones(data, codes)
+    stack = _list(data["stack"], "stack")
+    game = Game(pack, n, rules.pay_actions, codes)
+    for i, f in enumerate(stack):
+        _frame(f, f"stack[{i}]", game, data, top=i == len(stack) - 1)
+    _module_states(data.get("ext", {}), rules)
+    return config, pack
+
+
+def _module_states(ext: Any, rules: Ruleset) -> None:
+    """``ext``: exactly one state per module of the game that has one (``Module.state_type``), each
+    of the shape its type declares (``typed_checks.check_json``); its values are then checked by
+    the module's invariants (``check_state``)."""
+    want = dict(rules.state_types)
+    if type(ext) is not dict:
+        raise SaveError(f"ext: expected an object (module name -> module state), got {_name(ext)}")
+    for name in ext:
+        if name not in want:
+            raise SaveError(
+                f"ext.{name}: no module of this game keeps a state named {name!r} "
+                f"(config.modules {list(rules.modules)}; with a state: {sorted(want)})"
+            )
+    for name, cls in want.items():
+        if name not in ext:
+            raise SaveError(f"ext.{name}: missing: module {name!r} keeps a state ({cls.__name__})")
+        try:
+            check_json(cls, ext[name], f"ext.{name}")
+        except JSONShapeError as exc:
+            raise SaveError(str(exc)) from None
+
+
+def _config(d: Any) -> GameConfig:
+    _dict(d, "config", CONFIG_FIELDS)  # all of them: a missing field must not fall back to a default
+    for i, o in enumerate(_list(d["pack_overrides"], "config.pack_overrides")):
+        _str(o, f"config.pack_overrides[{i}]")
+    _list(d["modules"], "config.modules")  # GameConfig takes any empty container there
+    try:
+        return GameConfig.from_dict(d)
+    except (ConfigError, TypeError) as exc:
+        raise SaveError(f"config: {exc}") from None
+
+
+def _rng(v: Any) -> None:
+    version, internal, gauss = _list(v, "rng", 3)
+    _int(version, "rng[0]", random.Random.VERSION, random.Random.VERSION)
+    words = _list(internal, "rng[1]", 625)  # Mersenne Twister: 624 words and a position
+    for i, w in enumerate(words):
+        if type(w) is not int or not 0 <= w < 2**32:  # inline: 625 words per load
+            _int(w, f"rng[1][{i}]", 0, 2**32 - 1)
+    if gauss is not None and type(gauss) is not float:
+        raise SaveError(f"rng[2]: expected null or a float, got {_name(gauss)}")
+    try:
+        random.Random().setstate((version, tuple(words), gauss))
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise SaveError(f"rng: not a state of Python's random.Random: {exc}") from None
+
+
+def _player(
+    d: Any, where: str, pack: Pack, known: set[tuple[str, str, str]], codes: frozenset[int] = BASE_CODES
+) -> None:
+    _dict(d, where, PLAYER_FIELDS)
+    _id(d["magician"], pack.magicians, f"{where}.magician", "Magician")
+    for i, c in enumerate(_list(d["deck"], f"{where}.deck")):
+        _code(c, f"{where}.deck[{i}]", codes)
+    _counts(d["hand"], f"{where}.hand", codes)
+    _counts(d["discard"], f"{where}.discard", codes)
+    for i, slot in enumerate(_list(d["support"], f"{where}.support", most=MAX_SUPPORT_SLOTS)):
+        w = f"{where}.support[{i}]"
+        _record(slot, w, SupportSlot)
+        _code(slot["card"], f"{w}.card", codes)
+        if type(slot["crushed"]) is not int or slot["crushed"] != NO_CARD:
+            _code(slot["crushed"], f"{w}.crushed", codes)  # a card code, or NO_CARD (-1): nothing crushed
+    for i, sp in enumerate(_list(d["spells"], f"{where}.spells", most=MAX_SPELLS)):
+        w = f"{where}.spells[{i}]"
+        _record(sp, w, SpellSlot)
+        _id(sp["spell"], pack.spells, f"{w}.spell", "Spell")
+        _bool(sp["exhausted"], f"{w}.exhausted")
+        _str(sp["neutralized"], f"{w}.neutralized", ("",) + DURATIONS)
+    for key in ("eliminated", "ability_used", "ability_lost"):
+        _bool(d[key], f"{where}.{key}")
+    for i, m in enumerate(_list(d["mods"], f"{where}.mods")):
+        w = f"{where}.mods[{i}]"
+        _record(m, w, TempModifier)
+        mod, duration, src = m["modifier"], m["duration"], m["source"]
+        if type(mod) is not dict:
+            raise SaveError(f"{w}.modifier: expected an object (a modifier), got {_name(mod)}")
+        _str(duration, f"{w}.duration", DURATIONS)
+        _str(src, f"{w}.source")
+        if (src, json.dumps(mod, sort_keys=True), duration) not in known:
+            raise SaveError(f"{w}: no card effect of {src!r} gives the modifier {_name(mod)} ({duration})")
+
+
+def _modifiers(pack: Pack) -> set[tuple[str, str, str]]:
+    """(source card, modifier as canonical JSON, duration) of every "modifier" op of the pack."""
+    out: set[tuple[str, str, str]] = set()
+
+    def walk(src: str, ops: Any) -> None:
+        for op in ops:
+            if op.get("op") == "modifier":
+                out.add((src, json.dumps(op["mod"], sort_keys=True), op["duration"]))
+            if "ops" in op:
+                walk(src, op["ops"])
+
+    for (src, _part), ops in pack.effects.items():
+        walk(src, ops)
+    return out
+
+
+def _magicians(config: GameConfig, players: list | tuple) -> None:
+    mags = [p["magician"] for p in players]
+    if len(set(mags)) != len(mags):
+        raise SaveError(f"players: a Magician sits at two seats: {mags}")
+    if config.magicians != "random" and tuple(mags) != config.magicians:
+        raise SaveError(f"players: Magicians {mags} are not config.magicians {list(config.magicians)}")
+
+
+def _board(data: dict, pack: Pack, n: int, curse_types: tuple[str, ...]) -> None:
+    _books(data, pack)
+    _curse_piles(data, pack, curse_types)
+    _track(data, pack)
+    _seat(data["active"], "active", n)
+    _round_and_marker(data)
+
+
+def _books(data: dict, pack: Pack) -> None:
+    """The Grimoire (its pages' kinds in order), the Library piles, the boxed Spells."""
+    grimoire = _list(data["grimoire"], "grimoire", ROUNDS + 1)
+    kinds = ["cover"] + ["inside"] * (ROUNDS - 1) + ["end"]
+    for i, (pid, kind) in enumerate(zip(grimoire, kinds, strict=True)):
+        _id(pid, pack.pages, f"grimoire[{i}]", "Grimoire page")
+        if pack.pages[pid].kind != kind:
+            raise SaveError(f"grimoire[{i}]: page {pid!r} is a {pack.pages[pid].kind} page, expected {kind}")
+    for e, pile in enumerate(_list(data["library"], "library", NUM_ELEMENTS)):
+        for i, sid in enumerate(_list(pile, f"library[{e}]")):
+            _id(sid, pack.spells, f"library[{e}][{i}]", "Spell")
+            if pack.spells[sid].basic or pack.spells[sid].element != e:
+                raise SaveError(f"library[{e}][{i}]: {sid!r} is not a Library Spell of Element {e}")
+    for i, sid in enumerate(_list(data["box_spells"], "box_spells")):
+        _id(sid, pack.spells, f"box_spells[{i}]", "Spell")
+
+
+def _curse_piles(data: dict, pack: Pack, types: tuple[str, ...]) -> None:
+    piles = _dict(data["curse_piles"], "curse_piles", set(types) | {"out"}, optional=frozenset({"out"}))
+    for t, pile in piles.items():
+        for i, cid in enumerate(_list(pile, f"curse_piles.{t}")):
+            _id(cid, pack.curses, f"curse_piles.{t}[{i}]", "Curse")
+            if t != "out" and pack.curses[cid].type != t:
+                raise SaveError(f"curse_piles.{t}[{i}]: {cid!r} is a {pack.curses[cid].type} Curse")
+
+
+def _track(data: dict, pack: Pack) -> None:
+    """The Curses on the track (and the turn, which bounds when one was neutralized)."""
+    turn = _int(data["turn"], "turn", 0)
+    for s, slot in enumerate(_list(data["track"], "track", NUM_TRACK_SLOTS)):
+        for j, curse in enumerate(_list(slot, f"track[{s}]", most=MAX_STACK)):
+            w = f"track[{s}][{j}]"
+            _record(curse, w, CurseOnTrack)
+            _id(curse["curse"], pack.curses, f"{w}.curse", "Curse")
+            # -1 face up, else the turn it was neutralized
+            _int(curse["neutralized_at"], f"{w}.neutralized_at", -1, turn)
+            for e, t in enumerate(_list(curse["tokens"], f"{w}.tokens", NUM_ELEMENTS)):
+                _int(t, f"{w}.tokens[{e}]", 0)
+            _int(curse["madness"], f"{w}.madness", 0)
+
+
+def _round_and_marker(data: dict) -> None:
+    """The round, the Invocation marker (fitting the round and the stack) and the phase."""
+    rnd = _int(data["round"], "round", 0, ROUNDS)
+    marker = _int(data["marker"], "marker", 0, LAST_SPACE)
+    # In a running game marker 0 (the Invocation space) is held only before the first Monster phase
+    # and between the end of a round and its New Monster; elsewhere the next advance finds no space.
+    pending_page = any(
+        type(f) is dict and f.get("kind") == "newmonster" for f in _list(data["stack"], "stack")
+    )
+    if not data["over"] and ((rnd == 0 and marker != 0) or (rnd > 0 and marker == 0 and not pending_page)):
+        raise SaveError(f"marker: {marker} does not fit round {rnd} (marker 0 only before a New Monster)")
+    _int(data["phase"], "phase", min(Phase), max(Phase))
+
+
+def _zones(data: dict, codes: frozenset[int] = BASE_CODES) -> None:
+    supply = _list(data["supply"], "supply", NUM_ELEMENTS)
+    for e, pile in enumerate(supply):
+        for v, c in enumerate(_list(pile, f"supply[{e}]", 2)):  # values 2 and 3
+            _int(c, f"supply[{e}][{v}]", 0)
+    for key in ("reserve1", "tokens"):
+        for e, c in enumerate(_list(data[key], key, NUM_ELEMENTS)):
+            _int(c, f"{key}[{e}]", 0)
+    for i, c in enumerate(_list(data["madness_pile"], "madness_pile")):
+        # Madness, or a Phobia in a game with the Phobia module (its codes are the game's, 9.2).
+        if not is_madness(_code(c, f"madness_pile[{i}]", codes)):
+            raise SaveError(f"madness_pile[{i}]: card code {c} is not Madness ({MADNESS}) or a game's Phobia")
+    _counts(data["destroyed"], "destroyed", codes)
+    _counts(data["box"], "box", codes)
+
+
+def _progress(data: dict, n: int, moves: int) -> None:
+    over = _bool(data["over"], "over")
+    outcome = _str(data["outcome"], "outcome", OUTCOMES)
+    if over != (outcome != ""):
+        raise SaveError(f"outcome: {outcome!r} does not fit over={over}")
+    _str(data["reason"], "reason")
+    stats = data["stats"]
+    _dict(stats, "stats", set(stats) if type(stats) is dict else set())  # open set of counter names
+    for k, v in stats.items():
+        _int(v, f"stats.{k}", 0)
+    history = _list(data["history"], "history")
+    movers = _list(data["movers"], "movers", len(history))
+    # The long lists (hundreds of moves, thousands of events) test inline and explain only a failure.
+    for i, (m, p) in enumerate(zip(history, movers, strict=True)):
+        if type(m) is not int or not 0 <= m < moves or type(p) is not int or not 0 <= p < n:
+            _int(m, f"history[{i}]", 0, moves - 1)  # the layout of config.modules
+            _seat(p, f"movers[{i}]", n)
+    for i, e in enumerate(_list(data["log"], "log")):
+        if type(e) is list and len(e) >= 2 and type(e[0]) is int and e[0] >= 0 and type(e[1]) is str:
+            continue
+        entry = _list(e, f"log[{i}]")
+        if len(entry) < 2:
+            raise SaveError(f"log[{i}]: expected [turn, kind, data...], got {_name(entry)}")
+        _int(entry[0], f"log[{i}][0]", 0)
+        _str(entry[1], f"log[{i}][1]")
+
+
+def check_state(state: GameState) -> None:
+    """The engine invariants of a state built from a checked save (SaveError when one fails)."""
+    from bbom_env.engine.io.invariants import check_invariants
+
+    try:
+        check_invariants(state)
+    except AssertionError as exc:
+        raise SaveError(f"inconsistent save: {exc}") from None
+    # A fact the structure check missed makes a rule handler fail while evaluating the pending
+    # decision; that is still a bad save, never a crash of the loader.
+    except (LookupError, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
+        raise SaveError(f"inconsistent save: the pending decision cannot be evaluated ({exc!r})") from None

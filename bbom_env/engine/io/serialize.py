@@ -1,0 +1,243 @@
+"""JSON save/load of a full state (design decision 3), and replay from config + moves.
+
+A save names its card pack by the config (path and overrides) and records the sha256 of every
+pack file (``pack_sha256``), so that loading it against an edited pack is refused. ``from_json``
+trusts nothing: ``save_check`` validates the structure, the ids and the invariants, and every
+refusal is a ``SaveError`` naming the field path.
+
+Format 3 writes every field by its declared type (``typed_fields.py``): the decision stack with
+the named keys of ``frames.py``, records (``records.py``) as objects of their field names. Saves
+of formats 1 and 2 (one-letter frame keys, records as positional lists) are upgraded to format 3's
+form, checked as any save, and refused unless replaying their config and history gives the same
+state, field by field (a seeded game replays exactly); the ``SaveError`` names the field.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from bbom_env.engine.cards.hashes import pack_sha256
+from bbom_env.engine.cards.pack import Pack
+from bbom_env.engine.core.config import DARK_MATTER_SWITCHES, PHOBIA_SWITCHES, GameConfig
+from bbom_env.engine.core.resolver import IllegalActionError
+from bbom_env.engine.core.rules import pack_spec
+from bbom_env.engine.core.state import GameState, SaveError
+from bbom_env.engine.model.records import (
+    NO_CARD,
+    CurseOnTrack,
+    HandSource,
+    SpellSlot,
+    SupportSlot,
+    SupportSource,
+    TempModifier,
+)
+from bbom_env.engine.model.typed import decoder, encoder, saved_fields
+
+FORMAT = "bbom-state/4"
+# Saves of versions 1 (before the pack hash; it cannot tell an edited pack), 2 (one-letter frame
+# keys, records as positional lists) and 3 (a config without the Dark Matter module's switches)
+# still load: upgraded to format 4, then checked against a replay of their history (_from_old).
+OLD_FORMATS = ("bbom-state/1", "bbom-state/2", "bbom-state/3")
+# Every saved field of GameState, with its JSON codecs derived from its declared type
+# (``typed_fields.py``): a new field needs no edit here. The config is read by ``check_save``.
+_FIELDS = saved_fields(GameState)
+# Fields written only when not empty (``typed_fields.SAVED_IF_SET``): the module states, so a base
+# game's save is what it was before they existed.
+_IF_SET = frozenset(f.name for f in dataclasses.fields(GameState) if f.metadata.get("if_set"))
+_ENCODE = tuple((name, encoder(h, f"GameState.{name}")) for name, h in _FIELDS.items() if name not in _IF_SET)
+_DECODE = tuple(
+    (name, decoder(h, f"GameState.{name}")) for name, h in _FIELDS.items() if name not in _IF_SET | {"config"}
+)
+_ENCODE_IF_SET = tuple((name, encoder(_FIELDS[name], f"GameState.{name}")) for name in sorted(_IF_SET))
+_DECODE_IF_SET = tuple((name, decoder(_FIELDS[name], f"GameState.{name}")) for name in sorted(_IF_SET))
+_V1_KEYS = frozenset(("format", *_FIELDS))
+SAVE_KEYS = _V1_KEYS | {"pack_sha256"}
+
+
+def to_dict(state: GameState) -> dict[str, Any]:
+    """A JSON-ready dict of everything in the state (the pack is named by the config and
+    fingerprinted by ``pack_sha256``)."""
+    try:
+        hashes = pack_sha256(*pack_spec(state.config))
+    except OSError as exc:
+        raise SaveError(f"cannot save the state: its card pack file cannot be read: {exc}") from None
+    d = state.__dict__
+    out: dict[str, Any] = {"format": FORMAT, "pack_sha256": hashes}
+    for name, enc in _ENCODE:
+        out[name] = d[name] if enc is None else enc(d[name])
+    for name, enc in _ENCODE_IF_SET:
+        if d[name]:
+            out[name] = d[name] if enc is None else enc(d[name])
+    return out
+
+
+def to_json(state: GameState) -> str:
+    return json.dumps(to_dict(state), separators=(",", ":"))
+
+
+def from_dict(data: Any) -> GameState:
+    """The state of a parsed save; ``SaveError`` (naming the field) when the save is not valid."""
+    from bbom_env.engine.io.save_check import check_save, check_state
+
+    fmt = data.get("format") if isinstance(data, dict) else None
+    if fmt != FORMAT and fmt not in OLD_FORMATS:
+        raise SaveError(f"not a saved bbom state (format {fmt!r}, expected {FORMAT!r})")
+    if fmt != FORMAT:
+        return _from_old(data, fmt)
+    config, pack = check_save(data, SAVE_KEYS, hashed=True)
+    state = decode_fields(data, config, pack)
+    check_state(state)  # the invariants; this also computes the legal moves of the decision
+    return state
+
+
+def decode_fields(data: dict[str, Any], config: GameConfig, pack: Pack) -> GameState:
+    """The state a save's fields hold, decoded by their declared types, with no check at all:
+    ``from_dict`` calls it once ``check_save`` has passed (tests call it on states that are not
+    games, to test the codec alone)."""
+    values = {name: data[name] if dec is None else dec(data[name]) for name, dec in _DECODE}
+    for name, dec in _DECODE_IF_SET:
+        if name in data:
+            values[name] = data[name] if dec is None else dec(data[name])
+    return GameState(config=config, pack=pack, **values)
+
+
+# Formats 1 and 2 -> format 3. Frame keys (frames.py); "n" meant the grants of a menu, the Spells
+# left of a refresh_choice and the picks left of an op.
+_OLD_KEYS = {
+    "k": "kind", "w": "decider", "p": "player", "c": "controller", "e": "element", "v": "value",
+    "s": "spell", "q": "owner", "cid": "curse", "i": "step", "X": "x", "src": "source",
+    "req": "cost", "act": "action", "what": "target",
+}  # fmt: skip
+_OLD_N = {"menu": "grants", "refresh_choice": "left", "op": "count"}
+
+
+def _fields_of(cls: Any, v: Any) -> Any:
+    """A record written as a positional list (formats 1-2) as the object format 3 writes; anything
+    else is left for the check to refuse."""
+    if type(v) is list and len(v) == len(cls._fields):
+        return dict(zip(cls._fields, v, strict=True))
+    return v
+
+
+def _old_source(v: Any) -> Any:
+    if type(v) is list and len(v) == 2 and v[0] == "h":
+        return _fields_of(HandSource, v[1:])
+    if type(v) is list and len(v) == 3 and v[0] == "s":
+        return _fields_of(SupportSource, v[1:])
+    return v
+
+
+def _old_frame(f: Any) -> Any:
+    if type(f) is not dict:
+        return f
+    n = _OLD_N.get(str(f.get("k")), "n")
+    out = {(n if k == "n" else _OLD_KEYS.get(k, k)): v for k, v in f.items()}
+    if type(out.get("picks")) is list:
+        out["picks"] = [_old_source(v) for v in out["picks"]]
+    return out
+
+
+def _old_player(d: Any) -> Any:
+    if type(d) is not dict:
+        return d
+    out = dict(d)
+    if type(d.get("support")) is list:
+        out["support"] = [
+            _fields_of(SupportSlot, [c, NO_CARD]) if type(c) is int else c for c in d["support"]
+        ]
+    for key, cls in (("spells", SpellSlot), ("mods", TempModifier)):
+        if type(d.get(key)) is list:
+            out[key] = [_fields_of(cls, v) for v in d[key]]
+    return out
+
+
+def _with_switch_defaults(data: dict, switches: tuple[str, ...]) -> dict:
+    """The save with the defaults of module switches its config lacks (saved before they existed:
+    a switch only ever changes a game with its module, so its default is what such a game played)."""
+    config = data.get("config")
+    if type(config) is not dict or all(k in config for k in switches):
+        return data
+    defaults = {f.name: f.default for f in dataclasses.fields(GameConfig) if f.name in switches}
+    return {**data, "config": {**config, **{k: v for k, v in defaults.items() if k not in config}}}
+
+
+def _upgrade(data: dict) -> dict:
+    """An old save's data in format 4's form (the checks then read it as any save)."""
+    # Formats 1-3: saved before the Dark Matter module's switches (and the Phobia module's).
+    out = _with_switch_defaults(dict(data), DARK_MATTER_SWITCHES + PHOBIA_SWITCHES)
+    out["format"] = FORMAT
+    if data.get("format") == "bbom-state/3":
+        return out
+    if type(data.get("players")) is list:
+        out["players"] = [_old_player(d) for d in data["players"]]
+    if type(data.get("track")) is list:
+        out["track"] = [
+            [_fields_of(CurseOnTrack, c) for c in slot] if type(slot) is list else slot
+            for slot in data["track"]
+        ]
+    if type(data.get("stack")) is list:
+        out["stack"] = [_old_frame(f) for f in data["stack"]]
+    return out
+
+
+def _from_old(data: dict, fmt: str) -> GameState:
+    """A save of an old format: upgraded to format 4's form and checked as one (a format-1 save has
+    no pack hash), then refused unless replaying its config and history gives the same state,
+    field by field (a seeded game replays exactly)."""
+    from bbom_env.engine.io.save_check import check_save, check_state
+    from bbom_env.engine.io.setup import new_game
+
+    v1 = fmt == "bbom-state/1"
+    upgraded = _upgrade(data)
+    config, pack = check_save(upgraded, _V1_KEYS if v1 else SAVE_KEYS, hashed=not v1)
+    state = decode_fields(upgraded, config, pack)
+    replayed = new_game(config)
+    for i, move in enumerate(state.history):  # ints in range: checked by check_save
+        try:
+            replayed.apply_action(move)
+        except IllegalActionError as exc:
+            raise SaveError(f"history[{i}]: {exc} (a {fmt} save loads by replaying its history)") from None
+    mine, theirs = to_dict(state), to_dict(replayed)
+    for key in mine:
+        a, b = mine[key], theirs[key]
+        if a != b:
+            if type(a) is list and type(b) is list and len(a) == len(b):  # name the first item that differs
+                key += f"[{next(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)}]"
+            raise SaveError(f"{key}: the {fmt} save's {key} is not what replaying its history gives")
+    check_state(state)
+    return state
+
+
+def from_json(text: str | bytes) -> GameState:
+    """Load a save made by ``to_json``. Raises ``SaveError`` (a ValueError) naming the field path
+    for anything that is not a valid save, or when its card pack has changed since."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise SaveError(f"from_json expects the text of a save (str or bytes), got {type(text).__name__}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError and bad UTF-8 are ValueErrors
+        raise SaveError(f"not a saved bbom state: not valid JSON ({exc})") from None
+    return from_dict(data)
+
+
+def replay(config: GameConfig, actions: Iterable[int]) -> GameState:
+    """The state reached by applying ``actions`` to a new game of ``config`` (its seed included).
+
+    A bad move raises the error ``apply_action`` raises (``IllegalActionError``, or
+    ``MoveTypeError`` for a non-integer), its message prefixed with its index in ``actions``."""
+    from bbom_env.engine.io.setup import new_game
+
+    if not isinstance(config, GameConfig):
+        raise TypeError(f"replay: config must be a GameConfig, got {type(config).__name__}")
+    if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):
+        raise TypeError(f"replay: actions must be a sequence of move ids, got {type(actions).__name__}")
+    state = new_game(config)
+    for i, a in enumerate(actions):
+        try:
+            state.apply_action(a)
+        except IllegalActionError as exc:
+            raise type(exc)(f"replay: actions[{i}]: {exc}") from None
+    return state

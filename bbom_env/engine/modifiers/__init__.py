@@ -1,0 +1,3 @@
+"""Standing rule changes, read fresh: modifier hooks, module sources, cost transforms.
+
+Folders are ranked: see docs/engine.md, "Files"."""

@@ -1,0 +1,3 @@
+"""Costs and paying them: the cost solver, auto payment, the payment frame.
+
+Folders are ranked: see docs/engine.md, "Files"."""

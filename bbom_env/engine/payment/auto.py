@@ -1,0 +1,420 @@
+"""Choosing the cards of a payment (RULES.md section 4.0, DP-P1..P6): the canonical payment of
+``payment="auto"`` (manual payment's A-18 check is ``payment_irreducible``'s).
+
+Auto payment, for a cost of Element parts and ``any`` (docs/rules_decisions.md): least waste for
+each Element part, then for ``any``; among equal waste, low-value cards first; among equal cards,
+hand cards before the payer's own support, before other players' support in seat order. For an
+Element cost that Spontaneous Elements may help pay (the Vth Element, section 4.9): Element cards
+first, then the fewest Dark Matter pairs (``_auto_spontaneous``). For another cost with module
+parts: every usable card, then cards are dropped while the rest still pays, others' support
+first, then the payer's own support, then the hand, high values first (an irreducible payment
+that spends the hand first; Dark Matter dropped first where it pays only as pairs).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bbom_env.engine.model.constants import (
+    CODE_ELEMENT,
+    CODE_VALUE,
+    COST_ANY,
+    COST_PARTS,
+    CURRENCY,
+    ELEMENT_CODES,
+    NUM_ELEMENT_CODES,
+    NUM_ELEMENTS,
+    NUM_VALUES,
+)
+from bbom_env.engine.model.records import HAND_SOURCES, HandSource, Source, SupportSource
+from bbom_env.engine.payment import counted as counted_costs
+from bbom_env.engine.payment.cost import (
+    Cost,
+    _min_sum_at_least,
+    as_cost,
+    banned_elements,
+    can_cover,
+    covers,
+    elements_only,
+    source_code,
+    spreads,
+    usable_support,
+)
+
+if TYPE_CHECKING:
+    from bbom_env.engine.core.state import GameState
+
+_AIR = 3  # constants.Element.AIR: the Element of the Air conversion (V-12)
+
+
+def _pool(state: GameState, payer: int, banned: frozenset[int]) -> list[tuple[int, int, int]]:
+    """Usable support cards in preference order: the payer's own first, then by seat order."""
+    pool = usable_support(state, payer, banned)
+    if len(pool) > 1:  # most payers have at most one support card to draw on (auto payment is hot)
+        pool.sort(key=lambda t: (t[0] != payer, (t[0] - payer) % len(state.players), t[1]))
+    return pool
+
+
+def auto_payment(state: GameState, payer: int, req: tuple, action: str = "") -> list[Source]:
+    """The canonical payment of ``payment="auto"``. Raises ValueError when unaffordable."""
+    banned = banned_elements(state, payer, action) if action else frozenset()
+    if not elements_only(req):
+        cost = as_cost(req)
+        if (cost.wildcards or cost.convert) and not (cost.one_of or cost.distinct or cost.currency):
+            return _auto_spontaneous(state, payer, cost, banned)
+        return _auto_general(state, payer, cost, banned)
+    hand = state.players[payer].hand
+    hand = _unbanned_hand(hand, banned) if banned else hand.copy()
+    return _auto_elements(hand, _pool(state, payer, banned), payer, req)
+
+
+def _unbanned_hand(hand: list[int], banned: frozenset[int]) -> list[int]:
+    """A copy of the hand's counts (by card code) with the cards of the banned Elements zeroed
+    (section 4.10: a module game's "forbid" modifiers): their three codes each (ELEMENT_CODES),
+    not a pass over every code."""
+    out = hand.copy()
+    for e in banned:
+        low, mid, high = ELEMENT_CODES[e]
+        out[low] = out[mid] = out[high] = 0
+    return out
+
+
+def _auto_elements(hand: list[int], pool: list[tuple[int, int, int]], payer: int, req: tuple) -> list[Source]:
+    """The canonical payment of an Element-only cost from these cards (``hand``: counts by code,
+    banned Elements zeroed, consumed; ``pool``: ``_pool``'s usable support cards)."""
+    if not pool and not req[COST_ANY]:
+        return _from_hand(hand, req)  # the common case, written out (the same cards as below)
+    sources = _Sources(hand, pool, payer)
+    for e, r in enumerate(req[:NUM_ELEMENTS]):
+        if r > 0 and not sources.pay_element(e, r):
+            raise ValueError(f"cost {as_cost(req).compact()} is not affordable")
+    if req[COST_ANY] > 0 and not sources.pay_any(req[COST_ANY]):
+        raise ValueError(f"cost {as_cost(req).compact()} is not affordable")
+    return sources.out
+
+
+def _from_hand(hand: list[int], req: tuple) -> list[Source]:
+    """``_Sources.pay_element`` for Element parts only, with no support card to draw on: the
+    least-waste cards of each Element, all from the hand."""
+    out: list[Source] = []
+    for e, r in enumerate(req[:NUM_ELEMENTS]):
+        if r > 0:
+            codes = ELEMENT_CODES[e]
+            best = _min_sum_at_least(r, hand[codes[0]], hand[codes[1]], hand[codes[2]])
+            if best is None:
+                raise ValueError(f"cost {as_cost(req).compact()} is not affordable")
+            for v in range(NUM_VALUES):
+                out += [HAND_SOURCES[codes[v]]] * best[v]
+    return out
+
+
+class _Sources:
+    """What an auto payment draws from, in order: the payer's hand (counts by card code, banned
+    Elements zeroed), then the usable support cards (``_pool``'s order); and what it took."""
+
+    __slots__ = ("hand", "out", "payer", "pool", "used_pool")
+
+    def __init__(self, hand: list[int], pool: list[tuple[int, int, int]], payer: int) -> None:
+        self.hand = hand
+        self.pool = pool
+        self.payer = payer
+        self.used_pool: set[tuple[int, int]] = set()
+        self.out: list[Source] = []
+
+    def pay_element(self, e: int, r: int) -> bool:
+        """Take the least-waste cards of Element e for a part of r; False if they fall short."""
+        best = _min_sum_at_least(r, *self.counts_of(e))
+        if best is None:
+            return False
+        codes = ELEMENT_CODES[e]
+        for v in range(NUM_VALUES):
+            for _ in range(best[v]):
+                self.take(codes[v])
+        return True
+
+    def pay_any(self, need: int) -> bool:
+        """Take the least-waste cards of any Elements for ``need``; False if they fall short."""
+        per_value = [0, 0, 0]
+        for e in range(NUM_ELEMENTS):
+            c = self.counts_of(e)
+            for v in range(NUM_VALUES):
+                per_value[v] += c[v]
+        best = _min_sum_at_least(need, *per_value)
+        if best is None:
+            return False
+        tier, counts_of = self.tier, self.counts_of
+        for v in range(NUM_VALUES):
+            for _ in range(best[v]):
+                # Hand before support (the documented order), then the Element the payer holds
+                # most of at that value (keeps a balance of Elements).
+                e = min(
+                    range(NUM_ELEMENTS), key=lambda el: (tier(ELEMENT_CODES[el][v]), -counts_of(el)[v], el)
+                )
+                self.take(ELEMENT_CODES[e][v])
+        return True
+
+    def take(self, code: int) -> None:
+        hand = self.hand
+        if hand[code] > 0:
+            hand[code] -= 1
+            self.out.append(HAND_SOURCES[code])
+            return
+        used_pool = self.used_pool
+        for q, s, c in self.pool:
+            if c == code and (q, s) not in used_pool:
+                used_pool.add((q, s))
+                self.out.append(SupportSource(q, s))
+                return
+        raise AssertionError("card vanished during payment")
+
+    def counts_of(self, e: int) -> tuple[int, int, int]:
+        """How many cards of Element e, by value, are still available."""
+        hand, used_pool = self.hand, self.used_pool
+        n = [hand[c] for c in ELEMENT_CODES[e]]
+        for q, s, c in self.pool:
+            if CODE_ELEMENT[c] == e and (q, s) not in used_pool:
+                n[CODE_VALUE[c] - 1] += 1
+        return n[0], n[1], n[2]
+
+    def tier(self, code: int) -> int:
+        """Where the next card of this code comes from: 0 hand, 1 own support, 2 other support."""
+        if self.hand[code] > 0:
+            return 0
+        used_pool = self.used_pool
+        for q, s, c in self.pool:
+            if c == code and (q, s) not in used_pool:
+                return 1 if q == self.payer else 2
+        return 3
+
+
+def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:
+    """The canonical payment of an Element cost that Spontaneous Elements (section 4.9) or the Air
+    conversion (V-12) may help pay (docs/rules_decisions.md): Element cards first: when they cover
+    the cost alone, the base game's canonical payment; else the fewest Dark Matter pairs with
+    which Element cards (and, only if they need it, one Air card converted) cover the rest. Among
+    those, the least waste; ties: the conversion of the lowest Air value to the first Element
+    (fire, water, earth), each pair's Element in fire, water, earth, air, any order. The rest is
+    paid as the base game pays; the pairs' cards from the hand, then the payer's own support, then
+    others' support."""
+    hand = state.players[payer].hand
+    hand = _unbanned_hand(hand, banned) if banned else hand.copy()
+    pool = _pool(state, payer, banned)
+    plain = tuple(cost[:COST_PARTS])
+    simple = not pool and not plain[COST_ANY]  # Element parts paid from the hand alone
+    if simple:
+        quick = _hand_alone(hand, cost, plain)
+        if quick is not None:
+            return quick
+    counts = _counts(hand, pool)
+    if not simple and can_cover(counts, plain):
+        return _auto_elements(hand, pool, payer, plain)
+    dark: list[Source] = []
+    if cost.wildcards:
+        dark = [HAND_SOURCES[CURRENCY]] * hand[CURRENCY]
+        dark += [SupportSource(q, s) for q, s, c in pool if c == CURRENCY]
+    converts = _conversions(hand, pool, plain) if cost.convert else []
+    alone: list[_Conversion | None] = [None]  # no conversion
+    for pairs in range(_fewest_pairs(cost, plain, counts), len(dark) // 2 + 1):
+        for options in (alone, converts):  # the conversion only where it is needed (V-12)
+            if pairs == 0 and options is alone:
+                continue  # the Element cards alone: they fall short (checked above)
+            best: tuple[int, list[Source]] | None = None
+            valued = len(options) > 1  # the payments' values compared across conversions
+            for conv in options:
+                paid = _cheapest(state, payer, hand, pool, counts, plain, pairs, conv, valued)
+                if paid is not None and (best is None or paid[0] < best[0]):
+                    best = paid
+            if best is not None:
+                return best[1] + dark[: 2 * pairs]
+    raise ValueError(f"cost {cost.compact()} is not affordable")
+
+
+def _hand_alone(hand: list[int], cost: Cost, plain: tuple) -> list[Source] | None:
+    """``_auto_spontaneous`` with no support card and no ``any`` part, counted: the hand's Element
+    cards alone (``_auto_elements``' own path), or ``_one_part_short`` (None: the search)."""
+    if _hand_covers(hand, plain):
+        return _from_hand(hand, plain)
+    return _one_part_short(hand, cost, plain)
+
+
+def _one_part_short(hand: list[int], cost: Cost, plain: tuple) -> list[Source] | None:
+    """The search, counted, for its most common case: one Element part that the hand's cards of
+    its Element fall short of, one of the two options (None: another case). Spontaneous Elements
+    (4.9): the fewest pairs are the shortfall, so every card of the Element is paid, then that
+    many pairs from the hand; the Air conversion (V-12): ``_converted_short``."""
+    parts = [k for k in range(NUM_ELEMENTS) if plain[k]]
+    if len(parts) != 1 or (cost.wildcards and cost.convert):
+        return None  # two parts (their spreads), both options: the search
+    e = parts[0]
+    codes = ELEMENT_CODES[e]
+    n1, n2, n3 = hand[codes[0]], hand[codes[1]], hand[codes[2]]
+    if not cost.wildcards:
+        return _converted_short(hand, e, plain[e], (n1, n2, n3))
+    short = plain[e] - (n1 + 2 * n2 + 3 * n3)
+    if hand[CURRENCY] < 2 * short:
+        return None  # unaffordable: the search says so
+    paid: list[Source] = []
+    paid += [HAND_SOURCES[codes[0]]] * n1 + [HAND_SOURCES[codes[1]]] * n2 + [HAND_SOURCES[codes[2]]] * n3
+    return paid + [HAND_SOURCES[CURRENCY]] * (2 * short)
+
+
+def _converted_short(hand: list[int], e: int, r: int, held: tuple[int, int, int]) -> list[Source] | None:
+    """``_one_part_short`` with the Air conversion: each Air value held, lowest first, converted
+    to Element e, and the least-waste cards of e for the rest of r; the least value paid, the
+    first found among equals (``_cheapest``'s choice between conversions)."""
+    if e == _AIR:
+        return None  # no other Element to convert to: the search refuses it
+    best: tuple[int, int, tuple[int, int, int]] | None = None
+    for v in range(1, NUM_VALUES + 1):
+        if hand[ELEMENT_CODES[_AIR][v - 1]]:
+            taken = _min_sum_at_least(r - v, *held)
+            if taken is not None:
+                value = v + taken[0] + 2 * taken[1] + 3 * taken[2]
+                if best is None or value < best[0]:
+                    best = (value, v, taken)
+    if best is None:
+        return None
+    _, v, (c1, c2, c3) = best
+    a, b, c = ELEMENT_CODES[e]
+    paid: list[Source] = [HAND_SOURCES[ELEMENT_CODES[_AIR][v - 1]]]
+    return paid + [HAND_SOURCES[a]] * c1 + [HAND_SOURCES[b]] * c2 + [HAND_SOURCES[c]] * c3
+
+
+def _hand_covers(hand: list[int], plain: tuple) -> bool:
+    """``can_cover`` for Element parts only (no ``any``) and no support card: each part needs its
+    Element's cards in hand worth at least as much (least waste always finds such cards)."""
+    for e in range(NUM_ELEMENTS):
+        r = plain[e]
+        if r > 0:
+            c1, c2, c3 = ELEMENT_CODES[e]
+            if hand[c1] + 2 * hand[c2] + 3 * hand[c3] < r:
+                return False
+    return True
+
+
+def _fewest_pairs(cost: Cost, plain: tuple, counts: list[list[int]]) -> int:
+    """The fewest Dark Matter pairs worth trying for an Element cost the Element cards (``counts``)
+    do not cover alone: without the conversion (V-12), only a part's own Element's cards and
+    pairs pay it (section 4.9), so the parts' shortfalls, summed, take that many pairs at least;
+    with it, 0 (one Air card converted may be enough)."""
+    if cost.convert:
+        return 0
+    short = 0
+    for e in range(NUM_ELEMENTS):
+        c = counts[e]
+        need = plain[e] - (c[0] + 2 * c[1] + 3 * c[2])
+        if need > 0:
+            short += need
+    return max(1, short)
+
+
+def _counts(hand: list[int], pool: list[tuple[int, int, int]]) -> list[list[int]]:
+    """``payment.available_values`` from the cards an auto payment draws on (``hand``: banned
+    Elements zeroed; ``pool``: ``_pool``'s usable support cards), without asking the support
+    pool's filters again."""
+    counts = [hand[codes[0] : codes[0] + NUM_VALUES] for codes in ELEMENT_CODES]
+    for _, _, code in pool:
+        if code < NUM_ELEMENT_CODES:
+            counts[CODE_ELEMENT[code]][CODE_VALUE[code] - 1] += 1
+    return counts
+
+
+# One Air card converted (V-12): (its source, the Element part it pays, its value).
+_Conversion = tuple[Source, int, int]
+
+
+def _conversions(hand: list[int], pool: list[tuple[int, int, int]], plain: tuple) -> list[_Conversion]:
+    """The Air conversions worth trying: for each Air value held (the hand's card first, then the
+    pool's in ``_pool`` order), to each other Element part the cost has."""
+    out: list[_Conversion] = []
+    for v in range(1, NUM_VALUES + 1):
+        c = ELEMENT_CODES[_AIR][v - 1]
+        src: Source | None = HAND_SOURCES[c] if hand[c] > 0 else None
+        if src is None:
+            src = next((SupportSource(q, s) for q, s, code in pool if code == c), None)
+        if src is not None:
+            out += [(src, e, v) for e in range(NUM_ELEMENTS) if e != _AIR and plain[e] > 0]
+    return out
+
+
+def _cheapest(
+    state: GameState,
+    payer: int,
+    hand: list[int],
+    pool: list[tuple[int, int, int]],
+    counts: list[list[int]],
+    plain: tuple,
+    pairs: int,
+    conv: _Conversion | None,
+    valued: bool = True,
+) -> tuple[int, list[Source]] | None:
+    """(value paid, Element cards) of the least-waste payment of ``plain`` less ``pairs``
+    Spontaneous Elements and the conversion ``conv``; None when the Element cards fall short.
+    Not ``valued``: a single payment found comes with value 0 (the caller compares none)."""
+    head: list[Source] = []
+    base = list(plain)
+    if conv is not None:
+        src, e, v = conv
+        head = [src]
+        base[e] = max(0, base[e] - v)
+        counts = [list(c) for c in counts]
+        counts[_AIR][v - 1] -= 1
+        if type(src) is HandSource:
+            hand = hand.copy()
+            hand[src.code] -= 1
+        else:
+            pool = [t for t in pool if (t[0], t[1]) != (src.seat, src.slot)]
+    parts = [k for k in range(COST_PARTS) if base[k] > 0]
+    caps = [base[k] for k in parts]
+    # One part (most costs): its one spread, all the pairs on it, if it takes them (``spreads``).
+    ways = (((pairs,),) if pairs <= caps[0] else ()) if len(parts) == 1 else spreads(pairs, caps)
+    found: list[list[Source]] = []
+    for spread in ways:
+        req = list(base)
+        for k, n in zip(parts, spread, strict=True):
+            req[k] -= n
+        if can_cover(counts, tuple(req)):
+            found.append(head + _auto_elements(hand.copy(), pool, payer, tuple(req)))
+    if len(found) == 1 and not valued:
+        return 0, found[0]
+    best: tuple[int, list[Source]] | None = None
+    for paid in found:  # the least value, the first found among equals
+        value = sum([CODE_VALUE[source_code(state, s)] for s in paid])
+        if best is None or value < best[0]:
+            best = (value, paid)
+    return best
+
+
+def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:
+    if counted_costs.counted(cost):  # cards of one kind: counted (payment_counted)
+        pool = _pool(state, payer, banned)
+        if cost.currency:
+            return counted_costs.auto_currency(state, payer, cost, pool)
+        return counted_costs.auto_distinct(state, payer, cost, banned, pool)
+    hand = state.players[payer].hand
+    payable = (*range(NUM_ELEMENT_CODES), CURRENCY)
+    chosen: list[Source] = [
+        HAND_SOURCES[c] for c in payable if CODE_ELEMENT[c] not in banned for _ in range(hand[c])
+    ]
+    chosen += [SupportSource(q, s) for q, s, _ in _pool(state, payer, banned)]
+    codes = [source_code(state, s) for s in chosen]
+    if not covers(codes, cost):
+        raise ValueError(f"cost {cost} is not affordable")
+
+    spare_dark = cost.wildcards and not cost.currency  # Dark Matter pays only as pairs here
+
+    def drop_key(i: int) -> tuple[int, int, int]:
+        """Others' support first, then own support, then the hand; high values first. Where
+        Dark Matter pays only as Spontaneous Elements, its cards are dropped first (Element
+        cards before Dark Matter pairs, section 4.9, docs/rules_decisions.md)."""
+        s = chosen[i]
+        where = 0 if isinstance(s, HandSource) else 1 if s.seat == payer else 2
+        dark_first = 0 if spare_dark and codes[i] == CURRENCY else 1
+        return (dark_first, -where, 1 - CODE_VALUE[codes[i]])  # value 0 (not an Element card) last
+
+    keep = list(range(len(chosen)))
+    for i in sorted(range(len(chosen)), key=drop_key):
+        trial = [j for j in keep if j != i]
+        if covers([codes[j] for j in trial], cost):
+            keep = trial
+    return [chosen[j] for j in keep]

@@ -1,0 +1,3 @@
+"""The turn, zones, effect ops, limits and the pending decision.
+
+Folders are ranked: see docs/engine.md, "Files"."""

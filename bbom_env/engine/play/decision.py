@@ -1,0 +1,146 @@
+"""What the pending decision is, in words and as data (RULES.md section 10).
+
+``pending(state)`` gives a ``Decision``: the kind (a stable name used by the observation encoder),
+the decider, the source card, the remaining cost and the picks so far for payments, and how many
+picks the effect still asks for. A module's waiting frame kind is described by the function the
+module registers for it (``rules.Module.decisions``); its kind must be one of the ruleset's
+``decision_kinds`` (the base game's, then the modules'), which the observation one-hot reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bbom_env.engine.model.constants import COST_PARTS, code_name
+
+if TYPE_CHECKING:
+    from bbom_env.engine.core.state import GameState
+
+# Stable decision kinds (the observation encodes their index).
+DECISION_KINDS: tuple[str, ...] = (
+    "none",
+    "action",
+    "granted_action",
+    "payment",
+    "recuperation_discard",
+    "spell_to_box",
+    "destroy_reward",
+    "choose_player",
+    "discard",
+    "destroy",
+    "place_in_support",
+    "put_on_top",
+    "upgrade",
+    "neutralize_spell",
+    "exhaust_spell",
+    "refresh_spell",
+    "lose_spell",
+    "neutralize_curse",
+    "destroy_curse",
+    "add_tokens",
+    "remove_tokens",
+    "receive_madness",
+    "gain",
+    "exchange",
+    "may",
+)
+KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
+
+
+@dataclass(frozen=True)
+class Decision:
+    kind: str
+    player: int
+    source: str  # card id ("" when none)
+    remaining: int  # picks the effect still asks for (1 for single choices)
+    cost_left: tuple[int, ...]  # payment: Elements still to pay per (fire, water, earth, air, any)
+    picks: tuple[int, ...]  # payment: card codes picked so far
+
+
+_NOTHING_OWED = (0,) * COST_PARTS  # cost_left of every decision that is not a payment
+
+
+def pending(state: GameState) -> Decision:
+    if state.over or not state.stack or state.stack[-1].get("decider") is None:
+        return Decision("none", -1, "", 0, _NOTHING_OWED, ())
+    f = state.stack[-1]
+    k = f["kind"]
+    w = f["decider"]
+    if k == "menu":
+        return Decision(
+            "action" if f["grants"] < 0 else "granted_action", w, "", max(f["grants"], 1), _NOTHING_OWED, ()
+        )
+    if k == "pay":
+        from bbom_env.engine.payment.cost import left_to_pay, source_code
+
+        codes = tuple(source_code(state, s) for s in f["picks"])
+        # The payment solver's answer: zero exactly when the picks cover the cost (never by
+        # splitting a card between an Element part and "any", [PROPOSED] 4.0).
+        left = left_to_pay(codes, f["cost"])
+        return Decision("payment", w, f["target"], 1, tuple(left[:COST_PARTS]), codes)
+    if k == "recup":
+        return Decision("recuperation_discard", w, "", 1, _NOTHING_OWED, ())
+    if k == "learn":
+        return Decision("spell_to_box", w, state.library[f["element"]][-1], 1, _NOTHING_OWED, ())
+    if k == "limits":  # a limit shrank (limits.py): put a Spell in the box or discard support
+        kind = "lose_spell" if state.stack[-1] is f and _limits_on_spells(state, f["player"]) else "discard"
+        return Decision(kind, w, "", 1, _NOTHING_OWED, ())
+    if k == "refresh_choice":  # a rule point lowered the Concentration refresh
+        return Decision("refresh_spell", w, "", f["left"], _NOTHING_OWED, ())
+    if k == "reward":
+        return Decision("destroy_reward", w, "", 1, _NOTHING_OWED, ())
+    if k == "tgt":
+        return Decision("choose_player", w, f["source"], 1, _NOTHING_OWED, ())
+    if k == "op":
+        from bbom_env.engine.play.ops import lookup
+
+        op = lookup(state, f)["op"]
+        return Decision(op, w, f["source"], max(f["count"], 1), _NOTHING_OWED, ())
+    return _module_decision(state, f)
+
+
+def _module_decision(state: GameState, f: dict) -> Decision:
+    """The decision of a module's waiting frame, as its module describes it (``Module.decisions``)."""
+    from bbom_env.engine.core.rules import ruleset
+
+    rules = ruleset(state.config.modules)
+    describe = rules.decisions.get(f["kind"])
+    if describe is None:
+        raise ValueError(
+            f"frame kind {f['kind']!r} waits for a decision, but no module of this game "
+            f"{rules.modules} describes it (rules.Module.decisions)"
+        )
+    d = describe(state, f)
+    if not isinstance(d, Decision) or d.kind not in rules.decision_kinds:
+        kind = d.kind if isinstance(d, Decision) else type(d).__name__
+        raise ValueError(
+            f"frame kind {f['kind']!r}: its describe function gave decision kind {kind!r}, not one of "
+            f"the ruleset's decision_kinds (add it to the module's decision_kinds)"
+        )
+    return d
+
+
+def describe(state: GameState) -> str:
+    d = pending(state)
+    if d.kind == "none":
+        return "none (game over)" if state.over else "none"
+    text = f"{d.kind} by player {d.player}"
+    if d.source:
+        text += f" (source: {state.pack.marked_name(d.source)} [{d.source}])"
+    if d.kind == "payment":
+        from bbom_env.engine.payment.cost import (
+            left_text,  # every part of the cost, a module's too (Dark Matter)
+        )
+
+        left = left_text(d.picks, state.stack[-1]["cost"])
+        text += f", left to pay: {left}; picked: {[code_name(c) for c in d.picks]}"
+    elif d.remaining > 1:
+        text += f", {d.remaining} picks left"
+    return text
+
+
+def _limits_on_spells(state: GameState, p: int) -> bool:
+    from bbom_env.engine.modifiers.hooks import spell_limit
+
+    return len(state.players[p].spells) > spell_limit(state, p)

@@ -1,0 +1,309 @@
+"""Turn structure (RULES.md section 3): Concentration, Monster phase with the Invocation track,
+Action phase, Recuperation, end of turn; end of round and the New Monster procedure."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bbom_env.engine.core.moves import PICK_HAND, PICK_SPELL
+from bbom_env.engine.core.resolver import TURN_START, done, frame, push
+from bbom_env.engine.core.rules import ModulesMemo, ruleset
+from bbom_env.engine.model.constants import (
+    LAST_SPACE,
+    NUM_TRACK_SLOTS,
+    ROUNDS,
+    SLOTS_OF_SPACE,
+    Phase,
+    is_madness,
+)
+from bbom_env.engine.model.records import CurseOnTrack, with_exhausted
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.play.events import fire, seq
+from bbom_env.engine.play.zones import (
+    check_immediate_win,
+    draw,
+    eliminate,
+    end_game,
+    madness_in_hand,
+    remove_curse,
+)
+
+if TYPE_CHECKING:
+    from bbom_env.engine.core.state import GameState
+    from bbom_env.engine.model.frames import RecupFrame, RefreshChoiceFrame
+
+
+def start_turn(state: GameState) -> None:
+    """Section 3.1: the next non-eliminated player clockwise takes a turn of four phases."""
+    n = len(state.players)
+    if state.turn > 0:
+        a = state.active
+        for k in range(1, n + 1):
+            if not state.players[(a + k) % n].eliminated:
+                state.active = (a + k) % n
+                break
+    state.turn += 1
+    a = state.active
+    state.event("turn", a)
+    push(
+        state,
+        {"kind": "conc"},
+        {"kind": "monster"},
+        {"kind": "release"},
+        {"kind": "menu", "player": a, "grants": -1, "decider": None},
+        {"kind": "recup", "player": a, "decider": None},
+        {"kind": "endturn"},
+    )
+
+
+def _release_curses(state: GameState) -> None:
+    for slot in state.track:
+        for i, curse in enumerate(slot):
+            if 0 <= curse.neutralized_at < state.turn:
+                slot[i] = curse._replace(neutralized_at=-1)
+
+
+def run_conc(state: GameState, f: dict) -> None:
+    """Section 3.2: the Active Player refreshes their exhausted, face-up Spells (A-21)."""
+    done(state, f)
+    state.phase = Phase.CONCENTRATION
+    a = state.active
+    spells = state.players[a].spells
+    exhausted = [i for i, sp in enumerate(spells) if sp.exhausted and not sp.neutralized]
+    # Nothing to refresh: whatever the rule point says (RULES.md 9.2), nothing happens (not read).
+    limit = hooks.rule_point(state, a, "concentration_refresh", len(exhausted)) if exhausted else 0
+    if limit >= len(exhausted):
+        for i in exhausted:
+            spells[i] = with_exhausted(spells[i], False)
+    elif limit > 0:  # a rule point lowered it: the player chooses which Spells (RULES.md 9.2)
+        push(state, {"kind": "refresh_choice", "player": a, "left": limit, "decider": None})
+    if state.config.neutralized_curse_release == "start_of_next_turn":  # A-19 alternative
+        _release_curses(state)
+    fire(state, state.active, "turn_start")
+
+
+def run_monster(state: GameState, f: dict) -> None:
+    done(state, f)
+    state.phase = Phase.MONSTER
+    steps = hooks.rule_point(state, state.active, "marker_steps", 1)
+    # One space at a time, each space's effects resolving before the next step (3.3.8). V-34: the
+    # steps are fixed now (a Phobia gained during the first step adds none); step k > 1 happens
+    # only while the rule point still gives k or more (run_advance). A base game has one step.
+    push(state, *[{"kind": "advance", "step": k} for k in range(2, steps + 1)])
+    advance(state)
+
+
+def run_refresh_choice(state: GameState, f: RefreshChoiceFrame) -> None:
+    if f["left"] <= 0 or not legal_refresh_choice(state, f):
+        done(state, f)
+        return
+    f["decider"] = f["player"]
+
+
+def legal_refresh_choice(state: GameState, f: RefreshChoiceFrame) -> list[int]:
+    spells = state.players[f["player"]].spells
+    return [PICK_SPELL + i for i, sp in enumerate(spells) if sp.exhausted and not sp.neutralized]
+
+
+def answer_refresh_choice(state: GameState, f: RefreshChoiceFrame, move: int) -> None:
+    spells = state.players[f["player"]].spells
+    spells[move - PICK_SPELL] = with_exhausted(spells[move - PICK_SPELL], False)
+    f["left"] -= 1
+
+
+def advance(state: GameState) -> None:
+    """Section 3.3.2: move the Invocation marker one space and apply the new space."""
+    if state.round == 0:  # first turn: open the Grimoire (3.3.6, A-04)
+        state.marker = 1
+        push(state, {"kind": "newmonster"})
+        return
+    if state.marker < LAST_SPACE:
+        state.marker += 1
+        state.event("marker", state.marker)
+        frames = []
+        for slot in SLOTS_OF_SPACE[state.marker]:  # left before right, top before bottom (3.3.3)
+            for curse in reversed(state.track[slot]):
+                if curse.neutralized_at < 0:  # a neutralized Curse does not trigger
+                    frames.append(seq(curse.curse, "effect", state.active))
+                    state.event("curse_triggers", curse.curse)
+        push(state, *frames)
+        return
+    state.marker = 0
+    push(state, {"kind": "endround"}, {"kind": "newmonster"})
+
+
+def run_release(state: GameState, f: dict) -> None:
+    """A-19 default: a Curse neutralized on an earlier turn flips face up at the start of the
+    Action phase, after this turn's Monster phase."""
+    done(state, f)
+    state.phase = Phase.ACTION
+    if state.config.neutralized_curse_release == "after_next_monster_phase":
+        _release_curses(state)
+    fire(state, state.active, "action_phase_start")
+
+
+def run_endround(state: GameState, f: dict) -> None:
+    """Section 3.3.4: Bonus if every Curse was destroyed, else Failure and the Curses leave."""
+    done(state, f)
+    remaining = state.curses_on_track()  # neutralized Curses count (section 7)
+    if state.round == ROUNDS:
+        if remaining:
+            end_game(state, "loss", "the last Monster was not vanquished")
+        else:
+            end_game(state, "win", "the last Monster was vanquished")
+        return
+    page = state.grimoire[state.round]  # the right-hand page of this spread
+    if remaining:
+        state.stat("monsters_failed")
+        state.event("failure", page)
+        push(state, seq(page, "failure", state.active), {"kind": "cleartrack"}, {"kind": "expire"})
+    else:
+        state.stat("monsters_defeated")
+        state.event("bonus", page)
+        push(state, seq(page, "bonus", state.active), {"kind": "expire"})
+
+
+def run_cleartrack(state: GameState, f: dict) -> None:
+    done(state, f)
+    for slot in range(NUM_TRACK_SLOTS):
+        while state.track[slot]:
+            remove_curse(state, slot, 0, -1)
+
+
+def run_expire(state: GameState, f: dict) -> None:
+    """A-68: "until the next Monster" effects end at the page turn."""
+    done(state, f)
+    hooks.expire(state, "until_next_monster")
+
+
+def run_newmonster(state: GameState, f: dict) -> None:
+    """Section 3.3.5: turn the page, move the Round marker, place Curses, arrival effect (A-03)."""
+    done(state, f)
+    state.round += 1
+    state.marker = 1
+    page = state.grimoire[state.round - 1]
+    state.event("monster", state.round, page)
+    place = {"kind": "place"}
+    arrival = seq(page, "arrival", state.active)
+    if state.config.arrival_effect_after_placement:
+        push(state, place, arrival)
+    else:
+        push(state, arrival, place)
+
+
+def run_place(state: GameState, f: dict) -> None:
+    """Multi-Element Curses first, in draw order, then the Monster's symbols left to right, into
+    the slots S2, S3L, S3R, S4, S5 ([FAQ], A-01, A-02); an empty pile places nothing (A-07)."""
+    done(state, f)
+    page = state.pack.pages[state.grimoire[state.round - 1]]
+    monster = page.monster
+    if monster is None:  # Cover and Inside pages carry a Monster, the End page none (RULES.md 1.1)
+        raise ValueError(f"Grimoire page {page.id!r} of round {state.round} has no Monster")
+    k = state.pack.round_track[state.config.difficulty - 1][state.round - 1]
+    types = ["multi"] * k + list(monster.curse_symbols)
+    slot = 0
+    for t in types:
+        while slot < NUM_TRACK_SLOTS and state.track[slot]:
+            slot += 1
+        if slot >= NUM_TRACK_SLOTS:
+            break
+        pile = state.curse_piles[t]
+        if pile:
+            state.track[slot].append(CurseOnTrack(pile.pop()))
+            state.event("curse_placed", slot, state.track[slot][-1].curse)
+    check_immediate_win(state)
+
+
+def _recup_options(state: GameState, p: int) -> list[int]:
+    hand = state.players[p].hand
+    return [PICK_HAND + c for c in range(len(hand)) if hand[c] and not is_madness(c)]
+
+
+def run_recup(state: GameState, f: RecupFrame) -> None:
+    """Section 5.1: exactly hand-size cards; Madness is never discarded here; elimination."""
+    state.phase = Phase.RECUPERATION
+    p = f["player"]
+    pl = state.players[p]
+    if pl.eliminated:
+        done(state, f)
+        return
+    limit = hooks.hand_size(state, p)
+    n = sum(pl.hand)
+    if n > limit and _recup_options(state, p):
+        f["decider"] = p  # DP-36
+        return
+    done(state, f)
+    if n < limit:
+        draw(state, p, limit - n)
+        if state.over:
+            return
+    if state.config.modules and _recup_drawn(state, p):
+        return  # a module places Phobias first, then checks elimination itself (9.2, V-35)
+    if madness_in_hand(state, p) >= limit:
+        eliminate(state, p)
+
+
+def _recup_drawn(state: GameState, p: int) -> bool:
+    """The modules' ``recup_drawn`` seams after the Recuperation draw (the Phobia module places the
+    Phobias of the hand, RULES.md 9.2): True when one of them took over the end of Recuperation."""
+    modules = state.config.modules
+    last = _RECUP_HOOKS.last
+    took = False
+    for hook in last[1] if last[0] is modules else _RECUP_HOOKS(modules):
+        took = hook(state, p) or took
+    return took
+
+
+# A module set's recup_drawn seams
+_RECUP_HOOKS: ModulesMemo[tuple] = ModulesMemo(lambda modules: ruleset(modules).recup_drawn)
+
+
+def legal_recup(state: GameState, f: RecupFrame) -> list[int]:
+    return _recup_options(state, f["player"])
+
+
+def answer_recup(state: GameState, f: RecupFrame, move: int) -> None:
+    pl = state.players[f["player"]]
+    code = move - PICK_HAND
+    pl.hand[code] -= 1
+    pl.discard[code] += 1
+
+
+def run_endturn(state: GameState, f: dict) -> None:
+    """Section 3.6: reset per-turn flags and "this turn" effects."""
+    done(state, f)
+    for pl in state.players:
+        pl.ability_used = False
+    hooks.expire(state, "this_turn")
+
+
+frame("conc", run_conc)
+frame("monster", run_monster)
+frame("release", run_release)
+frame("endround", run_endround)
+frame("cleartrack", run_cleartrack)
+frame("expire", run_expire)
+frame("newmonster", run_newmonster)
+frame("place", run_place)
+frame("recup", run_recup, legal_recup, answer_recup)
+frame("endturn", run_endturn)
+frame("refresh_choice", run_refresh_choice, legal_refresh_choice, answer_refresh_choice)
+
+
+def run_advance(state: GameState, f: dict) -> None:
+    """One more marker step: a "move marker" op's, or step ``step`` of a Monster phase with more
+    than one (a "replace" at ``marker_steps``: the Phobia "The Invocation marker advances 2",
+    3.3.8). V-34: that step happens only if the Active Player still has the rule point (the
+    Phobia still in their support) and is not eliminated (V-38: no extra marker step)."""
+    done(state, f)
+    if "step" in f:
+        a = state.active
+        if state.players[a].eliminated or hooks.rule_point(state, a, "marker_steps", 1) < f["step"]:
+            state.event("marker_step_skipped", f["step"])
+            return
+    advance(state)
+
+
+frame("advance", run_advance)
+
+TURN_START[:] = [start_turn]

@@ -1,0 +1,177 @@
+"""Moving cards between zones: drawing, receiving Madness, reshuffling, elimination, end of game
+(RULES.md sections 5 and 6). Every move keeps each card in exactly one zone."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bbom_env.engine.core.rules import ruleset  # (at import: an import in a function costs ~1 us per call)
+from bbom_env.engine.model.constants import MADNESS, NUM_CODES, NUM_ELEMENTS, PHOBIA_BASE, ROUNDS, Phase
+from bbom_env.engine.model.records import NO_CARD, SupportSlot
+from bbom_env.engine.modifiers.hooks import rule_point
+from bbom_env.engine.play.events import fire
+
+if TYPE_CHECKING:
+    from bbom_env.engine.core.state import GameState
+
+
+def end_game(state: GameState, outcome: str, reason: str) -> None:
+    """Section 6: the team wins or loses together; nothing resolves after this."""
+    if state.over:
+        return
+    state.over = True
+    state.outcome = outcome
+    state.reason = reason
+    state.phase = Phase.OVER
+    state.stack.clear()
+    state.event("game_over", outcome, reason)
+
+
+def reshuffle(state: GameState, p: int) -> None:
+    """Shuffle the discard pile into a new deck (no Madness: that is draw's job, section 5.2)."""
+    pl = state.players[p]
+    cards = [c for c in range(NUM_CODES) for _ in range(pl.discard[c])]
+    pl.discard = [0] * NUM_CODES
+    state.rng.shuffle(cards)
+    pl.deck = cards + pl.deck  # an effect may have put cards on top of an empty deck
+    state.event("reshuffle", p, len(cards))
+
+
+def refill_deck(state: GameState, p: int) -> bool:
+    """Empty deck and a card must be taken from it: receive a Madness into the discard pile, then
+    shuffle the discard pile into the deck (section 5.2, A-23, A-24). False if the game ended."""
+    for _ in range(rule_point(state, p, "reshuffle_madness", 1)):
+        if not receive_madness(state, p, "discard"):
+            return False
+    reshuffle(state, p)
+    fire(state, p, "reshuffle")
+    return True
+
+
+def take_top(state: GameState, p: int) -> int:
+    """Remove and return the top card of p's deck (refilling it first); -1 if the game ended."""
+    pl = state.players[p]
+    if not pl.deck and not refill_deck(state, p):
+        return -1
+    return pl.deck.pop()
+
+
+def draw(state: GameState, p: int, n: int) -> None:
+    pl = state.players[p]
+    for _ in range(n):
+        code = take_top(state, p)
+        if code < 0:
+            return
+        pl.hand[code] += 1
+    state.stat(f"drawn_p{p}", n)
+
+
+def receive_madness(state: GameState, p: int, to: str = "discard") -> bool:
+    """Take the top card of the Madness pile (section 5.3). An empty pile loses the game at once
+    (section 6, A-25): returns False then."""
+    if not state.madness_pile:
+        end_game(state, "loss", "the Madness pile ran out")
+        return False
+    code = state.madness_pile.pop()
+    pl = state.players[p]
+    if to == "discard":
+        pl.discard[code] += 1
+    elif to == "support":  # A-26: a full support is exceeded, not refused
+        pl.support.append(SupportSlot(code))
+    elif to == "deck_top":
+        pl.deck.append(code)
+    else:
+        pl.hand[code] += 1
+    state.stat("madness_received")
+    state.event("madness", p, to)
+    if to in ("hand", "support") and state.config.modules:  # V-21, V-22: a Phobia is placed at once
+        arrived(state, p, code, to)
+    return True
+
+
+def arrived(state: GameState, p: int, code: int, zone: str) -> None:
+    """A card arrived directly in p's hand or support by an effect ("hand", "support"): the
+    modules' ``madness_arrived`` seams see it (the Phobia module places a Phobia, V-21, V-22).
+    Callers ask only in a game with modules."""
+    for hook in ruleset(state.config.modules).madness_arrived:
+        hook(state, p, code, zone)
+
+
+def madness_under(state: GameState, curse: str, code: int) -> bool:
+    """A card of the Madness pile goes under Curse ``curse`` (the Sorcerer, A-43): True when a
+    module keeps it by identity (V-29: a Phobia), else the Curse's ``madness`` count takes it."""
+    if code == MADNESS or not state.config.modules:
+        return False
+    return any(hook(state, curse, code) for hook in ruleset(state.config.modules).under_curse)
+
+
+def return_madness(state: GameState, code: int) -> None:
+    """A cured Madness goes back under the Madness pile (A-67; face up under it with Phobias)."""
+    state.madness_pile.insert(0, code)
+    state.stat("madness_cured")
+
+
+def eliminate(state: GameState, p: int) -> None:
+    """Section 5.4, A-31: all the player's cards (Madness included) and Spells go to the box."""
+    pl = state.players[p]
+    if pl.eliminated:
+        return
+    for c in pl.deck:
+        state.box[c] += 1
+    for slot in pl.support:
+        state.box[slot.card] += 1
+        if slot.crushed != NO_CARD:
+            state.box[slot.crushed] += 1
+    for c in range(NUM_CODES):
+        state.box[c] += pl.hand[c] + pl.discard[c]
+    state.box_spells += [s.spell for s in pl.spells]
+    pl.deck, pl.support, pl.spells = [], [], []
+    pl.hand = [0] * NUM_CODES
+    pl.discard = [0] * NUM_CODES
+    pl.eliminated = True
+    state.stat("eliminations")
+    state.event("eliminated", p)
+    if not state.alive():
+        end_game(state, "loss", "every player was eliminated")
+
+
+def madness_in_hand(state: GameState, p: int) -> int:
+    hand = state.players[p].hand
+    return hand[MADNESS] + sum(hand[PHOBIA_BASE:NUM_CODES])  # is_madness: Madness and the Phobias
+
+
+def remove_curse(state: GameState, slot: int, pos: int, destroyer: int) -> str:
+    """Take a Curse off the track: tokens back to the pool (A-62); Madness under it to the
+    destroyer's discard pile (Sorcerer, A-43) or, with destroyer -1 (end of round), back to the
+    Madness pile; the card to the bottom of its pile (A-08) or out of play."""
+    stack = state.track[slot]
+    curse = stack.pop(len(stack) - 1 - pos)
+    cid, tokens, under = curse.curse, curse.tokens, curse.madness
+    for e in range(NUM_ELEMENTS):
+        state.tokens[e] += tokens[e]
+    kept: list[int] = []
+    if state.config.modules:  # V-29: the cards a module kept under it, each by identity
+        for hook in ruleset(state.config.modules).from_curse:
+            kept += hook(state, cid)
+    for code in [MADNESS] * under + kept:
+        if destroyer >= 0:
+            state.players[destroyer].discard[code] += 1
+        else:
+            state.madness_pile.insert(0, code)
+    ctype = state.pack.curses[cid].type
+    if destroyer < 0 or state.config.destroyed_curse_destination == "bottom":
+        state.curse_piles[ctype].insert(0, cid)
+    else:
+        state.curse_piles.setdefault("out", []).append(cid)
+    return cid
+
+
+def check_immediate_win(state: GameState) -> None:
+    """A-05 "immediate": won as soon as no Curse remains during round 6."""
+    if (
+        not state.over
+        and state.config.final_win_timing == "immediate"
+        and state.round == ROUNDS
+        and state.curses_on_track() == 0
+    ):
+        end_game(state, "win", "the last Monster was vanquished")
