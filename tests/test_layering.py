@@ -1,4 +1,4 @@
-"""Layering of ``bbom_env`` (issue 8, part 7): no runtime import cycle, and every module imports only
+"""Layering of ``bbom_env``: no runtime import cycle, and every module imports only
 from its own layer or a lower one, per the tables below.
 
 The graph holds the imports that run when a module is imported: at module level, in class bodies and

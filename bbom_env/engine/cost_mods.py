@@ -1,4 +1,4 @@
-"""The "cost" modifiers (RULES.md section 4.10), read from a list of modifiers: what
+"""The "cost" modifiers (docs/rules.md section 4.10), read from a list of modifiers: what
 ``hooks.adjust_cost`` checks first (``cost_flags``: a "cost" modifier on the Action, a "forbid",
 a lost ability) and the adjustment itself (``apply_cost_mods``: each modifier's Elements added to
 or taken from its part, never below zero). Pure functions of the list: ``hooks`` reads the

@@ -1,4 +1,4 @@
-"""Irreducible payments in manual mode (RULES.md A-18, DP-P6): whether picking a card keeps an
+"""Irreducible payments in manual mode (docs/rules.md A-18, DP-P6): whether picking a card keeps an
 irreducible payment reachable from the cards still available, for an Element-only cost
 (``completable_pick``) and for a cost with a module's parts (``completable_module``: counted
 where ``payment_counted`` can, else a bounded search).
