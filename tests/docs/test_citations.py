@@ -310,3 +310,23 @@ def test_every_engine_file_is_in_the_engine_docs_table() -> None:
     files = {p.name for p in (ROOT / "bbom_env" / "engine").glob("*.py")}
     assert not files - named, f"engine files missing from docs/engine.md's table: {sorted(files - named)}"
     assert not named - files, f"docs/engine.md's table names files that do not exist: {sorted(named - files)}"
+
+
+def test_every_card_source_tag_is_in_the_sources_table() -> None:
+    """A card's ``source`` names its sources by tag ("[HJ-FAQ] ruling 11"), and so do the packs'
+    notes and comments; docs/cards.md's Sources table (bbom_env.cards.SOURCES) says what each tag is.
+    (Lower-case brackets are TOML tables.)"""
+    from bbom_env.cards import SOURCES
+
+    known = set(re.findall(r"\[[\w-]+\]", " ".join(SOURCES) + " " + " ".join(SOURCES.values())))
+    assert "[VthRB]" in known and "[ZH]" in known
+    table = (ROOT / "docs" / "cards.md").read_text(encoding="utf-8")
+    assert all(f"| {tag} |" in table for tag in SOURCES), "docs/cards.md's Sources table is stale"
+    used: dict[str, str] = {}
+    for pack in sorted((ROOT / "bbom_env" / "data").glob("*.toml")):
+        for lineno, line in enumerate(pack.read_text(encoding="utf-8").splitlines(), 1):
+            for tag in re.findall(r"\[[A-Z][\w-]*\]", line):
+                used.setdefault(tag, f"{pack.relative_to(ROOT)}:{lineno}")
+    assert len(used) >= 8, f"only {sorted(used)} source tags found: is the scan broken?"
+    missing = {tag: where for tag, where in used.items() if tag not in known}
+    assert not missing, f"source tags not in docs/cards.md's Sources table: {missing}"
