@@ -1,7 +1,8 @@
-"""Every ```python block of README.md and docs/*.md runs as written.
+"""Every ```python block of README.md and docs/*.md runs as written, and every command output they
+show (a marked transcript) is what the command prints.
 
-A block that cannot run here (it needs a trained model, or it is an API summary with placeholders)
-is skipped only when the line before its fence is a marker with a reason:
+A block that cannot run here (it needs a trained model, or it trains for minutes) is skipped only
+when the line before its fence is a marker with a reason:
 ``<!-- no-test: needs a trained model in runs/ -->``. Skips show in pytest's report with that reason.
 Blocks run in a fresh namespace, in a temporary directory that holds ``my_cards.toml`` (a copy of
 examples/override_pack.toml), the override pack the docs' examples name. Blocks that import
@@ -11,8 +12,12 @@ sb3_contrib are skipped when the ``train`` extra is not installed.
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
+import shlex
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -60,3 +65,95 @@ def test_snippet_runs(
     # dont_inherit: a snippet runs as a reader's script would, without this file's __future__ imports
     # (string annotations would break a snippet's dataclass, whose module is not in sys.modules).
     exec(compile("\n" * line + code, doc, "exec", dont_inherit=True), {"__name__": "docs_snippet"})
+
+
+# -- transcripts -------------------------------------------------------------------------------------
+# A block of a command's output shown in a doc is marked, on the line before its fence, with the
+# command and the lines typed into it:
+#   <!-- transcript: python -m bbom_env.play --seats human,heuristic --seed 1 | input: 3 / 7 / quit -->
+# The test runs the command from the repository root (``python`` is this interpreter) and checks that
+# the block's lines are the output's, in order; a line "..." in the block stands for lines left out.
+TRANSCRIPT = re.compile(
+    r"<!--\s*transcript:\s*(.*?)\s*(?:\|\s*input:\s*(.*?))?\s*-->\n```[a-z]*\n(.*?)^```", re.S | re.M
+)
+
+
+def transcripts() -> list[tuple[str, int, str, list[str], str]]:
+    """(doc, line of the marker, command, input lines, block) for every marked transcript."""
+    out = []
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        for m in TRANSCRIPT.finditer(text):
+            typed = [t.strip() for t in m.group(2).split("/")] if m.group(2) else []
+            line = text.count("\n", 0, m.start()) + 1
+            out.append((str(doc.relative_to(ROOT)), line, m.group(1), typed, m.group(3)))
+    return out
+
+
+def shown_in(block: str, output: str) -> str | None:
+    """None when every chunk of the block (chunks split at "..." lines) is a run of consecutive
+    output lines, the chunks in order and the first at the block's start; else what is missing."""
+    lines = [ln.rstrip() for ln in output.splitlines()]
+    chunks: list[list[str]] = [[]]
+    for ln in block.rstrip("\n").splitlines():
+        if ln.strip() == "...":
+            chunks.append([])
+        else:
+            chunks[-1].append(ln.rstrip())
+    at = 0
+    for chunk in (c for c in chunks if c):
+        found = next(
+            (i for i in range(at, len(lines) - len(chunk) + 1) if lines[i : i + len(chunk)] == chunk), None
+        )
+        if found is None:
+            return _first_difference(chunk, lines, at)
+        at = found + len(chunk)
+    return None
+
+
+def _first_difference(chunk: list[str], lines: list[str], at: int) -> str:
+    """Where a chunk that is not in the output parts from it: at the first output line (from
+    ``at``) equal to the chunk's first line."""
+    near = next((i for i in range(at, len(lines)) if lines[i] == chunk[0]), None)
+    if near is None:
+        return f"no output line {chunk[0]!r}"
+    for k, want in enumerate(chunk):
+        got = lines[near + k] if near + k < len(lines) else "(the end of the output)"
+        if want != got:
+            return f"from {chunk[0]!r}: {want!r} where the output has {got!r}"
+    return "?"  # unreachable: the chunk would have been found at ``near``
+
+
+TRANSCRIPTS = transcripts()
+
+
+def test_the_docs_have_transcripts_and_the_check_works() -> None:
+    assert TRANSCRIPTS, "no marked transcript found: is the scan broken?"
+    output = "a\nb\nc\nd\n"
+    assert shown_in("a\nb\n...\nd\n", output) is None
+    assert shown_in("b\nc\n", output) is None
+    assert shown_in("a\nc\n", output) == "from 'a': 'c' where the output has 'b'"
+    assert shown_in("c\n...\nb\n", output) == "no output line 'b'"
+
+
+@pytest.mark.parametrize(
+    ("doc", "line", "command", "typed", "block"), TRANSCRIPTS, ids=[f"{t[0]}:{t[1]}" for t in TRANSCRIPTS]
+)
+def test_transcript_is_what_the_command_prints(
+    doc: str, line: int, command: str, typed: list[str], block: str
+) -> None:
+    argv = shlex.split(command)
+    if argv[0] == "python":
+        argv[0] = sys.executable
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(
+        argv,
+        cwd=ROOT,
+        input="".join(t + "\n" for t in typed),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    missing = shown_in(block, done.stdout + done.stderr)
+    assert missing is None, f"{doc}:{line}: `{command}` no longer prints what the doc shows: {missing}"
