@@ -40,6 +40,8 @@ V_ID = re.compile(r"\bV-(\d{2})\b(?:\s*(?:\.\.|…|to)\s*V-(\d{2})\b)?")
 
 PATH_PREFIXES = ("docs", "bbom_env", "configs", "examples", "agents", "benchmarks", "scripts", "tests")
 REPO_PATH = re.compile(rf"(?<![\w/.-])((?:{'|'.join(PATH_PREFIXES)})/[\w./-]*)")
+# "engine/flow.py", "modules/phobias/move.py": a path inside the package, named without bbom_env/.
+PACKAGE_PATH = re.compile(r"(?<![\w/.-])((?:engine|rl|rllib|modules|data)/[\w./-]*\.(?:py|toml))")
 
 
 def anchors() -> set[str]:
@@ -152,13 +154,24 @@ def test_the_scan_reads_every_citation_form() -> None:
 
 
 def repo_paths(line: str) -> Iterator[str]:
-    """The repository paths a line names ("docs/rules.md", "bbom_env/data/base_pack.toml"); patterns
-    ("agents/masking_*.py", "runs/<name>", "docs/observation.{x}.md") are not files."""
-    for m in REPO_PATH.finditer(line):
-        name = m.group(1).rstrip(".,:;")
-        if any(ch in name for ch in "*<>{") or line[m.end() : m.end() + 1] in ("*", "<", "{"):
-            continue
-        yield name
+    """The repository paths a line names ("docs/rules.md", "bbom_env/data/base_pack.toml", and
+    "engine/flow.py" for bbom_env/engine/flow.py); patterns ("agents/masking_*.py", "runs/<name>",
+    "docs/observation.{x}.md") are not files."""
+    for pattern, root in ((REPO_PATH, ""), (PACKAGE_PATH, "bbom_env/")):
+        for m in pattern.finditer(line):
+            name = m.group(1).rstrip(".,:;")
+            if any(ch in name for ch in "*<>{") or line[m.end() : m.end() + 1] in ("*", "<", "{"):
+                continue
+            yield root + name
+
+
+def test_the_path_scan_reads_each_form() -> None:
+    line = "see docs/rules.md, `engine/flow.py` and bbom_env/modules/phobias/move.py; agents/masking_*.py"
+    assert list(repo_paths(line)) == [
+        "docs/rules.md",
+        "bbom_env/modules/phobias/move.py",
+        "bbom_env/engine/flow.py",
+    ]
 
 
 def test_files_named_anywhere_exist() -> None:

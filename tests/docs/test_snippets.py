@@ -157,3 +157,91 @@ def test_transcript_is_what_the_command_prints(
     )
     missing = shown_in(block, done.stdout + done.stderr)
     assert missing is None, f"{doc}:{line}: `{command}` no longer prints what the doc shows: {missing}"
+
+
+# -- shell commands ----------------------------------------------------------------------------------
+# A shell block's `python -m MODULE ...` / `python SCRIPT.py ...` lines (with or without .venv/bin/)
+# name a tool that exists, and every --option they use is one its --help lists. Running them whole
+# would train for hours; the options are what goes stale. Lines for the RLlib venv (.venv-rllib) need
+# ray and are checked only for the script's existence (slow: each --help imports its tool).
+COMMAND = re.compile(r"^(\.venv(?:-rllib)?/bin/)?python\s+(-m\s+[\w.]+|[\w./-]+\.py)((?:\s.*)?)$")
+
+
+def shell_commands() -> dict[tuple[str, bool], dict[str, str]]:
+    """{(tool, needs ray): {option: "doc:line" of its first use}} over README.md and docs/*.md."""
+    tools: dict[tuple[str, bool], dict[str, str]] = {}
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        for block in _fenced(text):
+            start, body = block
+            for k, raw in enumerate(body.splitlines()):
+                line = raw.split("  #")[0].strip()
+                m = COMMAND.match(line)
+                if not m:
+                    continue
+                where = f"{doc.relative_to(ROOT)}:{start + k + 1}"
+                key = (re.sub(r"^-m\s+", "-m ", m.group(2)), m.group(1) == ".venv-rllib/bin/")
+                opts = tools.setdefault(key, {})
+                for opt in re.findall(r"(?<!\S)(--[\w-]+)", m.group(3)):
+                    opts.setdefault(opt, where)
+                opts.setdefault("", where)
+    return tools
+
+
+def _fenced(text: str) -> list[tuple[int, str]]:
+    """(line of the fence, body) of each bash / sh / plain fenced block; python, toml... are skipped."""
+    out, lines, i = [], text.splitlines(keepends=True), 0
+    while i < len(lines):
+        if lines[i].startswith("```"):
+            lang, j = lines[i][3:].strip(), i + 1
+            while j < len(lines) and not lines[j].startswith("```"):
+                j += 1
+            if lang in ("bash", "sh", ""):
+                out.append((i + 1, "".join(lines[i + 1 : j])))
+            i = j + 1
+        else:
+            i += 1
+    return out
+
+
+SHELL = shell_commands()
+
+
+def _help(tool: str) -> str:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, *tool.split(), "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, f"{tool} --help failed: {done.stderr[-1000:]}"
+    return done.stdout
+
+
+def test_the_docs_have_shell_commands() -> None:
+    tools = {tool for tool, _ in SHELL}
+    assert {"-m bbom_env.play", "train.py", "-m agents.evaluate"} <= tools, sorted(tools)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("tool", "rllib"), sorted(SHELL), ids=[f"{t}{' (rllib)' if r else ''}" for t, r in sorted(SHELL)]
+)
+def test_shell_command_options_exist(tool: str, rllib: bool) -> None:
+    opts = SHELL[(tool, rllib)]
+    if not tool.startswith("-m "):
+        assert (ROOT / tool).is_file(), f"{opts['']}: {tool} does not exist"
+    else:
+        assert importlib.util.find_spec(tool.removeprefix("-m ")) is not None, f"{opts['']}: no module {tool}"
+    if rllib:
+        return  # its --help imports ray (the rllib extra, its own venv)
+    helps = _help(tool)
+    # A tool with subcommands ("list", "show" ...): their options are in their own --help.
+    choices = re.search(r"\{([\w,-]+)\}", helps.split("\n\n")[0])
+    for sub in choices.group(1).split(",") if choices else ():
+        helps += _help(f"{tool} {sub}")
+    unknown = {opt: where for opt, where in opts.items() if opt and opt not in helps}
+    assert not unknown, f"{tool}: options the docs use that its --help does not list: {unknown}"
