@@ -21,6 +21,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -28,7 +29,7 @@ import numpy as np
 import bbom_env
 
 
-def play_random_game(seed: int, **env_kwargs: object) -> None:
+def play_random_game(seed: int, **env_kwargs: Any) -> None:
     """One game of a random team: each decision a uniformly random legal move."""
     env = gym.make(bbom_env.GYM_ID, **env_kwargs)
     rng = np.random.default_rng(seed)
@@ -38,13 +39,13 @@ def play_random_game(seed: int, **env_kwargs: object) -> None:
         action = int(rng.choice(np.flatnonzero(info["action_mask"])))
         obs, reward, terminated, truncated, info = env.step(action)
         steps, total = steps + 1, total + float(reward)
-    state = env.unwrapped.state
+    state = env.get_wrapper_attr("state")  # the engine's GameState under the env
     print(f"random game (seed {seed}): {state.outcome} after {steps} decisions, reward {total:+.0f}")
     print(f"  {state.reason}; Curses destroyed: {state.stats['curses_destroyed']}")
     env.close()
 
 
-def train(seconds: float, out: Path, seed: int, **env_kwargs: object) -> Path:
+def train(seconds: float, out: Path, seed: int, **env_kwargs: Any) -> Path:
     """MaskablePPO from scratch for about ``seconds`` of wall time; returns the saved model's path."""
     import torch
     from sb3_contrib import MaskablePPO
@@ -95,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     for team in ("random", "heuristic", str(model)):
         s = evaluate(team, args.games, **game)
         lo, hi = s.win_ci
-        print(f"  {team:<28} {s.wins / s.games:6.1%} (95% CI {lo:.1%}-{hi:.1%})  Curses {s.curses_destroyed:.1f}")
+        rate = f"{s.wins / s.games:6.1%} (95% CI {lo:.1%}-{hi:.1%})"
+        print(f"  {team:<28} {rate}  Curses {s.curses_destroyed:.1f}")
     return 0
 
 
