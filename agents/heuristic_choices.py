@@ -1,4 +1,4 @@
-"""The heuristic team's answers to payments (manual mode) and to effect choices (RULES.md
+"""The heuristic team's answers to payments (manual mode) and to effect choices (docs/rules.md
 section 10: DP-P1..P6 payments, DP-10 Spell to the box, DP-15 reward, DP-36 Recuperation discard,
 DP-E.. effect choices)."""
 
@@ -175,7 +175,7 @@ def answer_choice(state: GameState, f: dict, legal: list[int]) -> int:
 
 @dataclass
 class _Choice:
-    """An effect op's pending choice (RULES.md section 10.5): the chooser ``p`` and the legal picks
+    """An effect op's pending choice (docs/rules.md section 10.5): the chooser ``p`` and the legal picks
     by zone (hand and discard card codes, support slots)."""
 
     state: GameState

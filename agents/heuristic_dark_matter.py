@@ -1,4 +1,4 @@
-"""The heuristic team's play of the Dark Matter module (RULES.md sections 4.6-4.9, 9.1).
+"""The heuristic team's play of the Dark Matter module (docs/rules.md sections 4.6-4.9, 9.1).
 
 Asked in each Action menu of a game with the module (``HeuristicTeam._menu``: steps 1-2 before
 the base game's steps, step 3 after its Curse plan and acquisitions); None leaves the choice to

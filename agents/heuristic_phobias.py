@@ -1,4 +1,4 @@
-"""The heuristic team's play of the Phobia module (RULES.md sections 1.3, 4.5, 9.2; EXPANSION.md
+"""The heuristic team's play of the Phobia module (docs/rules.md sections 1.3, 4.5, 9.2;
 V-20 to V-38).
 
 A Phobia is a Madness card that, once in its owner's support, constrains them until it is cured

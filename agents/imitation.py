@@ -1,7 +1,7 @@
 """Imitation warm start: behaviour cloning of the heuristic team into a MaskablePPO policy, and DAgger.
 
 Why: PPO from scratch plateaus near 5% wins on this game, while a clone of the scripted team starts
-near its level (TRAINING_NOTES in the design notes: 0.78-0.88 held-out accuracy, 24-39% wins).
+near its level (docs/training.md, Early measurements: 0.78-0.88 held-out accuracy, 24-39% wins).
 
 * ``record`` plays seeded games and stores, per decision with two or more legal moves, the
   decider's observation (the same ``ObservationEncoder`` as the Gymnasium env, so the clone plays

@@ -118,8 +118,9 @@ class AuxLegalityPolicy(MaskableActorCriticPolicy):
 
 TRAIN_ARMS = ("masked", "naive", "penalty0", "penalty0.01", "penalty0.1", "penalty1", "aux")
 PENALTIES = {"penalty0": 0.0, "penalty0.01": -0.01, "penalty0.1": -0.1, "penalty1": -1.0}
-# The evaluations of each training arm: (row label, how its actions are chosen). Arm 4 of the issue
-# ("masked_nomask") is the masked arm's policy evaluated without its mask; "aux_predicted" is arm 5.
+# The evaluations of each training arm: (row label, how its actions are chosen). Arm 4 of
+# docs/masking.md ("masked_nomask") is the masked arm's policy evaluated without its mask;
+# "aux_predicted" is arm 5.
 EVALS: dict[str, tuple[tuple[str, str], ...]] = {
     "masked": (("masked", "oracle"), ("masked_nomask", "none")),
     "naive": (("naive", "oracle"),),

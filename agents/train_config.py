@@ -39,7 +39,7 @@ class EnvSection:
     observe_other_hands: bool = False
     max_steps: int = 2000
     # Team reward (bbom_env.rl.rewards.RewardConfig fields). Default: +1 for a win, 0 for a loss
-    # (a -1 loss pays a discounted learner for delaying it: TRAINING_NOTES "stalling"), with small
+    # (a -1 loss pays a discounted learner for delaying it: docs/training.md, Early measurements), with small
     # potential-based terms that move credit to the Curses and Monsters as they fall.
     reward: dict[str, float] = field(
         default_factory=lambda: {

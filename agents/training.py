@@ -138,7 +138,8 @@ class Run:
         import bbom_env  # noqa: F401  (registers the env)
 
         kwargs = self.cfg.env_kwargs()
-        # DummyVecEnv: fastest here (TRAINING_NOTES: SubprocVecEnv pays a round trip for the mask).
+        # DummyVecEnv: fastest here (docs/training.md, Early measurements: SubprocVecEnv pays a round
+        # trip for the mask).
         venv = DummyVecEnv(
             [lambda: Monitor(gym.make("BigBookOfMadness-v1", **kwargs)) for _ in range(self.cfg.ppo.n_envs)]
         )

@@ -5,7 +5,7 @@ python -m bbom_env.cards show ID [--pack PACK] [--override PATH ...] [--module N
 python -m bbom_env.cards validate PATH [--override PATH ...]
 python -m bbom_env.cards docs [--out PATH]
 
-Every card carries its provenance (../shared/cards/README.md policy 2): reconstructed cards are not
+Every card carries its provenance (design decision 4): reconstructed cards are not
 the real game's cards and are marked ``*`` wherever they are shown; partial cards, only partly the
 real card, are marked ``~`` and say which part is known. Cards of a module's pack section
 (``[[dark_curse]]`` ...) are listed with their section and module (``dark_curse [dark_matter]``).
@@ -215,6 +215,26 @@ def card_lines(pack: Pack, card_id: str) -> tuple[str, list[str]]:
 
 # -- docs/cards.md -------------------------------------------------------------------------------
 
+# The source tags that packs, their comments, the docs and the tests cite, and what each source is.
+SOURCES: dict[str, str] = {
+    "[BaseRB-zh]": "a complete fan translation of the base game's rulebook into Traditional Chinese "
+    "(2016): components, counts, glossary, the Basic Spells' names; rules text cites it as [ZH]",
+    "[VthRB]": "the complete English rulebook of The Vth Element, its component illustration and the "
+    "sample card and Magician faces it shows",
+    "[FAQ-scribd]": "IELLO's official English FAQ v1.3, of which only the first page (seven rulings, the "
+    "last cut short) could be read; rules text cites it as [FAQ]",
+    "[HJ-FAQ]": "Hobby Japan's blog post of errata and rulings taken from the official FAQ, for the "
+    "Japanese edition",
+    "[HJ-intro]": "Hobby Japan's product page of the Japanese edition (the starting decks' make-up)",
+    "[Mina]": '"Mina\'s not-so-mini review", a BoardGameGeek review (the Basic Spells, the Madness pile)',
+    "[Capsule]": '"Capsule review", a BoardGameGeek review (the Basic Spells)',
+    "[DaleYu]": "Dale Yu's review on The Opinionated Gamers (2016): components and Magician sheets",
+    "[Trictrac]": "Trictrac's review (French): the Library's structure",
+    "[Dragonsnains]": "the review by Les Dragons Nains (French): when the Multi-Element Curses start on "
+    "the easiest and the hardest level",
+    "BGG thread N": "a BoardGameGeek forum thread, by its number",
+}
+
 _HEADER = """\
 # Card catalogue: {name}
 
@@ -224,8 +244,8 @@ Do not edit by hand: a test checks that this file is up to date.
 **Most cards below are not the real game's cards.** The printed texts of most cards of The Big Book
 of Madness are not publicly available. Every card says where it comes from:
 
-- **printed**: the effect is the real card's, as public sources give it (`source` cites
-  ../shared/cards/KNOWN_CARDS.md);
+- **printed**: the effect is the real card's, as public sources give it (`source` names the source
+  by its tag, below);
 - **partial** (name marked `~`): part of the card is known (`known` says which part, `notes` give
   the details); the rest is completed, and may include the name;
 - **reconstructed** (name marked `*`): the real card is unknown; this card was designed to fill its
@@ -234,6 +254,16 @@ of Madness are not publicly available. Every card says where it comes from:
 
 If you own the game, you can replace any card by its printed text with an override pack
 (`GameConfig(pack_overrides=("my_cards.toml",))`); see docs/card_pack_format.md.
+
+## Sources
+
+The tags that the packs' `source` and `notes` fields, their comments and the tests cite (the rules'
+own sources are described in docs/rules.md section 0.1):
+
+{sources}
+
+A tag says where a fact was read; a partial card's `known` says which part of it is the real card's,
+and its `notes` give the details.
 
 Effects are shown as the ops of the effect vocabulary (parameters at their default are left out).
 A Spell's X is the power chosen when activating it (1 to 3, paying X times the activation cost).
@@ -278,12 +308,14 @@ def _round_track_meta(pack: Pack) -> dict:
 def render_docs(pack: Pack) -> str:
     """The whole of docs/cards.md for a pack (deterministic: pack order)."""
     file = Path(pack.files[0]).name
-    out = _HEADER.format(name=pack.name, file=f"bbom_env/data/{file}").splitlines() + _counts_table(pack)
+    sources = "\n".join(["| tag | source |", "|---|---|"] + [f"| {t} | {d} |" for t, d in SOURCES.items()])
+    header = _HEADER.format(name=pack.name, file=f"bbom_env/data/{file}", sources=sources)
+    out = header.splitlines() + _counts_table(pack)
     if {s.learning_cost for s in pack.spells.values() if not s.basic} == {2}:
         out += [
             "",
             "Learning a Library Spell costs 2 Elements of its Element, whatever its level: the only rule",
-            "text (RULES.md section 4.2) says 2, and no printed learning cost is known (A-13).",
+            "text (docs/rules.md section 4.2) says 2, and no printed learning cost is known (A-13).",
         ]
     out += ["", "## Round track", "", "Multi-Element Curses added when each round's Monster arrives.", ""]
     out += ["| level | R1 | R2 | R3 | R4 | R5 | R6 |", "|---|---|---|---|---|---|---|"]

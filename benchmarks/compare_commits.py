@@ -3,7 +3,7 @@
     python benchmarks/compare_commits.py BASE [--head REF] [--bench engine_throughput env_throughput]
                                         [--rounds R] [--seconds S] [--pack PACK]
 
-A refactor must keep engine and env throughput within 10% of the commit before it (issue 8), and
+A refactor must keep engine and env throughput within 10% of the commit before it, and
 two runs minutes apart on a shared machine differ by more than that. So both commits are measured
 in the same run, alternating (base, head, base, head, ...) for R rounds, and the median of each
 figure is compared. Each commit runs from its own git worktree (created under a temporary folder

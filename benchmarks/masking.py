@@ -1,4 +1,4 @@
-"""The action-masking benchmark (issue 13; method and results: docs/masking.md).
+"""The action-masking benchmark (method and results: docs/masking.md).
 
     python benchmarks/masking.py [--budget N] [--seeds K] [--arms A ...] [--out DIR] [--smoke] [--jobs J]
     python benchmarks/masking.py --report DIR      # only regenerate the doc and figures of a run
@@ -30,8 +30,9 @@ from agents.masking_policies import TRAIN_ARMS  # noqa: E402
 from agents.masking_run import ROW_FIELDS, run_arm  # noqa: E402
 
 # Shared by every arm: configs/default.yaml's ppo section, except the learning rate (3e-4, the
-# from-scratch rate of TRAINING_NOTES; 5e-5 is the rate for fine-tuning a clone) and target_kl
-# (off: every arm makes the same number of updates, and its KL is measured, not capped).
+# from-scratch rate of docs/training.md's Early measurements; 5e-5 is the rate for fine-tuning a
+# clone) and target_kl (off: every arm makes the same number of updates, and its KL is measured,
+# not capped).
 HYPER = {
     "n_envs": 8, "n_steps": 256, "batch_size": 512, "n_epochs": 4, "learning_rate": 3e-4,
     "gamma": 0.999, "gae_lambda": 0.95, "clip_range": 0.1, "ent_coef": 0.0, "vf_coef": 0.5,

@@ -5,7 +5,7 @@ by kind of decider and by Action, for the base game and a module set side by sid
 
 It collects every menu decision of G seeded random games (auto payment), then times, per category
 of decider, the whole query and each registered Action's ``legal`` (and the ``MenuView`` built for
-them), in CPU time, the best of R passes over the same states. The categories (RULES.md 4.10, 9.1,
+them), in CPU time, the best of R passes over the same states. The categories (docs/rules.md 4.10, 9.1,
 9.2): ``F`` a "forbid" modifier, ``C`` a "cost" modifier, ``T`` a module cost transform open (a
 pair of Dark Matter cards, the Air conversion), ``P`` a Phobia in the decider's support; ``-`` where
 not. The speed goal of a module set is a ratio to the base game (`engine_throughput.py --modules`):

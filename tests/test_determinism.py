@@ -3,7 +3,7 @@
 Checked in this process, in fresh subprocesses (with different PYTHONHASHSEEDs, so no result may
 depend on set or dict-of-str ordering), across pickling and cloning mid-game, and with the global
 ``random`` / ``numpy.random`` streams disturbed between decisions (RLCard's determinism test idea,
-STYLE.md). A source scan checks that the package never calls a global RNG function.
+design decision 11). A source scan checks that the package never calls a global RNG function.
 """
 
 from __future__ import annotations

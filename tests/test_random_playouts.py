@@ -1,4 +1,4 @@
-"""Random-playout property tests (STYLE.md practice 12; OpenSpiel basic_tests, fireplace full_game).
+"""Random-playout property tests (design decision 10; OpenSpiel basic_tests, fireplace full_game).
 
 Seeded uniform random legal play over every player count, mode, difficulty level and payment mode.
 After every decision: the engine invariants (``engine.invariants``), the legal moves (non-empty,
@@ -165,7 +165,7 @@ def test_random_playouts_sweep(pack: str, players: int) -> None:
             play_checked(config, agent_seed=seed, full_every=25)
 
 
-# -- with the Dark Matter module (issue 11) ------------------------------------------------------
+# -- with the Dark Matter module ------------------------------------------------------
 
 DM_CONFIGS = list(itertools.product(LEVELS, PAYMENTS))  # 6 per player count
 

@@ -1,4 +1,4 @@
-"""Rules modules of The Vth Element (RULES.md section 9), built on the engine's module seams
+"""Rules modules of The Vth Element (docs/rules.md section 9), built on the engine's module seams
 (docs/engine.md, "Writing a module").
 
 Importing this package registers them (``rules.register``), so that

@@ -77,7 +77,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
 
     Action space ``Discrete(n)`` (docs/action_layout.md). Rewards: the team reward
     (``RewardConfig``) is given to every live agent on every step; ``last()`` returns the reward
-    accumulated since the agent last acted. Eliminated players (RULES.md section 5.4) are terminated
+    accumulated since the agent last acted. Eliminated players (docs/rules.md section 5.4) are terminated
     on the step that eliminates them (with that step's reward), take their dead step (action None)
     next, and are then removed from ``agents``; later team rewards do not reach them. When the game
     ends every remaining agent is terminated; after ``max_steps`` steps every agent is truncated.

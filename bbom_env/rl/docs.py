@@ -104,10 +104,11 @@ def observation_md(modules: tuple[str, ...] = ()) -> str:
         "and the module set, never on the player count.",
         "- Counts are divided by the scale given in the meaning and clipped to 1 (a count above its scale "
         "saturates).",
-        "- No hidden information (RULES.md A-66): other players' hands (unless `observe_other_hands`), the "
-        "order of any deck (the observer sees its own deck's composition), Grimoire pages after the open "
-        "spread, Library cards below the tops and the Curse piles' order are never read. Discard piles "
-        "are public (A-66). A test permutes these zones and checks the observation does not change.",
+        "- No hidden information (docs/rules.md A-66): other players' hands (unless "
+        "`observe_other_hands`), the order of any deck (the observer sees its own deck's composition), "
+        "Grimoire pages after the open spread, Library cards below the tops and the Curse piles' order "
+        "are never read. Discard piles are public (A-66). A test permutes these zones and checks the "
+        "observation does not change.",
         "- `encode(state, seat)` returns a new array (or fills `out=`); `views(vec)` gives named slices.",
         "- Each section, or small group of related sections (`board.*`), is an object with its length, "
         "scale, meaning and encode function (`bbom_env/rl/obs_core.py`; the base game's in "

@@ -140,12 +140,12 @@ class BBoMGymEnv(gym.Env):
 
     ## Description
 
-    A cooperative deck-building game for 2 to 5 Magicians (rules: RULES.md). This view is for a
+    A cooperative deck-building game for 2 to 5 Magicians (rules: docs/rules.md). This view is for a
     *shared cooperative policy*: each step is taken by whichever player must decide now (the engine's
     ``current_player()``: often the Active Player, but also a player resolving a Curse, paying, or
     answering an effect), the observation is from that player's seat, and every player shares the one
     team reward. Sub-decisions (payments in ``payment="manual"`` mode, targets, cards to discard...)
-    are steps of their own (RULES.md section 10). Only legal actions may be taken: read the mask.
+    are steps of their own (docs/rules.md section 10). Only legal actions may be taken: read the mask.
 
     ## Action Space
 
@@ -187,7 +187,7 @@ class BBoMGymEnv(gym.Env):
 
     ## Starting State
 
-    A new game (RULES.md section 2) advanced to its first decision: Magicians, Curse piles, the
+    A new game (docs/rules.md section 2) advanced to its first decision: Magicians, Curse piles, the
     Grimoire, the Library and the starting player are drawn from the game seed. ``reset(seed=s)``
     plays the game ``GameConfig(..., seed=s)`` (the same game the engine's ``new_game`` builds), and
     the same seed with the same actions gives the same episode. ``reset()`` without a seed draws the
@@ -196,7 +196,7 @@ class BBoMGymEnv(gym.Env):
 
     ## Episode End
 
-    Terminated when the game ends (RULES.md section 6): won (the last Monster vanquished) or lost (the
+    Terminated when the game ends (docs/rules.md section 6): won (the last Monster vanquished) or lost (the
     Madness pile ran out, the last Monster not vanquished, or every player eliminated).
     ``info["outcome"]`` is then ``"win"`` or ``"loss"``, ``info["is_success"]`` is the win (SB3
     logs it), and ``info["reason"]`` says why. Truncated after a number of steps (decisions) of an
@@ -402,7 +402,7 @@ class BBoMGymEnv(gym.Env):
         state = self.state
         assert state is not None
         if terminal:
-            # Design decision 5 / RL_ANCHORS section 0.3: never an all-zero mask to a learner.
+            # Design decision 5: never an all-zero mask to a learner.
             self._mask = np.ones(self.layout.n, dtype=np.int8)
         else:
             self._mask = self.layout.mask(state)

@@ -22,7 +22,7 @@ from .obs_core import ObsContext, ObsSection, Part
 
 TOKEN_SCALE = 1 / ELEMENT_TOKENS_PER_ELEMENT
 N_ELEMENTS = len(ELEMENTS)
-MONSTER_SYMBOLS = 3  # Curse symbols printed per Monster (RULES.md section 1.5)
+MONSTER_SYMBOLS = 3  # Curse symbols printed per Monster (docs/rules.md section 1.5)
 
 
 class Library(ObsSection):
@@ -215,7 +215,7 @@ class Grimoire(ObsSection):
         self.monster_index = {pid: i for i, pid in enumerate(monster_pages)}
         self.right_index = {pid: i for i, pid in enumerate(right_pages)}
         # Curse symbols: the 4 Elements, then the symbols of the modules' Curse types (a Monster's
-        # Dark Matter symbol places a Dark Curse, RULES.md section 9.1); the base game's are the 4.
+        # Dark Matter symbol places a Dark Curse, docs/rules.md section 9.1); the base game's are the 4.
         base_types = ctx.rules.parts[0].curse_types
         self.symbols = list(ELEMENT_NAMES) + [t for t in ctx.rules.curse_types if t not in base_types]
         symbol_index = {name: i for i, name in enumerate(self.symbols)}
@@ -260,7 +260,7 @@ class Grimoire(ObsSection):
             on.append(at["grimoire.closed"])
             return
         # Left page: the back of page r-1 (this Monster); right page: the front of page r
-        # (Bonus/Failure and the next Monster's Curse symbols) (RULES.md section 1.5, A-66).
+        # (Bonus/Failure and the next Monster's Curse symbols) (docs/rules.md section 1.5, A-66).
         left = state.grimoire[r - 1]
         on.append(at["grimoire.monster"] + self.monster_index[left])
         o = at["grimoire.monster_symbols"]

@@ -1,5 +1,5 @@
-"""The Dark Matter module's observation sections (issue 11, "RL views"; RULES.md sections 1.2, 4.6-4.8,
-9.1; EXPANSION.md V-01, V-02, V-05, V-09), registered after the base game's in a layout whose
+"""The Dark Matter module's observation sections (docs/rules.md sections 1.2, 4.6-4.8,
+9.1; V-01, V-02, V-05, V-09), registered after the base game's in a layout whose
 module set holds ``"dark_matter"``.
 
 What the base sections already show with the module on (they read ``rules.ruleset(modules)``):
@@ -230,5 +230,5 @@ class DarkMatterSections(ObsSection):
 DARK_MATTER_SECTIONS = ObsModule(
     NAME,
     (DarkMatterSections,),
-    doc="The Vth Element's Dark Matter module (RULES.md section 9.1): supply, stacks, Black Book.",
+    doc="The Vth Element's Dark Matter module (docs/rules.md section 9.1): supply, stacks, Black Book.",
 )

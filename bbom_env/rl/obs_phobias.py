@@ -1,5 +1,5 @@
-"""The Phobia module's observation sections (issue 12, "RL views"; RULES.md sections 1.3, 5.3, 9.2;
-EXPANSION.md V-20, V-21, V-26, A-55, A-74), registered after the base game's (and Dark Matter's,
+"""The Phobia module's observation sections (docs/rules.md sections 1.3, 5.3, 9.2;
+V-20, V-21, V-26, A-55, A-74), registered after the base game's (and Dark Matter's,
 in ``config.modules`` order) in a layout whose module set holds ``"phobias"``.
 
 What the base sections already show with the module on (they read ``rules.ruleset(modules)``):
@@ -14,7 +14,7 @@ What this module adds (``phobias.*``):
 
 - the Madness pile's top card (section 1.3: the pile is face up, its top always visible; with a
   Phobia on top, the next Madness received is that Phobia, section 5.3) and what remains in it:
-  plain Madness cards and which Phobias (each exists once). Issue 12 rules the pile's contents
+  plain Madness cards and which Phobias (each exists once). A-66 rules the pile's contents
   public (a face-up pile; cured cards go face up under it, section 4.5); its order below the top is
   not shown;
 - the Phobia whose owner must crush a support card now (the ``phobia_crush`` decision, A-55; it is
@@ -85,7 +85,7 @@ class PhobiaSections(ObsSection):
             Part(
                 "phobias.pile",
                 1 + NUM_PHOBIAS,
-                f"what the Madness pile holds (public, issue 12; not its order): plain Madness cards / "
+                f"what the Madness pile holds (public, A-66; not its order): plain Madness cards / "
                 f"{PILE_SCALE}, then one flag per Phobia code (each Phobia exists once)",
                 (1 / PILE_SCALE,) + (1.0,) * NUM_PHOBIAS,
             ),
@@ -158,5 +158,8 @@ class PhobiaSections(ObsSection):
 PHOBIA_SECTIONS = ObsModule(
     NAME,
     (PhobiaSections,),
-    doc="The Vth Element's Phobia module (RULES.md section 9.2): the Madness pile, Phobias, crushed cards.",
+    doc=(
+        "The Vth Element's Phobia module (docs/rules.md section 9.2): the Madness pile, Phobias, "
+        "crushed cards."
+    ),
 )

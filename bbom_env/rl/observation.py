@@ -1,6 +1,6 @@
 """The observation encoder: one flat float32 vector per seat, values in [0, 1] (docs/observation.md).
 
-Design (RL_ANCHORS.md section 13, "encode like HLE"):
+Design (design decision 13, "encode like HLE"):
 
 * seats are relative to the observer: the section of seat offset 0 is the observer, offset 1 the
   next player clockwise, ..., padded to 5 seats with an ``absent`` flag, so one network plays

@@ -1,7 +1,7 @@
 """Team rewards (design decision 8): one reward shared by every player.
 
 The default is the game's own result: ``win`` (+1) when the team wins, ``loss`` (-1) when it loses
-(RULES.md section 6), 0 on every other step. Optional *shaping* terms add a weight times the increase
+(docs/rules.md section 6), 0 on every other step. Optional *shaping* terms add a weight times the increase
 of an engine statistic (``state.stats``, counted by the engine as events happen) since the previous
 step, so the reward of one episode sums to ``outcome + sum(weight * final count)``:
 

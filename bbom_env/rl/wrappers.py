@@ -6,7 +6,7 @@ instead gives a penalty reward and ends the episode (PettingZoo classic's ``Term
 and pgx convention), or with ``terminate=False`` keeps the game as it was and lets the agent try
 again: that is the env's own ``illegal_action="penalty"`` mode (``BBoMGymEnv.set_illegal_action``,
 no cap), which this wrapper switches on rather than copying it. Masking beats penalties by a wide
-margin on large action spaces (RL_ANCHORS.md section 0.6; measured on this game: docs/masking.md):
+margin on large action spaces (design decision 14; measured on this game: docs/masking.md):
 use it for comparisons and for ``check_env``, not for training by default.
 """
 

@@ -6,7 +6,7 @@ assignment is per seat: each seat's trajectory holds its own decisions, and the 
 earned while the others played reaches it at its next decision (RLlib adds rewards of a seat that
 did not observe to its pending step).
 
-Conventions (the issue's findings on this machine):
+Conventions (docs/scaling.md, "How the adapter works"):
 
 * Observations are ``{"observations": float32 (D,), "action_mask": float32 (A,)}``: the keys of
   RLlib's action-masking module (PettingZoo's classic key is ``"observation"``); the mask is float

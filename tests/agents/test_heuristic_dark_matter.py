@@ -1,4 +1,4 @@
-"""The heuristic team with the Dark Matter module (issue 11; agents/heuristic_dark_matter.py):
+"""The heuristic team with the Dark Matter module (agents/heuristic_dark_matter.py):
 it destroys a Dark Curse when it holds the Dark Matter (section 4.7), casts the Black Book with
 spare Dark Matter (section 4.8, right page first), keeps Dark Matter at Recuperation while a Dark
 Curse waits (DP-36), buys Dark Matter (section 4.6), and only ever returns legal moves."""

@@ -1,4 +1,4 @@
-"""The heuristic team with the Phobia module (issue 12; agents/heuristic_phobias.py): it cures a
+"""The heuristic team with the Phobia module (agents/heuristic_phobias.py): it cures a
 Phobia before a plain Madness and the most harmful Phobia first (sections 4.5, 9.2; A-11: any
 support), crushes the least useful support card (DP-34, A-55), ranks the Phobias by harm (V-20 to
 V-36), plays whole games legally with the module alone and with Dark Matter, and wins some."""

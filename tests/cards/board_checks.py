@@ -1,4 +1,4 @@
-"""Op-level postconditions of the board, Spell and standing-effect ops (RULES.md sections 4.10-4.12,
+"""Op-level postconditions of the board, Spell and standing-effect ops (docs/rules.md sections 4.10-4.12,
 7; A-19, A-33, A-43, A-62), and ``CHECKS``, the table of every op's check. See ``op_checks.py``."""
 
 from __future__ import annotations

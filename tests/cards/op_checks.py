@@ -1,4 +1,4 @@
-"""Op-level postconditions of the effect vocabulary (RULES.md section 7; schemas in vocab.py).
+"""Op-level postconditions of the effect vocabulary (docs/rules.md section 7; schemas in vocab.py).
 
 ``CHECKS[op](ctx)`` returns a list of error strings for one op span: ``ctx.before`` is the state
 when the op started, ``ctx.after`` when the next op started, ``ctx.decs`` the decisions taken in

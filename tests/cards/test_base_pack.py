@@ -1,5 +1,6 @@
 """The default pack (bbom_env/data/base_pack.toml): the base game's component counts, the known card
-facts of ../shared/cards/KNOWN_CARDS.md, provenance, and playability with every player count."""
+facts that public sources give (docs/cards.md, "Sources"), provenance, and playability with every
+player count."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def _all_cards(pack):
     return [*pack.magicians.values(), *pack.spells.values(), *pack.curses.values(), *pack.pages.values()]
 
 
-# -- component counts (KNOWN_CARDS section 0) ---------------------------------------------------
+# -- component counts ([BaseRB-zh], [DaleYu]) -------------------------------------------------
 
 
 def test_component_counts(pack):
@@ -76,7 +77,7 @@ def test_any_five_magicians_fit_the_element_cards(pack, nightmare):
 def test_costs(pack):
     """Reconstructed costs stay in the printed range we know (Arctic Circle: 3); Exorcism was
     raised to 4 after the balance benchmark showed it decided games (docs/balance.md). Learning
-    costs 2 at every level: the only rule text (RULES.md section 4.2) says 2 Elements (A-13)."""
+    costs 2 at every level: the only rule text (docs/rules.md section 4.2) says 2 Elements (A-13)."""
     for s in pack.spells.values():
         assert 1 <= s.activation_cost <= 4, s.id
         if s.basic:
@@ -96,7 +97,7 @@ def test_provenance(pack):
     for card in _all_cards(pack):
         assert card.provenance in ("printed", "partial", "reconstructed"), card.id
         if card.provenance != "reconstructed":
-            assert re.search(r"\[[A-Za-z-]+\]|BGG", card.source), card.id  # a KNOWN_CARDS tag
+            assert re.search(r"\[[A-Za-z-]+\]|BGG", card.source), card.id  # a source tag
         # a partial card says which part is known (shown next to its ~ mark); no other card does
         assert bool(card.known.strip()) == (card.provenance == "partial"), card.id
     assert pack.round_track_provenance == "partial"
@@ -139,12 +140,12 @@ def test_themes_covered(pack):
 
 
 def test_no_card_moves_the_invocation_marker(pack):
-    """The published ruling: a round always plays over 5 turns ([FAQ-scribd] item 5, RULES.md
+    """The published ruling: a round always plays over 5 turns ([FAQ-scribd] item 5, docs/rules.md
     section 3.1). Only a Vth Element Phobia may shorten a round, so no base card moves the marker."""
     assert "move_marker" not in pack.all_ops()
 
 
-# -- the known facts, one by one (KNOWN_CARDS.md) -----------------------------------------------
+# -- the known facts, one by one (docs/cards.md, "Sources") -------------------------------------
 
 
 def test_round_track_known_cells(pack):
@@ -261,7 +262,7 @@ def test_sorcerer_and_gelatinous_cube(pack):
     cube = pack.pages["monster_gelatinous_cube"]
     assert cube.monster.name == "Gelatinous Cube" and "[Trictrac]" in cube.source
     # Known by name only: its effect is the project's own, not the expansion's printed Grimoire
-    # text "add 2 tokens at random to the third Curse card" (KNOWN_CARDS section 7e).
+    # text "add 2 tokens at random to the third Curse card" ([VthRB]).
     assert cube.provenance == "partial" and cube.known.startswith("Only the name")
     assert "add_tokens" not in ops_used(list(cube.monster.arrival))
     assert "third Curse" not in cube.monster.text

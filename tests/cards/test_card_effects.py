@@ -1,5 +1,5 @@
 """Every card id has a scenario test that asserts its effect (card_oracle.py), plus hand-written
-scenarios on concrete numbers for the cards KNOWN_CARDS.md gives exactly (the default pack's cards,
+scenarios on concrete numbers for the cards public sources give exactly (the default pack's cards,
 and their stand-ins in the engine test pack)."""
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def test_oracle_catches_x_ignored_and_wrong_targets(monkeypatch: pytest.MonkeyPa
         check_card("test", "test_telepathy")
 
 
-# -- hand-written scenarios for the known cards (KNOWN_CARDS.md) ---------------------------------
+# -- hand-written scenarios for the known cards (docs/cards.md, "Sources") ----------------------
 
 
 def _spell(pack: str, name: str, test_id: str) -> str:

@@ -1,5 +1,7 @@
 """The docs stand on their own: every rules citation in the repository resolves to an anchor of
-docs/rules.md, and every repository file the README and docs name exists.
+docs/rules.md, every design decision cited is on docs/design.md, every repository file a doc,
+docstring, comment or pack names exists, nothing cites a file outside the repository, and no
+text names an internal tracker's issue numbers.
 
 Citations recognised (docs/rules.md, "How it is cited"): "RULES.md section 4.2" or "docs/rules.md
 section 4.2" (also "sections 4.10-4.12", "sections 7, 8 and 10.5", "RULES.md 1.4"), "§5.1", a bare
@@ -38,20 +40,28 @@ V_ID = re.compile(r"\bV-(\d{2})\b(?:\s*(?:\.\.|…|to)\s*V-(\d{2})\b)?")
 
 PATH_PREFIXES = ("docs", "bbom_env", "configs", "examples", "agents", "benchmarks", "scripts", "tests")
 REPO_PATH = re.compile(rf"(?<![\w/.-])((?:{'|'.join(PATH_PREFIXES)})/[\w./-]*)")
+# "engine/play/flow.py", "modules/phobias/move.py": a path inside the package, named without bbom_env/.
+PACKAGE_PATH = re.compile(r"(?<![\w/.-])((?:engine|rl|rllib|modules|data)/[\w./-]*\.(?:py|toml))")
 
 
 def anchors() -> set[str]:
     return set(re.findall(r'<a id="([^"]+)"></a>', RULES.read_text(encoding="utf-8")))
 
 
-def tracked_files() -> list[Path]:
-    """The repository's text sources, as git lists them (untracked scratch files are not cited)."""
+def _tracked_names() -> list[str]:
+    """Every file git tracks (relative names), or every file under the root without git."""
     try:
         out = subprocess.run(
             ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True, timeout=60
         ).stdout.splitlines()
     except (OSError, subprocess.SubprocessError):  # no git (an exported tree): walk the files
         out = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file()]
+    return out
+
+
+def tracked_files() -> list[Path]:
+    """The repository's text sources, as git lists them (untracked scratch files are not cited)."""
+    out = _tracked_names()
     names = [n for n in out if n.endswith(SCANNED) and not n.startswith(SKIPPED_DIRS)]
     names.append("docs/rules.md")  # checked even before it is committed
     return [ROOT / n for n in sorted(set(names)) if (ROOT / n).is_file()]
@@ -143,21 +153,122 @@ def test_the_scan_reads_every_citation_form() -> None:
     assert got("V-09; SHA-256; A-1; XA-01") == ["V-09"]
 
 
-def test_files_named_in_the_docs_exist() -> None:
-    docs = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+def repo_paths(line: str) -> Iterator[str]:
+    """The repository paths a line names ("docs/rules.md", "bbom_env/data/base_pack.toml", and
+    "engine/play/flow.py" for bbom_env/engine/play/flow.py); patterns ("agents/masking_*.py", "runs/<name>",
+    "docs/observation.{x}.md") are not files."""
+    for pattern, root in ((REPO_PATH, ""), (PACKAGE_PATH, "bbom_env/")):
+        for m in pattern.finditer(line):
+            name = m.group(1).rstrip(".,:;")
+            if any(ch in name for ch in "*<>{") or line[m.end() : m.end() + 1] in ("*", "<", "{"):
+                continue
+            yield root + name
+
+
+def test_the_path_scan_reads_each_form() -> None:
+    line = "see docs/rules.md, `engine/play/flow.py` and bbom_env/modules/phobias/move.py; agents/m_*.py"
+    assert list(repo_paths(line)) == [
+        "docs/rules.md",
+        "bbom_env/modules/phobias/move.py",
+        "bbom_env/engine/play/flow.py",
+    ]
+
+
+def test_files_named_anywhere_exist() -> None:
+    """Every repository path named in a doc, docstring, comment, pack or config exists. The
+    CHANGELOG is history: it names files as they were when each entry was written."""
     bad = []
     checked = 0
-    for doc in docs:
-        for lineno, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
-            for m in REPO_PATH.finditer(line):
-                name = m.group(1).rstrip(".,:;")
-                if any(ch in name for ch in "*<>"):
-                    continue  # a pattern, not a file
+    for path in tracked_files():
+        if path.name == "CHANGELOG.md":
+            continue
+        for lineno, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            for name in repo_paths(line):
                 checked += 1
                 if not (ROOT / name).exists():
-                    bad.append(f"{doc.relative_to(ROOT)}:{lineno}: {name}")
-    assert checked > 30, f"only {checked} paths found: is the scan broken?"
-    assert not bad, f"{len(bad)} file(s) named in the docs do not exist:\n" + "\n".join(bad)
+                    bad.append(f"{path.relative_to(ROOT)}:{lineno}: {name}")
+    assert checked > 300, f"only {checked} paths found: is the scan broken?"
+    assert not bad, f"{len(bad)} file(s) named in the repository do not exist:\n" + "\n".join(bad)
+
+
+# Files that live outside the repository (the project's private notes): a user cannot open them, so
+# nothing may cite them. The rules doc is docs/rules.md, never a bare "RULES.md".
+OUTSIDE = re.compile(
+    r"(?<![\w/.-])RULES\.md|EXPANSION\.md|KNOWN_CARDS|STYLE\.md|TRAINING_NOTES|RL_ANCHORS"
+    r"|\.\./shared\b|\bshared/(?:rules|cards|design)\b"
+)
+# A markdown file named anywhere is a tracked file, or one a tool writes (its output, not a source).
+MD_NAME = re.compile(r"(?<![\w.+/-])([\w.+-]*\w\.md)\b")
+WRITTEN_MD = {"evaluation.md", "results.md", "report.md", "again.md"}
+# An internal tracker's issue numbers mean nothing to a user ("issue 12", "issues 11 and 12").
+ISSUE = re.compile(r"\b[Ii]ssues?\s+#?\d+")
+DESIGN_DECISION = re.compile(r"\b[Dd]esign decisions?\s+(\d+(?:\s*(?:,|and|/)\s*\d+)*)")
+SELF = Path(__file__).resolve()  # this file names the patterns it forbids
+
+
+def outside_references(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, what it cites) for each reference to a file outside the repository or to an
+    internal issue number."""
+    tracked = {Path(n).name for n in _tracked_names()}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        for m in OUTSIDE.finditer(line):
+            yield lineno, m.group(0)
+        for m in MD_NAME.finditer(line):
+            if m.group(1) not in tracked and m.group(1) not in WRITTEN_MD and not OUTSIDE.search(m.group(1)):
+                yield lineno, m.group(1)
+        for m in ISSUE.finditer(line):
+            yield lineno, m.group(0)
+
+
+def test_nothing_cites_a_file_outside_the_repository_or_an_issue_number() -> None:
+    bad = []
+    for path in tracked_files():
+        if path.resolve() == SELF:
+            continue
+        for lineno, cited in outside_references(path.read_text(encoding="utf-8", errors="replace")):
+            bad.append(f"{path.relative_to(ROOT)}:{lineno}: {cited!r}")
+    assert not bad, (
+        f"{len(bad)} reference(s) to files outside the repository or to issue numbers "
+        "(cite docs/rules.md, docs/design.md, docs/cards.md's sources instead):\n" + "\n".join(bad)
+    )
+
+
+def test_the_outside_scan_catches_each_form() -> None:
+    def got(text: str) -> list[str]:
+        return [c for _, c in outside_references(text)]
+
+    assert got("RULES.md section 4.2; see docs/rules.md section 4.2") == ["RULES.md"]
+    assert got("EXPANSION.md V-19 and KNOWN_CARDS.md 1b") == ["EXPANSION.md", "KNOWN_CARDS"]
+    assert "../shared" in got("policy 2 of ../shared/cards/README.md")
+    assert got("STYLE.md practice 10, TRAINING_NOTES, RL_ANCHORS section 0.3")[:3] == [
+        "STYLE.md",
+        "TRAINING_NOTES",
+        "RL_ANCHORS",
+    ]
+    assert got("see PLAN.md") == ["PLAN.md"]
+    assert got("docs/vth_element.md and CHANGELOG.md; writes evaluation.md") == []
+    assert got("(issue 12) and Issues 11 and 12; issue #8") == ["issue 12", "Issues 11", "issue #8"]
+    assert got("`#0` is END; an issue of timing; 12 issues") == []
+
+
+def design_decisions() -> set[str]:
+    return set(re.findall(r'<a id="decision-(\d+)"></a>', (ROOT / "docs" / "design.md").read_text("utf-8")))
+
+
+def test_every_design_decision_cited_is_on_the_design_page() -> None:
+    have = design_decisions()
+    assert len(have) >= 8, f"docs/design.md has only the decisions {sorted(have)}"
+    bad = []
+    found = 0
+    for path in tracked_files():
+        for lineno, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            for m in DESIGN_DECISION.finditer(line):
+                for n in re.findall(r"\d+", m.group(1)):
+                    found += 1
+                    if n not in have:
+                        bad.append(f"{path.relative_to(ROOT)}:{lineno}: design decision {n}")
+    assert found > 10, f"only {found} design decisions cited: is the scan broken?"
+    assert not bad, "design decisions not on docs/design.md:\n" + "\n".join(bad)
 
 
 # `module.name` in the docs names engine code (`flow.run_place`, `state.reserve1`): the engine is
@@ -243,3 +354,23 @@ def test_every_engine_file_is_in_the_engine_docs_table() -> None:
     files -= {f for f in files if f.endswith("/__init__.py")}
     assert not files - named, f"engine files missing from docs/engine.md's table: {sorted(files - named)}"
     assert not named - files, f"docs/engine.md's table names files that do not exist: {sorted(named - files)}"
+
+
+def test_every_card_source_tag_is_in_the_sources_table() -> None:
+    """A card's ``source`` names its sources by tag ("[HJ-FAQ] ruling 11"), and so do the packs'
+    notes and comments; docs/cards.md's Sources table (bbom_env.cards.SOURCES) says what each tag is.
+    (Lower-case brackets are TOML tables.)"""
+    from bbom_env.cards import SOURCES
+
+    known = set(re.findall(r"\[[\w-]+\]", " ".join(SOURCES) + " " + " ".join(SOURCES.values())))
+    assert "[VthRB]" in known and "[ZH]" in known
+    table = (ROOT / "docs" / "cards.md").read_text(encoding="utf-8")
+    assert all(f"| {tag} |" in table for tag in SOURCES), "docs/cards.md's Sources table is stale"
+    used: dict[str, str] = {}
+    for pack in sorted((ROOT / "bbom_env" / "data").glob("*.toml")):
+        for lineno, line in enumerate(pack.read_text(encoding="utf-8").splitlines(), 1):
+            for tag in re.findall(r"\[[A-Z][\w-]*\]", line):
+                used.setdefault(tag, f"{pack.relative_to(ROOT)}:{lineno}")
+    assert len(used) >= 8, f"only {sorted(used)} source tags found: is the scan broken?"
+    missing = {tag: where for tag, where in used.items() if tag not in known}
+    assert not missing, f"source tags not in docs/cards.md's Sources table: {missing}"

@@ -1,4 +1,4 @@
-"""GameConfig validation (RULES.md section 2.5): every bad value raises ConfigError naming the field
+"""GameConfig validation (docs/rules.md section 2.5): every bad value raises ConfigError naming the field
 and the allowed values; an unknown Magician id is named with the pack's Magicians."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The named constants and lookup tables of constants.py agree with what they name: the card-code
-helpers (section 1.4), the Cost record's fields and the action layout (issue 8, part 7)."""
+helpers (section 1.4), the Cost record's fields and the action layout."""
 
 from bbom_env.engine.actions import base as actions
 from bbom_env.engine.core import moves as M

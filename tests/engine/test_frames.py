@@ -32,7 +32,7 @@ DATA = Path(__file__).parent / "data"
 # Frame kinds random playouts of the base and test packs do not reach, and why.
 NOT_IN_PLAYOUTS = {
     "refresh_choice": "only a 'replace' modifier lowering the concentration_refresh rule point pushes it "
-    "(RULES.md 9.2): no card of the base game gives one",
+    "(docs/rules.md 9.2): no card of the base game gives one",
     "limits": "only a lost Magician ability (limits.lose_ability) pushes it: no base-game card takes one",
 }
 PLAYOUTS = [

@@ -1,4 +1,4 @@
-"""Limits that shrink (limits.py; RULES.md sections 4.11 and 9.2, V-10, V-27, A-26): when a
+"""Limits that shrink (limits.py; docs/rules.md sections 4.11 and 9.2, V-10, V-27, A-26): when a
 Magician's ability that raised the support capacity or the Spell limit is lost, for good or while a
 "lose_ability" modifier lasts, the owner chooses what to discard or put in the box until they are
 within the printed limit; Madness beyond capacity stays."""

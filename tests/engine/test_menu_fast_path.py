@@ -1,4 +1,4 @@
-"""The Action menu's fast path (issue 8: engine throughput): when no modifier touches an Action
+"""The Action menu's fast path (engine throughput): when no modifier touches an Action
 (``menu.MenuView.plain``), the base Actions' ``legal`` compare the printed cost with the Element
 totals inline. It must offer exactly what the general path (``forbidden`` / ``can_pay_single`` /
 ``can_pay`` with the player's modifiers) offers."""
@@ -72,7 +72,7 @@ def test_plain_is_false_exactly_for_the_actions_a_modifier_touches() -> None:
     assert not any(MenuView(sc.s, f).plain(a) for a in ("activate", "learn", "destroy", "cure"))
 
 
-# -- games with modules: the Phobias' constraints (RULES.md 9.2) on the fast path ---------------
+# -- games with modules: the Phobias' constraints (docs/rules.md 9.2) on the fast path ---------------
 
 
 def _general_path(m: pytest.MonkeyPatch, state: GameState) -> None:

@@ -1,5 +1,5 @@
-"""The payment closed forms for module costs agree with the exact search (RULES.md sections 4.0,
-4.6-4.9, EXPANSION.md V-12): ``can_cover_pairs``/``can_cover_module`` (Element parts, any,
+"""The payment closed forms for module costs agree with the exact search (docs/rules.md sections 4.0,
+4.6-4.9, V-12): ``can_cover_pairs``/``can_cover_module`` (Element parts, any,
 Spontaneous Elements and the Air conversion) and ``affordable``'s forms for costs counted in
 cards (Dark Matter, section 4.7/4.8; cards of different Elements, 4.6). The menu and auto
 payment rely on them instead of ``payment_search.remaining``: a disagreement would offer an

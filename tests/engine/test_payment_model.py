@@ -1,4 +1,4 @@
-"""The one payment model (RULES.md section 4.0, 4.10): the Cost record, the solver that serves the
+"""The one payment model (docs/rules.md section 4.0, 4.10): the Cost record, the solver that serves the
 legal moves, auto payment and the pending decision's "left to pay", the source filters, and the
 two defects fixed with it. Test pack fixtures (reconstructed cards)."""
 

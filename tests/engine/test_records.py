@@ -318,7 +318,7 @@ def test_a_type_without_a_rule_is_refused_naming_the_field() -> None:
 
 
 def test_crushed_card_leaves_with_its_slot_only_when_uncovered() -> None:
-    """EXPANSION.md V-21: a crushed card stays under its Phobia until the Phobia leaves; it is
+    """V-21: a crushed card stays under its Phobia until the Phobia leaves; it is
     uncovered then, and never pays meanwhile. No base card crushes: this sets one by hand."""
     from bbom_env.engine.payment.cost import usable_support
 

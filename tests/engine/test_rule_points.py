@@ -1,5 +1,5 @@
 """Rule points (hooks.RULE_POINTS): a "replace" modifier changes exactly one number the rules fix,
-and a lost ability takes the Magician's modifiers and triggers away (RULES.md section 9.2, the
+and a lost ability takes the Magician's modifiers and triggers away (docs/rules.md section 9.2, the
 Phobias; V-25, V-34, V-35, V-41; section 4.11). The "replace" kind comes with a module, so these
 tests play with the toy module (tests/modules/toy_module.py) and its Magicians (toy_pack.toml)."""
 

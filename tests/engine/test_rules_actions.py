@@ -1,4 +1,4 @@
-"""The five Actions (RULES.md sections 4.1-4.5), granted Actions (4.12) and illegal moves (every
+"""The five Actions (docs/rules.md sections 4.1-4.5), granted Actions (4.12) and illegal moves (every
 illegal move raises IllegalActionError naming it and the pending decision, and changes nothing).
 Test pack fixtures (reconstructed cards)."""
 

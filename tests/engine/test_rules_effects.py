@@ -1,4 +1,4 @@
-"""The effect vocabulary (RULES.md sections 7 and 8; vocab.OP_SCHEMAS): every op, the targets
+"""The effect vocabulary (docs/rules.md sections 7 and 8; vocab.OP_SCHEMAS): every op, the targets
 You / Each player / Each other player / A player / Another player / the Active Player, the X
 multiplier, "may" and optional picks, and partial application. Each op runs through a card of the
 test pack (engine fixtures, reconstructed), resolved with ``Scenario.effect``."""
@@ -129,7 +129,7 @@ def test_receive_madness_on_top_of_deck_each_other_player() -> None:
 
 
 def test_receive_madness_replacing_a_support_card_when_full() -> None:
-    """KNOWN_CARDS 8 item 11 (bagpipe ruling) as the test cover's arrival: with a full support,
+    """The [HJ-FAQ] ruling on the bagpipe Monster as the test cover's arrival: with a full support,
     discard a support card and put the Madness in its place."""
     sc = Scenario().support(0, "air-1", "fire-1", "water-1").action_phase(0)
     sc.effect("test_cover_b", "arrival", controller=0)

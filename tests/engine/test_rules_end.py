@@ -1,4 +1,4 @@
-"""End of the game (RULES.md section 6, A-05, A-25, A-71): win and the three ways to lose, and the
+"""End of the game (docs/rules.md section 6, A-05, A-25, A-71): win and the three ways to lose, and the
 terminal state's API. Test pack fixtures."""
 
 from __future__ import annotations

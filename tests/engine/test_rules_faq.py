@@ -1,5 +1,5 @@
-"""The 7 rulings of the official FAQ v1.3 that could be read (RULES.md section 0.1 [FAQ];
-KNOWN_CARDS.md section 8 items 1-7), one test each. Test pack fixtures (reconstructed cards)."""
+"""The 7 rulings of the official FAQ v1.3 that could be read (docs/rules.md section 0.1;
+[FAQ-scribd] in docs/cards.md's "Sources"), one test each. Test pack fixtures (reconstructed cards)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Paying for Actions (RULES.md section 4.0 and the payment sub-decisions of 10.4), in both payment
+"""Paying for Actions (docs/rules.md section 4.0 and the payment sub-decisions of 10.4), in both payment
 modes: "auto" (the engine picks a least-waste payment) and "manual" (each card is a decision, then
 confirm or cancel). Test pack fixtures (reconstructed cards)."""
 

@@ -1,4 +1,4 @@
-"""Recuperation, drawing, the empty deck, receiving Madness and elimination (RULES.md section 5;
+"""Recuperation, drawing, the empty deck, receiving Madness and elimination (docs/rules.md section 5;
 A-23, A-24, A-25, A-29, A-30, A-31; [FAQ] rulings 1 and 2). Test pack fixtures."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Setup (RULES.md section 2.1 steps 1-12, section 2.4 game modes, A-38, A-39, A-41) and the first
+"""Setup (docs/rules.md section 2.1 steps 1-12, section 2.4 game modes, A-38, A-39, A-41) and the first
 turn opening the Grimoire (section 3.3.6, A-04). Test pack cards are reconstructed fixtures."""
 
 from __future__ import annotations

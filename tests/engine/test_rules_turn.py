@@ -1,4 +1,4 @@
-"""Turn structure (RULES.md sections 3.1-3.3 and 3.6): turn order, Concentration, the Monster phase
+"""Turn structure (docs/rules.md sections 3.1-3.3 and 3.6): turn order, Concentration, the Monster phase
 on the Invocation track, end of round, New Monster, the last round (A-05). Test pack fixtures."""
 
 from __future__ import annotations

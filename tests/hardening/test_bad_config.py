@@ -1,4 +1,4 @@
-"""Bad GameConfig values never slip through (issue 9): every field is type-checked on construction,
+"""Bad GameConfig values never slip through: every field is type-checked on construction,
 and a refusal is a ConfigError naming the field and the allowed values, never a late crash.
 
 A property test throws values of every type at every field: each is refused with that ConfigError,
@@ -101,8 +101,8 @@ def test_any_value_of_any_field_is_refused_by_name_or_works(data: st.DataObject)
         ("modules", 0, ["a tuple of module names"]),
         ("modules", "dark_matter", ["a tuple of module names"]),
         ("modules", (1,), ["a tuple of module names"]),
-        # Issue 8: only registered modules (the Dark Matter module: issue 11; the Phobia module is
-        # not built yet); the base game is not one to name.
+        # Only registered modules (import bbom_env registers the Vth Element's two); the base game
+        # is not one to name.
         ("modules", ["fear"], ["unknown module(s) ['fear']", "available modules: 'dark_matter', 'phobias'"]),
         ("modules", ("base",), ["unknown module(s) ['base']", "() for the base game"]),
         ("seed", math.nan, ["non-negative int below 2**64"]),

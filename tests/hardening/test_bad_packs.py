@@ -1,4 +1,4 @@
-"""Bad card packs never crash, hang or slip through (issue 9): every malformed or out-of-range pack
+"""Bad card packs never crash, hang or slip through: every malformed or out-of-range pack
 is refused with a PackError naming the file, the card and the field; a pack that loads plays.
 
 Property tests take the default pack document (tomllib-parsed), mutate it one place at a time, write

@@ -1,5 +1,5 @@
 """The cards CLI (python -m bbom_env.cards) answers bad input with one clear line on stderr and a
-non-zero exit status, never a traceback (issue 9); a pipe closed early is not an error.
+non-zero exit status, never a traceback; a pipe closed early is not an error.
 
 Exit statuses: 0 done, 1 ``validate`` found the pack invalid (or ``show`` no such card), 2 bad
 input. Most tests run the CLI in a subprocess, as a user does.

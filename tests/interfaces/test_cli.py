@@ -1,4 +1,4 @@
-"""The command lines (issue 10): bad values are argparse errors (exit 2, one message naming the value,
+"""The command lines: bad values are argparse errors (exit 2, one message naming the value,
 no traceback), an unknown pack lists the named packs, a closed pipe ends them quietly (exit 0),
 ``python -m bbom_env`` lists and dispatches the commands, balance.py never writes docs/ unasked."""
 

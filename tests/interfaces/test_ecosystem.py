@@ -1,4 +1,4 @@
-"""The envs as Gymnasium and Stable-Baselines3 code expect them (issue 10): SB3's ``make_vec_env`` and
+"""The envs as Gymnasium and Stable-Baselines3 code expect them: SB3's ``make_vec_env`` and
 an env id given to MaskablePPO (both ask for ``render_mode="rgb_array"``), the registered episode
 limit (``max_episode_steps``: one truncation mechanism per path), unsupported render modes."""
 

@@ -1,4 +1,4 @@
-"""Packaging (issue 10): the licence, ``__version__``, console scripts, metadata, a light install (the
+"""Packaging: the licence, ``__version__``, console scripts, metadata, a light install (the
 engine and envs without torch or SB3) and the set-up script's Python check."""
 
 from __future__ import annotations

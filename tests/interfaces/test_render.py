@@ -1,4 +1,4 @@
-"""Text rendering of both envs (issue 10): "human" prints on reset and after every step; after a step
+"""Text rendering of both envs: "human" prints on reset and after every step; after a step
 the text says who did what (the seat, the move by name, the card it points at) and what it set off."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""The module seams of issue 8, part 3, proven with the toy module (tests/modules/toy_module.py):
+"""The module seams proven with the toy module (tests/modules/toy_module.py):
 a module's own state (``Module.state_type`` in ``state.ext``), its pack sections
 (``Module.pack_sections``: cards in ``pack.sections``), its decisions (``Module.decisions``), and
 two small ones (the observation's "ability lost" flag reads ``hooks.ability_lost``; the scenario
-builder names moves in the game's layout). RULES.md section 9: the Vth Element's modules (Dark
+builder names moves in the game's layout). docs/rules.md section 9: the Vth Element's modules (Dark
 Matter's Black Book and Dark Curses, the Phobias' Madness pile) need exactly these."""
 
 from __future__ import annotations
@@ -331,7 +331,7 @@ def test_module_kinds_in_a_module_section_count_only_in_games_with_the_module(
     toy: None, tmp_path: Path
 ) -> None:
     """A pack may hold a module's cards and still serve base games: a module-only modifier kind on
-    a module card is refused only where its module plays, and only if undeclared (issue 8 part 4)."""
+    a module card is refused only where its module plays, and only if undeclared."""
     text = OMEN.format(id="o1", name="O", element="fire") + (
         'effect = [{ op = "modifier", mod = { kind = "lose_ability" }, duration = "this_turn" }]\n'
     )

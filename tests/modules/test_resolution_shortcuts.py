@@ -1,5 +1,5 @@
 """Shortcuts of module games' resolution, each compared with the general path on random states:
-``placement._over_limit`` (the Recuperation's end check, RULES.md 5.1, V-35: no hand-size read
+``placement._over_limit`` (the Recuperation's end check, docs/rules.md 5.1, V-35: no hand-size read
 without Madness in hand), ``payment_frame._compact`` (a pay frame's compact cost, found again)
 and ``ops_board.barred_types`` (the Curse types an effect may not pick, found again)."""
 

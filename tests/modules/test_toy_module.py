@@ -1,4 +1,4 @@
-"""The module seams end to end, proven with a toy module (issue 8, parts 3 and 4; RULES.md section 9:
+"""The module seams end to end, proven with a toy module (docs/rules.md section 9:
 the Vth Element's modules will plug in the same way): move blocks appended after the base ones,
 an Action of the menu with its own frame, a module-only modifier kind on a card, a modifier source
 (a card in a support), a setup step after the base draws, an invariant, a statistic, a render part
@@ -156,7 +156,7 @@ def test_the_module_action_pays_manually_and_cancels(toy: None) -> None:
 
 
 def test_the_support_source_changes_the_hand_size_rule_point(toy: None) -> None:
-    """A Madness in the support refills the hand to 5 (the toy version of the Phobia of RULES.md
+    """A Madness in the support refills the hand to 5 (the toy version of the Phobia of docs/rules.md
     section 9.2, "refill your hand to 5 cards instead of 6"; V-35)."""
     for config, want in (({}, HAND_SIZE), (TOY_CONFIG, HAND_SIZE_WITH_MADNESS)):
         sc = Scenario(**config).support(0, "madness").hand(0, "fire-1")
@@ -169,7 +169,7 @@ def test_the_support_source_changes_the_hand_size_rule_point(toy: None) -> None:
 
 def test_module_setup_draws_after_the_base_deal(toy: None) -> None:
     """The base deal of a seed is the same with the module and without; the module's setup step
-    takes the next draw of the game's RNG after the base setup's last one (issue 8, part 3)."""
+    takes the next draw of the game's RNG after the base setup's last one."""
     mags = ("test_mag_fire", "test_mag_water", "test_mag_earth")  # the toy pack adds Magicians
     omens = sorted(load_pack("test", (TOY_PACK,)).sections["toy_omen"])
     for seed in range(5):
@@ -231,7 +231,7 @@ def test_random_playouts_with_the_module_keep_the_invariants(toy: None, players:
 
 def test_a_module_modifier_kind_needs_the_module() -> None:
     """A pack card written with "replace" is refused for a base game, naming the file, card and
-    field; the same game with the module is accepted (issue 8 part 4)."""
+    field; the same game with the module is accepted."""
     base = GameConfig(pack="test", pack_overrides=(TOY_PACK,))
     with registered(obs=False):
         with pytest.raises(PackError) as err:

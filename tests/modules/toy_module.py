@@ -1,5 +1,5 @@
 """A toy rules module, used only by tests: it exercises every seam a real module (the Vth Element's
-Dark Matter and Phobias, RULES.md section 9) plugs into, without being one.
+Dark Matter and Phobias, docs/rules.md section 9) plugs into, without being one.
 
 What it adds (``TOY``):
 

@@ -1,4 +1,4 @@
-"""The Phobia module's RL views (bbom_env/rl/obs_phobias.py; issue 12, "RL views"): the Madness
+"""The Phobia module's RL views (bbom_env/rl/obs_phobias.py): the Madness
 pile's face-up top and what remains in it (section 1.3, 5.3), each seat's Phobias and crushed cards
 (section 9.2, A-55, A-74), the ``phobia_crush`` decision (DP-34) through the envs, no hidden
 information (A-66) with the module alone and with Dark Matter, Gymnasium's check_env and

@@ -1,7 +1,7 @@
 """The observation encoder's module-game shortcuts against the general paths they stand for, on
 many random module-game states (``builders.random_decisions``): a seat's ability-lost flag,
 support capacity and Spell limit (``obs_player.Seats``: the modules' sources asked once per seat,
-their modifiers summed there) equal ``hooks.ability_and_limits`` (RULES.md sections 4.11, 9.2;
+their modifiers summed there) equal ``hooks.ability_and_limits`` (docs/rules.md sections 4.11, 9.2;
 V-10, V-27), with temporary modifiers and extra Phobias added to the random states, and with a
 test module whose source yields limit modifiers (the Phobias' yield none of them); and the count
 vectors written whole as bytes with both modules (``ObsContext.codes_all``: own hand and deck,

@@ -1,4 +1,4 @@
-"""The Actions of the Action phase (RULES.md section 4): for each, which ids the menu offers
+"""The Actions of the Action phase (docs/rules.md section 4): for each, which ids the menu offers
 (``legal``), what choosing one pushes (``choose``: the payment frame, then the Action's frames) and
 the frames that carry it out. ``BASE_ACTIONS`` registers them with the base game's module; the
 menu (``menu.py``) only loops over registered Actions.
@@ -112,7 +112,7 @@ def destroy_cost(state: GameState, p: int, curse: CurseOnTrack) -> tuple:
 # The Actions' ``legal`` return lists (the menu extends its list with them: cheaper than resuming
 # a generator per id) and, when ``view.plain(action)`` (no modifier touches the Action), compare
 # the printed cost with ``view.tot`` inline instead of asking ``view.can_pay_single`` per id: the
-# menu is about a third of the engine's time in random play (issue 8). One-Element costs compare
+# menu is about a third of the engine's time in random play. One-Element costs compare
 # with ``view.single_tot`` (``tot`` itself when plain; with the Dark Matter module's Spontaneous
 # Elements and Air conversion, ``tot`` plus what they add: section 4.9, V-12).
 

@@ -43,6 +43,6 @@ BASE_MODULE = Module(
     curse_types=CURSE_TYPES,
     card_codes=(*range(NUM_ELEMENT_CODES), MADNESS),
     stats=STATS,
-    doc="The Big Book of Madness, base game (RULES.md sections 1-8).",
+    doc="The Big Book of Madness, base game (docs/rules.md sections 1-8).",
 )
 register(BASE_MODULE)

@@ -1,4 +1,4 @@
-"""The Destroy Action's menu (RULES.md section 4.4) in a game with modules: ``actions.legal_destroy``
+"""The Destroy Action's menu (docs/rules.md section 4.4) in a game with modules: ``actions.legal_destroy``
 hands a module game's query here (a base game keeps its own loop there). Besides the base Curses
 (printed cost plus tokens, A-62), a module's Curse types cost what their ``rules.CurseRule`` says
 (a Dark Curse: Dark Matter only, section 4.7), the modules' cost transforms add ways to pay

@@ -1,4 +1,4 @@
-"""The Action menu (RULES.md section 3.4, DP-03): END plus every registered Action the decider can
+"""The Action menu (docs/rules.md section 3.4, DP-03): END plus every registered Action the decider can
 take now. The menu names no Action: it loops over ``ruleset(config.modules).actions`` and hands a
 chosen id to the Action that owns its block (``rules.MenuAction``).
 
@@ -49,7 +49,7 @@ def req_of(e: int, n: int) -> Req:
 
 class MenuView:
     """What every Action's ``legal`` needs, computed once per menu query (never kept between
-    queries: modifiers are read fresh, STYLE.md practice 10). A player without "forbid" / "cost"
+    queries: modifiers are read fresh, design decision 9). A player without "forbid" / "cost"
     modifiers skips those hooks (the hot path of random play). A game whose modules transform
     costs (``rules.Module.cost_transforms``: Spontaneous Elements, section 4.9) applies them in
     ``cost`` and checks the costs they make with the payment solver; a base game never does. In a

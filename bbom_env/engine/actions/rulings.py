@@ -1,4 +1,4 @@
-"""Rulings on the Actions (RULES.md sections 4.4, 4.5, 4.10; EXPANSION.md V-31, V-32, V-36) that
+"""Rulings on the Actions (docs/rules.md sections 4.4, 4.5, 4.10; V-31, V-32, V-36) that
 read the standing modifiers of cards active in a zone (the modules' ``modifier_sources``: the Vth
 Element's Phobias, section 9.2). ``actions.py`` and ``destroy_menu.py`` ask them only in a game
 with modules, on the paths a modifier already takes off the base game's fast path; they never

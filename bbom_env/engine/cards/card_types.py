@@ -1,4 +1,4 @@
-"""The base game's card kinds (RULES.md section 1; docs/card_pack_format.md): their immutable
+"""The base game's card kinds (docs/rules.md section 1; docs/card_pack_format.md): their immutable
 records (``Magician``, ``Spell``, ``Curse``, ``Monster``, ``GrimoirePage``) and the parsers that read
 one ``[[magician]]``, ``[[spell]]``, ``[[curse]]`` or ``[[grimoire]]`` entry of a pack file into one.
 

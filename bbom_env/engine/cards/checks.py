@@ -43,7 +43,7 @@ ID_PATTERN = re.compile(r"[a-z0-9_]{1,64}")
 PROVENANCES = ("printed", "partial", "reconstructed")
 # The mark after a card's name wherever it is shown (renders, the play UI, the catalogue): a
 # reconstructed card is not the real one, a partial card is only partly the real one
-# (../shared/cards/README.md policy 2: nothing invented is presented as the real card).
+# (design decision 4: nothing invented is presented as the real card).
 PROVENANCE_MARKS = {"printed": "", "partial": "~", "reconstructed": "*"}
 # Elements one Action or Curse may cost (per X for a Spell): far above any printed card.
 MAX_COST = 10
@@ -166,7 +166,7 @@ def provenance(entry: dict, where: str) -> tuple[str, str, str, str]:
     prov = choice(entry, "provenance", where, PROVENANCES)
     source = opt(entry, "source", "", where, str)
     if prov in ("printed", "partial") and not source:
-        raise PackError(f"{where}.source: a {prov} card must cite its KNOWN_CARDS.md source")
+        raise PackError(f"{where}.source: a {prov} card must cite its source (a tag of docs/cards.md)")
     notes = opt(entry, "notes", "", where, str)
     known = opt(entry, "known", "", where, str)
     if prov == "partial" and not known.strip():

@@ -1,4 +1,4 @@
-"""Checks that a card pack's module content comes with its module (RULES.md section 9; docs/engine.md,
+"""Checks that a card pack's module content comes with its module (docs/rules.md section 9; docs/engine.md,
 "Writing a module"): a modifier kind or an effect op that only a rules module brings, and a
 section a module needs. Setup and save loading ask them for each game (``setup.py``,
 ``save_check.py``): a base game never runs a module's kind or op, and a game with a module has the

@@ -1,4 +1,4 @@
-"""Card packs: cards as data (../shared/cards/README.md), loaded from TOML and validated.
+"""Card packs: cards as data (design decision 4), loaded from TOML and validated.
 
 A pack has the sections ``[pack]``, ``[round_track]``, ``[[magician]]``, ``[[spell]]``,
 ``[[curse]]`` and ``[[grimoire]]``; docs/card_pack_format.md describes every field. Every card

@@ -1,4 +1,4 @@
-"""The effect vocabulary: the verbs card effects are written in (RULES.md sections 7 and 10.5).
+"""The effect vocabulary: the verbs card effects are written in (docs/rules.md sections 7 and 10.5).
 
 An effect is a list of ops; each op is a TOML table ``{op = "draw", target = "each", count = "X"}``.
 This module holds the schema of every op and of the standing modifiers (Magician abilities and
@@ -176,7 +176,7 @@ BASE_MODIFIER_KINDS: tuple[str, ...] = (
     "support_slots",
     "trigger",
 )
-# Modifier kinds that only a module enables (RULES.md section 9.2: the Phobias). The engine reads
+# Modifier kinds that only a module enables (docs/rules.md section 9.2: the Phobias). The engine reads
 # these ("replace" at the rule points of hooks.RULE_POINTS, "lose_ability" in hooks.ability_lost,
 # "cure_only" in actions.legal_cure: the player's Cure Action may target only the card whose
 # modifier source yields it, with that card's ``code``, V-31), but a card may use one only in a

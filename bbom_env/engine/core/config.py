@@ -1,6 +1,6 @@
-"""GameConfig: everything that defines a game, validated on construction (RULES.md section 2.5).
+"""GameConfig: everything that defines a game, validated on construction (docs/rules.md section 2.5).
 
-Rule switches default to the [PROPOSED] resolutions of RULES.md section 11; each names its
+Rule switches default to the [PROPOSED] resolutions of docs/rules.md section 11; each names its
 ambiguity id.
 """
 
@@ -235,7 +235,7 @@ class GameConfig:
 
 def _check_modules(modules: tuple[str, ...], bad: Any) -> None:
     """Registered modules (``rules.MODULES``, the base game aside), each once, with the modules
-    they require (RULES.md section 9). Imported here, not at the top: a config is plain data."""
+    they require (docs/rules.md section 9). Imported here, not at the top: a config is plain data."""
     from bbom_env.engine.core.rules import ruleset
 
     try:

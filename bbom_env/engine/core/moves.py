@@ -1,7 +1,7 @@
 """The flat move layout: every engine move is one integer id (design decision 5).
 
 Ids are built from named, contiguous blocks whose sizes come from the maxima in ``constants``
-(never hand-kept offsets, STYLE.md section 4.2); each block has a typed argument
+(never hand-kept offsets, design decision 5); each block has a typed argument
 (``move_args``), so an id means the same thing from every seat. ``decode(id)`` gives a ``Move``
 (block name, typed argument).
 

@@ -1,7 +1,7 @@
 """Rules as modules: what a module adds to the game, and the ruleset of a module set.
 
 The base game is the first module; a game's ruleset is the base plus ``config.modules`` in that
-order (RULES.md section 9: the Vth Element's Dark Matter and Phobia modules). A module declares:
+order (docs/rules.md section 9: the Vth Element's Dark Matter and Phobia modules). A module declares:
 
 * move blocks (appended after the base blocks: ``moves.register_blocks``) and the Actions of the
   Action menu (``MenuAction``: its legal ids and what choosing one pushes), so the menu loops over
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class MenuAction:
-    """An Action of the Action menu (RULES.md section 4, DP-03).
+    """An Action of the Action menu (docs/rules.md section 4, DP-03).
 
     ``legal(state, menu)`` returns (a list, or any iterable) the ids of this Action the decider
     may choose now (``menu`` is the ``menu.MenuView`` of the pending menu: the decider, the
@@ -71,7 +71,7 @@ class MenuAction:
 
 @dataclass(frozen=True)
 class CurseRule:
-    """How a module's Curse type differs from the base's Curses (RULES.md 4.4, 4.7).
+    """How a module's Curse type differs from the base's Curses (docs/rules.md 4.4, 4.7).
 
     ``cost(state, player, curse)``: what destroying such a Curse (a ``records.CurseOnTrack``) with
     the Destroy Action costs (a ``payment.Cost``; the base's printed cost, tokens and "cost"
@@ -148,7 +148,7 @@ class Module:
     requires: tuple[str, ...] = ()
     pack_files: tuple[str, ...] = ()
     offer_magician: Callable[[GameConfig, Magician], bool] | None = None
-    # Seams for Madness cards that keep their identity (the Phobia module, RULES.md 9.2), asked
+    # Seams for Madness cards that keep their identity (the Phobia module, docs/rules.md 9.2), asked
     # only in a game with modules (a base game never calls one). ``madness_arrived(state, seat,
     # code, zone)``: a card arrived directly in a hand or a support by an effect ("hand",
     # "support": V-21, V-22). ``recup_drawn(state, seat)``: after the Recuperation draw (5.1);

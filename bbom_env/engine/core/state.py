@@ -1,4 +1,4 @@
-"""The game state: every zone of RULES.md section 1.5, the RNG, and the pending-decision stack.
+"""The game state: every zone of docs/rules.md section 1.5, the RNG, and the pending-decision stack.
 
 Everything a game needs to resume lives here as plain data (ints, strs, lists, tuples, dicts of
 those), so ``clone()`` is a cheap explicit copy, pickle works, and ``to_dict()`` is JSON-ready
@@ -39,7 +39,7 @@ class SaveError(ValueError):
 
 @dataclass
 class PlayerState:
-    """A player's zones and flags (RULES.md section 1.5). ``clone`` copies every field by the rule
+    """A player's zones and flags (docs/rules.md section 1.5). ``clone`` copies every field by the rule
     of its declared type (``typed_fields.py``): records are immutable, lists of them are copied."""
 
     magician: str
@@ -68,7 +68,7 @@ class PlayerState:
 
     def take_support(self, slot: int) -> int:
         """The card of a support slot leaves it (its code returned): the slot closes up, or, when
-        a card is crushed under it, that card is uncovered and holds the slot (EXPANSION.md V-21:
+        a card is crushed under it, that card is uncovered and holds the slot (V-21:
         crushed until the Phobia leaves). Base game: nothing is ever crushed."""
         top = self.support[slot]
         if top.crushed == NO_CARD:

@@ -1,4 +1,4 @@
-"""Engine invariants: facts that hold at every decision of every game (STYLE.md practice 12).
+"""Engine invariants: facts that hold at every decision of every game (design decision 10).
 
 ``check_invariants(state)`` raises AssertionError naming the broken fact. The property tests run it
 after every decision of random games; it is also a debugging aid (call it after a suspicious move).
@@ -6,7 +6,7 @@ It reads the state only and never changes it.
 
 What is checked:
 
-* card conservation: every Element card of each Element and value (18 / 10 / 6, RULES.md section
+* card conservation: every Element card of each Element and value (18 / 10 / 6, docs/rules.md section
   1.1) and the 35 Madness cards are in exactly one zone: a player's deck, hand, discard pile or
   support; the value-2/3 supply or the value-1 reserve (A-41); the Madness pile; under a Curse
   (Sorcerer, A-43); destroyed; or the box (unused Madness, eliminated players, section 5.4);

@@ -1,7 +1,7 @@
 """Readable text rendering of a state (used by ``str(state)``, golden traces and the ansi render).
 
 Reconstructed cards are marked ``*`` and partial ones (only partly the real card) ``~``
-(../shared/cards/README.md policy 2: nothing invented is presented as the real card)."""
+(design decision 4: nothing invented is presented as the real card)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def _slot_name(slot: SupportSlot) -> str:
-    """A support slot's card, and the card crushed under it in brackets (EXPANSION.md V-21)."""
+    """A support slot's card, and the card crushed under it in brackets (V-21)."""
     name = code_name(slot.card)
     return name if slot.crushed == NO_CARD else f"{name}[{code_name(slot.crushed)}]"
 

@@ -1,4 +1,4 @@
-"""Setup (RULES.md section 2.1, steps 1-12, and the game modes of section 2.4)."""
+"""Setup (docs/rules.md section 2.1, steps 1-12, and the game modes of section 2.4)."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
     state.phase = Phase.CONCENTRATION
     state.event("setup", tuple(magicians), tuple(state.grimoire))
     # Modules' setup steps come after every base draw from the RNG, so the base deal of a seed is
-    # the same with and without them (issue 8, part 3). Each module's own state exists before any
+    # the same with and without them. Each module's own state exists before any
     # module step runs (a step may read another module's state).
     for name, state_type in rules.state_types:
         state.ext[name] = state_type()

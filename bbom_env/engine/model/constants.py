@@ -1,4 +1,4 @@
-"""Enums and limits of The Big Book of Madness (RULES.md sections 1.3, 1.4 and 1.6).
+"""Enums and limits of The Big Book of Madness (docs/rules.md sections 1.3, 1.4 and 1.6).
 
 Cards in zones are small integers ("card codes") so that zones are cheap to copy and count:
 

@@ -10,7 +10,7 @@ check (``save_check.py``) reads the schema of every kind from these types
 (``frame_schema(kind)``), and the loader turns a save's JSON lists back into tuples by them
 (``frame_from_json``). This module imports nothing from the rules code.
 
-Frame kinds of the base game (RULES.md sections in brackets):
+Frame kinds of the base game (docs/rules.md sections in brackets):
 
 * turn structure (``flow.py``), no keys besides ``kind``: ``conc`` (Concentration, 3.2),
   ``monster`` (Monster phase, 3.3), ``advance`` (one more marker step, 3.3.2), ``release``

@@ -1,4 +1,4 @@
-"""Typed arguments of move ids (RULES.md section 10; design decision 5).
+"""Typed arguments of move ids (docs/rules.md section 10; design decision 5).
 
 Every move block has one argument kind: a NamedTuple type, the number of ids it spans, and the
 two maps between the flat index inside the block and the typed value. Players are seat offsets

@@ -21,7 +21,7 @@ NO_CARD = -1
 
 
 class CurseOnTrack(NamedTuple):
-    """A Curse card on a slot of the Invocation track (RULES.md section 3.3.1)."""
+    """A Curse card on a slot of the Invocation track (docs/rules.md section 3.3.1)."""
 
     curse: str  # Curse id (``pack.curses``)
     neutralized_at: int = -1  # the turn it was neutralized (section 7, A-19); -1: face up
@@ -34,7 +34,7 @@ class CurseOnTrack(NamedTuple):
 
 
 class SpellSlot(NamedTuple):
-    """A Spell in a player's row (RULES.md sections 4.1, 7)."""
+    """A Spell in a player's row (docs/rules.md sections 4.1, 7)."""
 
     spell: str  # Spell id (``pack.spells``)
     exhausted: bool = False  # activated since its last refresh (section 4.1, A-21)
@@ -47,8 +47,8 @@ class SpellSlot(NamedTuple):
 
 
 class SupportSlot(NamedTuple):
-    """A slot of a player's support (RULES.md section 4.0): its card, and the card crushed under
-    it. The Vth Element's Phobias crush a support card (EXPANSION.md V-19, V-21, V-27): the
+    """A slot of a player's support (docs/rules.md section 4.0): its card, and the card crushed under
+    it. The Vth Element's Phobias crush a support card (V-19, V-21, V-27): the
     crushed card stays under the Phobia, unavailable, until the Phobia leaves. In the base game
     nothing crushes: ``crushed`` is always ``NO_CARD``."""
 
@@ -57,7 +57,7 @@ class SupportSlot(NamedTuple):
 
 
 class TempModifier(NamedTuple):
-    """A temporary modifier of a player (RULES.md section 4.11, A-20, A-68)."""
+    """A temporary modifier of a player (docs/rules.md section 4.11, A-20, A-68)."""
 
     modifier: dict[str, Any]  # the modifier (``vocab.MOD_SCHEMAS``), shared with the pack: read-only
     duration: str  # "until_next_monster" or "this_turn": when ``hooks.expire`` ends it
@@ -66,14 +66,14 @@ class TempModifier(NamedTuple):
 
 @final  # no subclass: payments tell sources apart by ``type(src) is HandSource`` (a hot path)
 class HandSource(NamedTuple):
-    """A payment source: one card of the payer's hand (RULES.md section 4.0)."""
+    """A payment source: one card of the payer's hand (docs/rules.md section 4.0)."""
 
     code: int  # its card code
 
 
 @final
 class SupportSource(NamedTuple):
-    """A payment source: the card in a slot of a support (RULES.md section 4.0, A-11)."""
+    """A payment source: the card in a slot of a support (docs/rules.md section 4.0, A-11)."""
 
     seat: int  # the support's owner
     slot: int  # the slot, 0-based

@@ -1,10 +1,10 @@
-"""Standing rule changes (RULES.md sections 4.10, 4.11): Magician abilities and temporary effects
+"""Standing rule changes (docs/rules.md sections 4.10, 4.11): Magician abilities and temporary effects
 ("until the next Monster", "this turn") as modifiers, queried fresh on every use.
 
 A modifier is a dict from ``vocab.MOD_SCHEMAS`` (or a module's kind, ``vocab.MODULE_MOD_SCHEMAS``).
 Sources, in order: the player's Magician sheet (unless the ability is lost), the player's temporary
 modifiers, then the modifier sources of the game's modules (``rules.Module.modifier_sources``: cards
-active in a zone, e.g. the Vth Element's Phobias in a support, RULES.md section 9.2), each asked
+active in a zone, e.g. the Vth Element's Phobias in a support, docs/rules.md section 9.2), each asked
 fresh (``mod_sources.gather``). A base game (no module) never reaches the third.
 
 ``player_mods`` answers them all; in a module game a hook that reads one kind (``rule_point``,
@@ -128,7 +128,7 @@ def ability_lost(state: GameState, p: int) -> bool:
 
 
 # Named rule points: a number the rules fix, which a "replace" modifier of the player can change
-# (the Vth Element's Phobias: RULES.md section 9.2). Defaults are the base game's.
+# (the Vth Element's Phobias: docs/rules.md section 9.2). Defaults are the base game's.
 RULE_POINTS: dict[str, str] = {
     "reshuffle_madness": "Madness cards received when an empty deck is reshuffled (section 5.2: 1)",
     "marker_steps": "spaces the Invocation marker advances in this player's Monster phase (3.3: 1)",
@@ -156,7 +156,7 @@ def cure_targets(state: GameState, p: int) -> frozenset[int] | None:
     a "cure_only" modifier (a module kind: the Phobia "You can no longer take the Cure Action
     (except for this card)", V-31) allows only the card that yields it (its ``code``; one without
     a code allows none). Only the Cure Action reads it: others may cure p's Madness, and cure
-    effects work as printed (RULES.md 4.5)."""
+    effects work as printed (docs/rules.md 4.5)."""
     modules = state.config.modules
     if not modules:
         return None  # "cure_only" is a module kind: never in a base game (see player_mods)

@@ -1,4 +1,4 @@
-"""One reading of a player's modifiers (RULES.md section 4.10; the Vth Element's Phobias, 9.2):
+"""One reading of a player's modifiers (docs/rules.md section 4.10; the Vth Element's Phobias, 9.2):
 what the menu (``menu.MenuView``) asks of the modifiers ``hooks.player_mods`` answers under a
 "forbid" or "cure_only" modifier (banned Elements, forbidden Actions, V-36 bans, the Cure
 Action's targets), worked out once per modifier tuple. (Without one, the menu's pass over the
@@ -8,7 +8,7 @@ The modifiers are still read fresh on every query (``hooks.player_mods`` asks ev
 this is a pure function of that answer, an immutable tuple of immutable modifiers, found again by
 identity (the Magician's tuple, the Phobias' rows and combos and their merges with it are the
 same objects query after query). A list (temporary modifiers) is read anew each time. No state
-is kept: the same modifiers give the same reading whatever the state (STYLE.md practice 10).
+is kept: the same modifiers give the same reading whatever the state (design decision 9).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The modules' modifier sources as the hooks ask them (RULES.md section 9.2: cards active in a
+"""The modules' modifier sources as the hooks ask them (docs/rules.md section 9.2: cards active in a
 zone, e.g. the Vth Element's Phobias in a support; ``rules.Module.modifier_sources``), and which
 modifier kinds a pack's Magicians carry (section 4.10).
 
@@ -7,7 +7,7 @@ module order: the single source itself when there is one (the Phobias'), so a ho
 It is a pure function of the modules tuple (``rules.ruleset`` is one too), the last answer found
 again by identity of the tuple and forgotten when a module is (un)registered
 (``rules.ModulesMemo``). Nothing of a state is kept: the sources are asked on every query
-(STYLE.md practice 10).
+(design decision 9).
 """
 
 from __future__ import annotations

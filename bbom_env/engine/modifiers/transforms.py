@@ -1,7 +1,7 @@
 """The modules' cost transforms (``rules.Module.cost_transforms``): functions that add ways to pay
-an Action's cost after its "cost" modifiers (RULES.md section 4.10), e.g. the Vth Element's
+an Action's cost after its "cost" modifiers (docs/rules.md section 4.10), e.g. the Vth Element's
 Spontaneous Elements (a pair of Dark Matter cards as one Element, section 4.9) and the Air
-conversion (EXPANSION.md V-12). ``GatedTransform`` gives one a cheap gate and the facts the menu
+conversion (V-12). ``GatedTransform`` gives one a cheap gate and the facts the menu
 (``menu.MenuView``) reads to skip it or to check costs with closed forms
 (``menu_closed_forms``); ``hooks.adjust_cost`` applies them after the modifiers. A base game has
 none. (``hooks`` names everything here too.)

@@ -1,4 +1,4 @@
-"""Choosing the cards of a payment (RULES.md section 4.0, DP-P1..P6): the canonical payment of
+"""Choosing the cards of a payment (docs/rules.md section 4.0, DP-P1..P6): the canonical payment of
 ``payment="auto"`` (manual payment's A-18 check is ``payment_irreducible``'s).
 
 Auto payment, for a cost of Element parts and ``any`` (docs/rules_decisions.md): least waste for

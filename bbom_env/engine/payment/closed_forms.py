@@ -1,7 +1,7 @@
 """Closed forms of the menu (``menu.MenuView``) for costs a module's cost transforms open
 (``hooks.GatedTransform``): Spontaneous Elements, a pair of currency cards paying 1 of any part
-(RULES.md section 4.9), and the Air conversion, one Air card counted as any other Element, its
-whole value (EXPANSION.md V-12). Each gives ``payment.can_cover_module``'s or
+(docs/rules.md section 4.9), and the Air conversion, one Air card counted as any other Element, its
+whole value (V-12). Each gives ``payment.can_cover_module``'s or
 ``payment.affordable``'s answer for a cost of its shape without building the cost or searching
 (``tests/engine/test_payment_closed_forms.py`` compares them on every small hand). And ``fits``,
 the menu's check of an Element-only cost against the Element cards (every game's).

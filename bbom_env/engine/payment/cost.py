@@ -1,4 +1,4 @@
-"""Paying a cost (RULES.md section 4.0): one cost record and one solver for the legal moves, auto
+"""Paying a cost (docs/rules.md section 4.0): one cost record and one solver for the legal moves, auto
 payment, the pending decision's "left to pay" and the observation.
 
 A ``Cost`` is Element parts (fire, water, earth, air), ``any`` Elements, and the module parts: a
@@ -6,7 +6,7 @@ one-of-a-set surcharge (``one_of`` Elements of the Elements in ``one_of_set``), 
 of pairwise different Elements (any values), ``currency`` cards (the non-Element currency,
 ``constants.CURRENCY``), ``wildcards`` (two currency cards as one Element of value 1) and
 ``convert`` (one Air card of the payment may count as any one Element, its whole value: the Vth
-Element's Air conversion, EXPANSION.md V-12). A card's whole value goes to one part (a card is
+Element's Air conversion, V-12). A card's whole value goes to one part (a card is
 never split, [PROPOSED] 4.0). Its first five fields are the base game's requirement vector
 (``constants.COST_PARTS``), so ``cost[e]`` and ``cost[COST_ANY]`` read as they always did.
 
@@ -139,7 +139,7 @@ def usable_support(
         for s, slot in enumerate(pl.support):
             code = slot.card
             if (code < NUM_ELEMENT_CODES and CODE_ELEMENT[code] not in banned) or code == CURRENCY:
-                # Source filter: a slot holding a crushed card (under a Phobia, EXPANSION.md
+                # Source filter: a slot holding a crushed card (under a Phobia,
                 # V-21) pays with neither card: the crushed one is unavailable, the one on top is
                 # a Phobia. No base card crushes, so this never removes a base-game source.
                 if slot.crushed == NO_CARD:

@@ -1,5 +1,5 @@
 """Auto payment and manual payment's A-18 check, counted, for a cost in cards of one kind
-(RULES.md sections 4.6-4.8): n currency cards only (a Dark Curse's or a Black Spell's Dark
+(docs/rules.md sections 4.6-4.8): n currency cards only (a Dark Curse's or a Black Spell's Dark
 Matter) or n cards of different Elements only (Acquire Dark Matter). Whether cards cover such a
 cost is a count, so ``payment_auto`` answers them here, with the cards and answers its search
 gives (``tests/modules/dark_matter/test_fast_payments.py`` compares them).

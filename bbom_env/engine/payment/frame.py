@@ -1,4 +1,4 @@
-"""The payment frame (RULES.md sections 4.0 and 10.4): paying the cost of an Action.
+"""The payment frame (docs/rules.md sections 4.0 and 10.4): paying the cost of an Action.
 
 ``payment="auto"`` pays with the canonical least-waste payment (``payment.auto_payment``);
 ``"manual"`` asks for each card (PAY_HAND / PAY_SUPPORT; a Dark Matter card of a Spontaneous

@@ -1,4 +1,4 @@
-"""The exact payment search for costs with module parts (RULES.md sections 4.0, 4.6, 4.9, 4.10).
+"""The exact payment search for costs with module parts (docs/rules.md sections 4.0, 4.6, 4.9, 4.10).
 
 A cost with only Element parts and "any" is solved by the closed forms of ``payment.py`` (the hot
 path of the base game). A cost with a one-of-a-set surcharge, "n cards of different Elements", a

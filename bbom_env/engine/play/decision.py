@@ -1,4 +1,4 @@
-"""What the pending decision is, in words and as data (RULES.md section 10).
+"""What the pending decision is, in words and as data (docs/rules.md section 10).
 
 ``pending(state)`` gives a ``Decision``: the kind (a stable name used by the observation encoder),
 the decider, the source card, the remaining cost and the picks so far for payments, and how many

@@ -1,4 +1,4 @@
-"""Turn structure (RULES.md section 3): Concentration, Monster phase with the Invocation track,
+"""Turn structure (docs/rules.md section 3): Concentration, Monster phase with the Invocation track,
 Action phase, Recuperation, end of turn; end of round and the New Monster procedure."""
 
 from __future__ import annotations
@@ -70,12 +70,12 @@ def run_conc(state: GameState, f: dict) -> None:
     a = state.active
     spells = state.players[a].spells
     exhausted = [i for i, sp in enumerate(spells) if sp.exhausted and not sp.neutralized]
-    # Nothing to refresh: whatever the rule point says (RULES.md 9.2), nothing happens (not read).
+    # Nothing to refresh: whatever the rule point says (docs/rules.md 9.2), nothing happens (not read).
     limit = hooks.rule_point(state, a, "concentration_refresh", len(exhausted)) if exhausted else 0
     if limit >= len(exhausted):
         for i in exhausted:
             spells[i] = with_exhausted(spells[i], False)
-    elif limit > 0:  # a rule point lowered it: the player chooses which Spells (RULES.md 9.2)
+    elif limit > 0:  # a rule point lowered it: the player chooses which Spells (docs/rules.md 9.2)
         push(state, {"kind": "refresh_choice", "player": a, "left": limit, "decider": None})
     if state.config.neutralized_curse_release == "start_of_next_turn":  # A-19 alternative
         _release_curses(state)
@@ -197,7 +197,7 @@ def run_place(state: GameState, f: dict) -> None:
     done(state, f)
     page = state.pack.pages[state.grimoire[state.round - 1]]
     monster = page.monster
-    if monster is None:  # Cover and Inside pages carry a Monster, the End page none (RULES.md 1.1)
+    if monster is None:  # Cover and Inside pages carry a Monster, the End page none (docs/rules.md 1.1)
         raise ValueError(f"Grimoire page {page.id!r} of round {state.round} has no Monster")
     k = state.pack.round_track[state.config.difficulty - 1][state.round - 1]
     types = ["multi"] * k + list(monster.curse_symbols)
@@ -245,7 +245,7 @@ def run_recup(state: GameState, f: RecupFrame) -> None:
 
 def _recup_drawn(state: GameState, p: int) -> bool:
     """The modules' ``recup_drawn`` seams after the Recuperation draw (the Phobia module places the
-    Phobias of the hand, RULES.md 9.2): True when one of them took over the end of Recuperation."""
+    Phobias of the hand, docs/rules.md 9.2): True when one of them took over the end of Recuperation."""
     modules = state.config.modules
     last = _RECUP_HOOKS.last
     took = False

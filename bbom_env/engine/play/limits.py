@@ -1,4 +1,4 @@
-"""Limits that shrink (RULES.md sections 4.11, 9.2): when a player's Magician ability is lost (for
+"""Limits that shrink (docs/rules.md sections 4.11, 9.2): when a player's Magician ability is lost (for
 good, or while a "lose_ability" modifier lasts), a raised support capacity or Spell limit falls
 back to the printed one, and the player must come back within it.
 

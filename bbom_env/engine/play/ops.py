@@ -1,4 +1,4 @@
-"""The interpreter of the effect vocabulary (RULES.md sections 7, 8 and 10.5; schema in vocab.py).
+"""The interpreter of the effect vocabulary (docs/rules.md sections 7, 8 and 10.5; schema in vocab.py).
 
 An effect runs as a ``seq`` frame over its op list. Each op first resolves its target (a ``tgt``
 frame: You / Each player / Each other player / A player / the Active Player), then runs as one
@@ -115,7 +115,7 @@ def run_tgt(state: GameState, f: dict) -> None:
     players = [q for q in players if not state.players[q].eliminated]
     if target == "each" and f["source"] in state.pack.curses:
         # A rule point may make a Curse part that targets every player apply more than once to
-        # one player (RULES.md section 9.2); each application is its own frame, in turn order.
+        # one player (docs/rules.md section 9.2); each application is its own frame, in turn order.
         players = [q for q in players for _ in range(hooks.rule_point(state, q, "curse_part_times", 1))]
     frames = [_op_frame(f, q, op) for q in players]
     if (
@@ -129,7 +129,7 @@ def run_tgt(state: GameState, f: dict) -> None:
 
 
 def deal_round_robin(frames: list[dict]) -> list[dict]:
-    """V-24 (RULES.md 5.3 "one at a time in turn order"): with a face-up pile of distinct cards,
+    """V-24 (docs/rules.md 5.3 "one at a time in turn order"): with a face-up pile of distinct cards,
     several players' Madness is dealt one card at a time, round-robin in turn order from the
     Active Player, until each has what they must: one frame per card, each taking 1 (a frame's
     placement frames, V-21, V-22, run before the next card). Two frames of one player (a part

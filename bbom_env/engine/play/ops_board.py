@@ -1,4 +1,4 @@
-"""Effect ops on Spells and on the board (RULES.md sections 7, 10.5 DP-E09/E10): neutralize,
+"""Effect ops on Spells and on the board (docs/rules.md sections 7, 10.5 DP-E09/E10): neutralize,
 exhaust, refresh and lose Spells; neutralize and destroy Curses; Element tokens (A-62); the
 Invocation marker; Madness under Curses (Sorcerer, A-43). The op framework is in ``ops.py``."""
 

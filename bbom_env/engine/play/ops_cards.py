@@ -1,4 +1,4 @@
-"""Effect ops on players' cards without a board target (RULES.md sections 5.2, 5.3, 7, 4.12):
+"""Effect ops on players' cards without a board target (docs/rules.md sections 5.2, 5.3, 7, 4.12):
 draw, discard from the deck top, cure by effect, receive Madness, gain a card, grant Actions,
 temporary modifiers, reshuffle, exchange (A-37) and "may" (DP-E15). The op framework and the
 hand/discard/support pickers are in ``ops.py``."""

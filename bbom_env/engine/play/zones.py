@@ -1,5 +1,5 @@
 """Moving cards between zones: drawing, receiving Madness, reshuffling, elimination, end of game
-(RULES.md sections 5 and 6). Every move keeps each card in exactly one zone."""
+(docs/rules.md sections 5 and 6). Every move keeps each card in exactly one zone."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Dark Matter module's Actions and costs (RULES.md sections 4.6-4.9).
+"""The Dark Matter module's Actions and costs (docs/rules.md sections 4.6-4.9).
 
 **Acquire a Dark Matter card** (section 4.6, V-17): pay 2 Element cards of different
 Elements, whatever their values (``payment.Cost(distinct=2)``: the engine's one solver, auto and

@@ -1,4 +1,4 @@
-"""The Air conversion (EXPANSION.md V-12, RULES.md section 4.11): the new Air Magician's ability
+"""The Air conversion (V-12, docs/rules.md section 4.11): the new Air Magician's ability
 "During your turn, you may consider 1 Air card as 1 Element of your choice."
 
 Design: a payment option, not an activated ability. The Magician's sheet carries a modifier of the

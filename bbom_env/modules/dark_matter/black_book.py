@@ -1,4 +1,4 @@
-"""The Black Book (RULES.md section 4.8; EXPANSION.md V-01 to V-04; A-59, A-60, A-79).
+"""The Black Book (docs/rules.md section 4.8; V-01 to V-04; A-59, A-60, A-79).
 
 **Use the Black Book** is a module Action with two move blocks, ``BLACK_BOOK_LEFT`` (the left
 page, the Bookmark) and ``BLACK_BOOK_RIGHT`` (the right page, the Arrow), one id each (one size for

@@ -1,4 +1,4 @@
-"""The Dark Matter module's cards (RULES.md section 1.2; EXPANSION.md V-01, V-02, V-13, V-16, V-18):
+"""The Dark Matter module's cards (docs/rules.md section 1.2; V-01, V-02, V-13, V-16, V-18):
 four pack sections, each parsed into immutable cards. The cards themselves are in
 ``bbom_env/data/vth_dark_matter.toml`` (an override pack for the default pack).
 

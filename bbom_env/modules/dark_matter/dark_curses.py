@@ -1,4 +1,4 @@
-"""Dark Curses (RULES.md sections 3.3.3, 4.7, 9.1; EXPANSION.md V-07 to V-11; A-45 to A-48).
+"""Dark Curses (docs/rules.md sections 3.3.3, 4.7, 9.1; V-07 to V-11; A-45 to A-48).
 
 A Dark Curse is a base ``cards.Curse`` of type ``"dark_matter"`` (``content.DARK_SYMBOL``), placed
 by a Monster's Dark Matter symbol with the base placement rules (``flow.run_place``). What differs

@@ -1,5 +1,5 @@
-"""Dark Monsters: the Vth Grimoire in a game with the Dark Matter module (RULES.md section 2.2
-step 7; EXPANSION.md V-13 to V-16; A-03, A-40, A-62).
+"""Dark Monsters: the Vth Grimoire in a game with the Dark Matter module (docs/rules.md section 2.2
+step 7; V-13 to V-16; A-03, A-40, A-62).
 
 **Setup** (``setup_dark_grimoire``, a module setup step, so it runs after every base draw of the
 RNG and the base deal of a seed is unchanged): the Grimoire the base setup built is rebuilt:

@@ -1,4 +1,4 @@
-"""The Dark Matter module (RULES.md section 9.1): its ``rules.Module``, its state, setup steps,
+"""The Dark Matter module (docs/rules.md section 9.1): its ``rules.Module``, its state, setup steps,
 invariants, statistics and render part (docs/vth_element.md).
 
 ``bbom_env.modules`` registers it on ``import bbom_env``; ``registered()`` makes sure it is for a

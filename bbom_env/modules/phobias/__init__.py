@@ -1,4 +1,4 @@
-"""The Vth Element's Phobia module (RULES.md sections 1.3, 9.2; EXPANSION.md V-19 to V-41;
+"""The Vth Element's Phobia module (docs/rules.md sections 1.3, 9.2; V-19 to V-41;
 docs/vth_element.md): cards, the face-up Madness pile, placement and crushing, the constraints,
 the Phobia move.
 

@@ -1,4 +1,4 @@
-"""The Phobias' constraints in play (RULES.md section 9.2; EXPANSION.md V-25 to V-36, V-41): the
+"""The Phobias' constraints in play (docs/rules.md section 9.2; V-25 to V-36, V-41): the
 module's modifier source (``rules.Module.modifier_sources``).
 
 A Phobia's text applies to its owner only, from the moment it is placed in their support until it

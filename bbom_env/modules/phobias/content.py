@@ -1,4 +1,4 @@
-"""The Phobia module's cards (RULES.md sections 1.2, 9.2; EXPANSION.md V-20): the ``[[phobia]]``
+"""The Phobia module's cards (docs/rules.md sections 1.2, 9.2; V-20): the ``[[phobia]]``
 pack section, parsed into immutable cards. The cards are in ``bbom_env/data/vth_phobias.toml``
 (an override pack for the default pack).
 

@@ -1,4 +1,4 @@
-"""The Phobia module (RULES.md sections 1.3, 9.2; EXPANSION.md V-19 to V-41; issue 12;
+"""The Phobia module (docs/rules.md sections 1.3, 9.2; V-19 to V-41;
 docs/vth_element.md): its ``rules.Module``, state, setup, Madness identity and invariants.
 
 ``bbom_env.modules`` registers it on ``import bbom_env``, so ``GameConfig(modules=("phobias",))``

@@ -1,5 +1,5 @@
 """Moving a Phobia: the Dark Matter module's new Water Magician, with the Phobia module too
-(EXPANSION.md V-19; RULES.md 4.11, 9.2; KNOWN_CARDS.md 1b): "During your turn, you spend 1 Dark
+(V-19; docs/rules.md 4.11, 9.2; the sample sheet of [VthRB]): "During your turn, you spend 1 Dark
 Matter to move 1 Phobia from a support slot to any other support slot."
 
 The sheet (``bbom_env/data/vth_dark_matter.toml``) carries a modifier of kind ``move_phobia``

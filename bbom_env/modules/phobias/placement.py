@@ -1,4 +1,4 @@
-"""Placing Phobias in a support (RULES.md 9.2, 10.8; EXPANSION.md V-21 to V-24; A-52 to A-55).
+"""Placing Phobias in a support (docs/rules.md 9.2, 10.8; V-21 to V-24; A-52 to A-55).
 
 When: after the Recuperation draw (5.1: every Phobia in the hand, then the elimination check,
 V-35), whenever a Phobia arrives directly in a hand by an effect (V-22: "into your hand", an

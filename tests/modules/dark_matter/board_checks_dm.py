@@ -2,7 +2,7 @@
 state, the postconditions of its ops in the style of ``board_checks.CHECKS``, its modifier kinds and
 its invariants; registered as ``card_oracle.MODULE_ORACLES["dark_matter"]`` on import.
 
-Module ops (EXPANSION.md): ``gain_to_deck`` (V-03), ``gain_dark_matter`` (V-04),
+Module ops (docs/rules.md section 11.11): ``gain_to_deck`` (V-03), ``gain_dark_matter`` (V-04),
 ``placed_curse_tokens`` (V-14), ``cure_and_rebuild`` (V-15), ``add_dark_curse`` (V-09),
 ``break_card`` (V-11). Base ops whose meaning the module changes: ``add_tokens`` (V-08: never on a
 Dark Curse), ``destroy_curse`` (V-07: effects cannot destroy a Dark Curse by default) and

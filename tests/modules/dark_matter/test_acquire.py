@@ -1,4 +1,4 @@
-"""Acquire a Dark Matter card (RULES.md section 4.6; EXPANSION.md V-17): 2 Element cards of
+"""Acquire a Dark Matter card (docs/rules.md section 4.6; V-17): 2 Element cards of
 different Elements, whatever their values; never paid with Dark Matter; the paid cards go to the
 discard pile, the Dark Matter card from the supply into the hand; a move block after the base's."""
 

@@ -1,5 +1,5 @@
-"""``hooks.adjust_cost`` in a module game (issue 12: every chosen Action asks): it reads the
-temporary and the sourced modifiers where they lie, once, and, when none is a "forbid" (RULES.md
+"""``hooks.adjust_cost`` in a module game (every chosen Action asks): it reads the
+temporary and the sourced modifiers where they lie, once, and, when none is a "forbid" (docs/rules.md
 4.10), calls the cost transforms' ``unbanned`` forms (``cost_transforms.transform_unbanned``:
 the Air conversion left out for a Magician without it, V-12). On every decision of random module
 games, every seat, Action and cost, with temporary modifiers added (cost, forbid, lose_ability:

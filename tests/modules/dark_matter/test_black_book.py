@@ -1,4 +1,4 @@
-"""Use the Black Book (RULES.md section 4.8; EXPANSION.md V-01 to V-04; A-60, A-65, A-79): once
+"""Use the Black Book (docs/rules.md section 4.8; V-01 to V-04; A-60, A-65, A-79): once
 per turn in the Active Player's own Action phase, the left page reusable, the right page cast once
 and then turned, the closing Black Spell closes the book; paid only with Dark Matter (V-06); the
 two known Black Spell texts (V-03, V-04)."""
@@ -65,7 +65,7 @@ def book_moves(sc: Scenario) -> list[str]:
 
 
 def test_two_blocks_after_acquire_dark_matter_one_size_for_every_player_count(dm: None) -> None:
-    """Issue 11 "RL views": the two pages' blocks come after Acquire Dark Matter's, one id each."""
+    """The two pages' blocks come after Acquire Dark Matter's, one id each."""
     by_name = M.layout((NAME,)).by_name
     acquire = by_name[ACQUIRE_BLOCK]
     assert [(by_name[b].start, by_name[b].size) for b in BLOCK_NAMES] == [
@@ -451,7 +451,7 @@ def test_random_playouts_use_the_book_and_keep_the_invariants(dm: None) -> None:
 
 
 def test_the_decisions_say_what_is_paid_for_and_the_v03_choice(dm: None) -> None:
-    """Issue 11 "RL views": the payment's Action is one of the ruleset's ``pay_actions`` (the
+    """The payment's Action is one of the ruleset's ``pay_actions`` (the
     observation's "payment for" one-hot); the V-03 choice is a decision kind of the module's
     (``gain_to_deck``), after the base game's kinds. (The observation itself of a game with the
     module waits for the module's observation sections: the Grimoire section does not know the

@@ -1,4 +1,4 @@
-"""Every card of the Dark Matter module has a scenario test that asserts its effect (issue 11): the
+"""Every card of the Dark Matter module has a scenario test that asserts its effect: the
 card-effect oracle (tests/cards/card_oracle.py) runs with ``modules=("dark_matter",)`` and the
 module's postconditions (board_checks_dm.py). Each Dark Curse's effect (from the track, V-09), each
 Black Spell face (both faces of Inside pages, section 4.8), each Dark Monster's arrival / Bonus /
@@ -108,7 +108,7 @@ def test_phobia_magician_is_not_offered_without_the_phobia_module() -> None:
 
 def test_every_module_card_id_has_a_scenario_test() -> None:
     """The oracle's parameters and the Phobia test cover the four sections' cards (12 Dark Curses,
-    20 Black Book cards, 13 Vth Grimoire cards, 4 Magicians: KNOWN_CARDS.md section 7) and every
+    20 Black Book cards, 13 Vth Grimoire cards, 4 Magicians: docs/rules.md section 1.2) and every
     card of the module in the base tables; every module op and modifier kind has its check."""
     p = oracle_pack(PACK, MODS)
     sizes = {

@@ -1,4 +1,4 @@
-"""Cheap reads on the path of an Action chosen from the menu (issue 12: module games' throughput):
+"""Cheap reads on the path of an Action chosen from the menu (module games' throughput):
 ``hooks.transform_cost`` finds its modules' transforms again by identity of the modules tuple
 (``cost_transforms._GATES``). It must give what every transform called as itself gives, also when
 games of several module sets take turns (the memo follows the tuple)."""

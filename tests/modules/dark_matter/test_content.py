@@ -1,6 +1,6 @@
-"""The Dark Matter module's cards (bbom_env/data/vth_dark_matter.toml; RULES.md section 1.2,
-EXPANSION.md V-01, V-02, V-13, V-16, V-18; ../shared/cards/README.md policy: every card says where
-it comes from; KNOWN_CARDS.md sections 1, 1b and 7b-7e: the known texts, copied exactly)."""
+"""The Dark Matter module's cards (bbom_env/data/vth_dark_matter.toml; docs/rules.md section 1.2,
+V-01, V-02, V-13, V-16, V-18; design decision 4: every card says where it comes from;
+[VthRB]: the known texts, copied exactly)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_the_module_has_exactly_its_components(pack) -> None:  # noqa: ANN001
     assert Counter(p.kind for p in s["black_page"].values()) == {"cover": 4, "inside": 12, "back": 4}
     assert Counter(p.kind for p in s["dark_grimoire"].values()) == {"cover": 3, "inside": 10}
     prefixes = {"dark_curse": "dark_curse_", "black_page": "black_page_", "dark_grimoire": "dark_monster_"}
-    for section, prefix in prefixes.items():  # ids say their kind (issue 11)
+    for section, prefix in prefixes.items():  # ids say their kind
         assert all(cid.startswith(prefix) for cid in s[section]), section
     assert all(cid.startswith("magician_vth_") for cid in s["vth_magician"])
     assert load_pack("default").magicians.keys() == pack.magicians.keys()  # V-18: not base Magicians
@@ -69,8 +69,8 @@ def test_dark_monsters_show_three_symbols_with_the_dark_matter_symbol(pack) -> N
 
 
 # The known texts, word for word as the rulebook quotes them ([VthRB]: the Dark Curse clarifications
-# and the sample faces of its component illustration; KNOWN_CARDS.md 1, 1b, 7b, 7c and 7e paraphrase
-# them). The Phobia Magician's sample sheet is cut off after "to any other" (its card is partial).
+# and the sample faces of its component illustration). The Phobia Magician's sample sheet is cut off
+# after "to any other" (its card is partial).
 KNOWN_TEXTS = {
     ("dark_curse_01", "text"): "All players lose their Ability until the next Monster.",
     ("dark_curse_02", "text"): (

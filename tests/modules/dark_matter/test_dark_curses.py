@@ -1,4 +1,4 @@
-"""Dark Curses (RULES.md sections 3.3.3, 4.4, 4.7, 9.1; EXPANSION.md V-07 to V-11, V-27; A-08, A-45
+"""Dark Curses (docs/rules.md sections 3.3.3, 4.4, 4.7, 9.1; V-07 to V-11, V-27; A-08, A-45
 to A-48, A-68, A-75): destroyed with 4 Dark Matter only, the normal reward, protected from "destroy a
 Curse" effects and from Element tokens, stacked on the track, and their three known texts."""
 

@@ -1,4 +1,4 @@
-"""Gymnasium and PettingZoo with the Dark Matter module (issue 11, "RL views"): the module and its
+"""Gymnasium and PettingZoo with the Dark Matter module ("RL views"): the module and its
 three GameConfig switches (V-01 ``black_book_inside_pages``, V-07 ``dark_curse_destroy_by_effect``,
 V-18 ``vth_magicians``) are env keywords; Gymnasium's check_env and PettingZoo's api_test and
 seed_test pass; one action layout for 2-5 players with the module's blocks after the base game's

@@ -1,4 +1,4 @@
-"""The counted auto payments of costs in cards (RULES.md sections 4.6-4.8): a Dark Curse's or a
+"""The counted auto payments of costs in cards (docs/rules.md sections 4.6-4.8): a Dark Curse's or a
 Black Spell's Dark Matter cost and Acquire Dark Matter's "2 cards of different Elements" are paid
 by ``payment_auto._auto_general``'s canonical order (drop others' support first, then the payer's
 own, then the hand; high values first) with counts instead of the exact search. They must pick

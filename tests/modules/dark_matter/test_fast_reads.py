@@ -1,6 +1,6 @@
 """The module's menu reads written for speed answer what their plain definitions answer: the
 menu's counts ``values_and_currency`` (``available_values`` and ``currency_cards``: crushed
-cards left out), the Spontaneous Elements gate ``may_pair`` (RULES.md section 4.9: a pair of
+cards left out), the Spontaneous Elements gate ``may_pair`` (docs/rules.md section 4.9: a pair of
 Dark Matter cards in hand and support pools, counted by slot equality) and a Dark Curse's cost
 (section 4.7, A-49: printed, from a per-pack table, plus the standing surcharge). On random
 games of both modules (Phobias crush support cards, V-21), with Dark Matter put in supports."""

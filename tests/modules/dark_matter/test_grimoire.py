@@ -1,4 +1,4 @@
-"""Dark Monsters (RULES.md section 2.2 step 7, 3.3.5; EXPANSION.md V-13 to V-16; A-03, A-07, A-40,
+"""Dark Monsters (docs/rules.md section 2.2 step 7, 3.3.5; V-13 to V-16; A-03, A-07, A-40,
 A-62): the Vth Grimoire's setup by difficulty, Dark Curses placed for a Monster's Dark Matter
 symbol, and the three known Grimoire texts on the sides V-13 gives them."""
 

@@ -1,4 +1,4 @@
-"""The Air conversion's Magician gate (``cost_transforms.GatedTransform.holders``, EXPANSION.md
+"""The Air conversion's Magician gate (``cost_transforms.GatedTransform.holders``,
 V-12): ``active_transforms`` leaves a transform out for a payer whose Magician is not among its
 holders without asking its gate; the transforms it keeps are those every gate asked keeps, on
 every menu of random module games, and a wrong holders set is caught."""

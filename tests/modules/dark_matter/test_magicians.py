@@ -1,6 +1,6 @@
-"""The 4 new Magicians of the Dark Matter module (EXPANSION.md V-18, V-19; RULES.md 4.11): offered
+"""The 4 new Magicians of the Dark Matter module (V-18, V-19; docs/rules.md 4.11): offered
 only with the module, their sheets fit the action layout, the two reconstructed abilities play,
-and the Phobia-moving Magician (V-19) is offered only with the Phobia module too (issue 12)."""
+and the Phobia-moving Magician (V-19) is offered only with the Phobia module too."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The module menu's cheap gates answer what the gates they stand for answer (RULES.md section
-4.9, EXPANSION.md V-12, V-19): the Spontaneous Elements gate read from the menu's currency count
+"""The module menu's cheap gates answer what the gates they stand for answer (docs/rules.md section
+4.9, V-12, V-19): the Spontaneous Elements gate read from the menu's currency count
 (``hooks.GatedTransform.min_currency``: open with 2 Dark Matter cards to pay with; below, left
 out without changing a menu), the shared flags of a payer without a banned Element
 (``cost_transforms.menu_flags``, section 4.10) and the Phobia mover's Magician set

@@ -1,5 +1,5 @@
 """The menu's fast paths for the module's cost transforms give the moves the plain transforms
-give (RULES.md sections 4.6-4.9, EXPANSION.md V-12): the gates (``hooks.GatedTransform``: no
+give (docs/rules.md sections 4.6-4.9, V-12): the gates (``hooks.GatedTransform``: no
 Spontaneous Elements without a pair of Dark Matter cards, no Air conversion off the owner's turn
 or once used) and the uniform flags (one probe cost per Action) only skip work. Compared on every
 menu of random games, against a menu that applies every transform to every cost."""

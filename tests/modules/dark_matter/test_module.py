@@ -1,5 +1,5 @@
-"""The Dark Matter module's skeleton (issue 11, part A): not available by default, its state
-(``state.ext["dark_matter"]``), setup after the base setup (RULES.md section 2.2, V-01), its
+"""The Dark Matter module's skeleton: not available by default, its state
+(``state.ext["dark_matter"]``), setup after the base setup (docs/rules.md section 2.2, V-01), its
 invariants (Dark Matter conserved: 28 cards, section 1.2) and saves."""
 
 from __future__ import annotations

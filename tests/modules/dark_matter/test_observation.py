@@ -1,4 +1,4 @@
-"""The Dark Matter module's observation (bbom_env/rl/obs_dark_matter.py; issue 11, "RL views"):
+"""The Dark Matter module's observation (bbom_env/rl/obs_dark_matter.py):
 Dark Matter in every zone (section 1.2), the supply, Dark Curses and their stacks (section 9.1,
 V-09), the Black Book spread (section 4.8, V-01, V-02, A-60), lost abilities (V-10), payments
 (V-17) and no hidden information (A-66)."""
@@ -267,7 +267,7 @@ def test_lost_ability_flag(enc: ObservationEncoder) -> None:
 def test_seat_limits_match_the_engine_hooks(enc: ObservationEncoder, states: list[GameState]) -> None:
     """The encoder's precomputed support capacity and Spell limit (used while no module adds a
     modifier source) equal hooks.support_capacity / spell_limit, a lose_ability modifier (V-10)
-    dropping the Magician sheet's modifiers included (RULES.md section 4.11)."""
+    dropping the Magician sheet's modifiers included (docs/rules.md section 4.11)."""
     from bbom_env.engine.modifiers.hooks import ability_lost, spell_limit, support_capacity
 
     assert enc.groups["seat"].fast_limits is not None  # type: ignore[attr-defined]

@@ -1,5 +1,5 @@
 """Manual payment of a one-part module cost, counted (``payment_counted.one_part``): a base Action's
-one-Element (or "any") cost with Spontaneous Elements (RULES.md section 4.9) or the Air
+one-Element (or "any") cost with Spontaneous Elements (docs/rules.md section 4.9) or the Air
 conversion (V-12). What is owed (``one_part_owed``) and whether picks can still end in an
 irreducible payment (A-18, ``completable_one_part``) must equal the general path's answers
 (``payment_search.remaining``, the bounded search of ``payment_irreducible._completable_module``)."""

@@ -1,4 +1,4 @@
-"""Dark Matter as payment (RULES.md sections 4.6-4.9, EXPANSION.md V-06): only for Dark Curses,
+"""Dark Matter as payment (docs/rules.md sections 4.6-4.9, V-06): only for Dark Curses,
 the Black Book and Spontaneous Elements, through the engine's one cost model and solver
 (``payment.Cost``'s ``currency`` and ``wildcards`` parts). The rulebook's own examples."""
 

@@ -1,5 +1,5 @@
-"""Spontaneous Elements in every Element payment of a game with the Dark Matter module (RULES.md
-section 4.9, A-64, EXPANSION.md V-06): 2 Dark Matter cards pay as 1 Element of value 1 of any
+"""Spontaneous Elements in every Element payment of a game with the Dark Matter module (docs/rules.md
+section 4.9, A-64, V-06): 2 Dark Matter cards pay as 1 Element of value 1 of any
 type, in Activate, Learn, Acquire Element, Destroy a Curse and Cure, granted Actions included;
 never for Dark Matter costs, Acquire Dark Matter nor ability costs. Auto payment: Element cards
 first, then the fewest Dark Matter pairs; manual payment: each Dark Matter card a pick, a pair one

@@ -1,5 +1,5 @@
 """``payment_auto._auto_spontaneous``'s shortcuts (the auto payment of an Element cost that
-Spontaneous Elements, RULES.md 4.9, or the Air conversion, V-12, may help pay): the Element cards
+Spontaneous Elements, docs/rules.md 4.9, or the Air conversion, V-12, may help pay): the Element cards
 of the hand alone checked by their values when no support card and no ``any`` part is involved;
 one part's single spread of pairs; payments valued only when two are compared. The payment
 must be the one the general procedure (below, as it was written before the shortcuts) picks."""

@@ -1,4 +1,4 @@
-"""The Phobias' constraints in play (RULES.md 9.2; EXPANSION.md V-25, V-27, V-30 to V-36, V-41;
+"""The Phobias' constraints in play (docs/rules.md 9.2; V-25, V-27, V-30 to V-36, V-41;
 A-16, A-49 to A-51, A-53, A-57, A-58, A-75): one scenario per card and ruling, each citing its id.
 
 Each Phobia applies to its owner only, from placement until it leaves (a cure or a move), also
@@ -106,7 +106,7 @@ def test_9_2_the_source_yields_the_phobias_in_the_owners_support_only(ph: None) 
 
 
 def test_phobia_01_reshuffle_gives_2_madness_5_2(ph: None) -> None:
-    """RULES.md 5.2 with phobia_01: an empty deck refilled gives 2 Madness instead of 1."""
+    """docs/rules.md 5.2 with phobia_01: an empty deck refilled gives 2 Madness instead of 1."""
     sc = scen().discard(0, "fire-1", "water-1").discard(1, "fire-1", "water-1")
     give(sc, 0, P(1))
     pile = len(sc.s.madness_pile)
@@ -122,7 +122,7 @@ def test_phobia_01_reshuffle_gives_2_madness_5_2(ph: None) -> None:
 
 
 def test_phobia_02_destroy_costs_one_more_of_the_curses_element_4_4(ph: None) -> None:
-    """RULES.md 4.4, 4.10 with phobia_02: a Fire Curse costs 5 Fire; a Multi-Element Curse 1 of each
+    """docs/rules.md 4.4, 4.10 with phobia_02: a Fire Curse costs 5 Fire; a Multi-Element Curse 1 of each
     Element and 1 of any."""
     sc = scen().curse(0, "test_curse_fire_a").curse(1, "test_curse_multi_a")
     give(sc, 0, P(2))
@@ -232,7 +232,7 @@ def test_phobia_03_v33_not_for_black_spells(ph: None) -> None:
 
 
 def test_phobia_04_v31_cure_only_this_card_others_may_cure_the_holder(ph: None) -> None:
-    """V-31, RULES.md 4.5: the holder's Cure Action targets only this Phobia (any valid payment);
+    """V-31, docs/rules.md 4.5: the holder's Cure Action targets only this Phobia (any valid payment);
     another player may still cure the holder's Madness; once it is cured, Cure is back."""
     sc = scen().support(0, "madness", "fire-1").hand(0, "madness", *["water-1"] * 4)
     give(sc, 0, P(4))

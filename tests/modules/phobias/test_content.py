@@ -1,10 +1,9 @@
-"""The 16 Phobias (EXPANSION.md V-20; KNOWN_CARDS.md 7a) and their pack section: the known texts
+"""The 16 Phobias (V-20; [VthRB]'s quoted texts) and their pack section: the known texts
 word for word, the Element ban once per Element, one reconstructed card, every constraint said
 as modifiers or a ``needs``, one card code each; ``import bbom_env`` registers the module."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -18,8 +17,21 @@ from bbom_env.engine.model.constants import NUM_PHOBIAS, PHOBIA_BASE
 from bbom_env.modules.phobias.content import SECTION, needs_of, phobia_codes, phobia_of
 from bbom_env.modules.phobias.module import PACK, registered
 
-RULEBOOK = (
-    Path(__file__).resolve().parents[4] / "shared" / "rules" / "sources" / "vth_element_rulebook_en.txt"
+# The twelve Phobia texts The Vth Element's rulebook quotes in its "Description of the Phobias"
+# ([VthRB], docs/cards.md "Sources"), copied word for word; the Element ban is quoted for Fire.
+QUOTED = (
+    "Receive 2 Madness when you shuffle your discard pile.",
+    "Destroying a Curse costs you 1 additional matching Element.",
+    "Activating Spells costs you 1 additional Element.",
+    "You can no longer take the Cure Action (except for this card).",
+    "You can no longer use any card in support (even your own).",
+    "The Invocation marker advances 2 at the start of your turn.",
+    "At the end of your turn, refill your hand to 5 cards instead of 6.",
+    "The effect of Curses targeting all players is doubled for you.",
+    "You can only refresh one Spell during the Concentration phase.",
+    "Acquiring 1 Element card costs you 1 additional identical Element.",
+    "You can no longer take an Action using Fire.",
+    "You can no longer use your Ability.",
 )
 
 
@@ -39,13 +51,13 @@ def test_sixteen_phobias_one_code_each_by_sorted_id() -> None:
         phobia_of(sections, 12)
 
 
-@pytest.mark.skipif(not RULEBOOK.exists(), reason="the shared rulebook source is not here")
 def test_the_rulebooks_texts_word_for_word() -> None:
-    """V-20, KNOWN_CARDS 7a: every Phobia text the rulebook quotes is a card's text exactly."""
-    quoted = re.findall(r'Phobia with the text "([^"]+)"', RULEBOOK.read_text())
-    texts = {card.text for card in _pack().sections[SECTION].values()}
-    assert len(set(quoted)) == 12
-    assert set(quoted) <= texts
+    """V-20: every Phobia text the rulebook quotes is a card's text exactly, on a partial card."""
+    cards = {card.text: card for card in _pack().sections[SECTION].values()}
+    assert len(set(QUOTED)) == 12
+    missing = [text for text in QUOTED if text not in cards]
+    assert not missing, f"quoted texts no card has: {missing}"
+    assert all(cards[text].provenance == "partial" and "[VthRB]" in cards[text].source for text in QUOTED)
 
 
 def test_element_ban_once_per_element_and_one_reconstructed() -> None:
@@ -89,7 +101,7 @@ def test_a_phobia_saying_nothing_is_refused(tmp_path: Path) -> None:
 
 
 def test_registered_by_import() -> None:
-    """``import bbom_env`` registers the Phobia module (issue 12): a game naming it is accepted, alone
+    """``import bbom_env`` registers the Phobia module: a game naming it is accepted, alone
     or with Dark Matter."""
     assert "phobias" in MODULES
     assert GameConfig(modules=("phobias",)).modules == ("phobias",)

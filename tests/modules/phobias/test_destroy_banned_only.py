@@ -1,5 +1,5 @@
 """The Destroy menu under "forbid" modifiers alone (``destroy_menu._banned_only``: no "cost"
-modifier on the Action, no transform open; the Phobias' V-36 bans, RULES.md section 4.10, A-62)
+modifier on the Action, no transform open; the Phobias' V-36 bans, docs/rules.md section 4.10, A-62)
 against the general path (``test_destroy_menu._reference``: the payment solver at
 ``actions.destroy_cost``, each hook asked anew) on the menus of random module games with added
 modifiers, and the shortcut's answers the slow path's (``_general``); a broken one is caught."""

@@ -1,5 +1,5 @@
-"""The Destroy Action's menu in module games (``engine/actions/destroy.py``; RULES.md 4.4, 4.7, 4.10;
-EXPANSION.md V-32, V-36, A-49, A-62) against its general path, on every menu of random games of
+"""The Destroy Action's menu in module games (``engine/actions/destroy.py``; docs/rules.md 4.4, 4.7, 4.10;
+V-32, V-36, A-49, A-62) against its general path, on every menu of random games of
 the Vth Element's modules, with "cost" and "forbid" modifiers added (temporary ones: beside a
 Phobia's standing ones), Dark Matter in hand (Dark Curses payable, Spontaneous Elements open)
 and a richer hand:

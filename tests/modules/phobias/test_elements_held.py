@@ -1,5 +1,5 @@
 """``MenuView.elements_held`` under "forbid" modifiers (the Elements the decider holds a card of
-that may pay for an Action: a cost of "n cards of different Elements", RULES.md section 4.6;
+that may pay for an Action: a cost of "n cards of different Elements", docs/rules.md section 4.6;
 a banned Element's cards left out, section 4.10, V-36) read from the view's values and the
 reading's bans, against counting the funds the payment builds (``available_values`` with
 ``banned_elements``) on the menus of random module games with added modifiers; the bans

@@ -1,4 +1,4 @@
-"""The hooks that read one modifier kind where it can lie (RULES.md 4.10, 4.11, 9.2; EXPANSION.md
+"""The hooks that read one modifier kind where it can lie (docs/rules.md 4.10, 4.11, 9.2;
 V-10, V-25 to V-36): in a module game ``rule_point``, ``hand_size``, ``banned_elements``,
 ``cure_targets``, ``support_capacity`` / ``spell_limit`` and ``GameState.has_mod`` read the
 temporary and the sourced modifiers where they lie, and the Magician's only when a Magician of

@@ -1,4 +1,4 @@
-"""The shortcuts of the modifier readings in games with Phobias (RULES.md 4.10, 9.2; EXPANSION.md
+"""The shortcuts of the modifier readings in games with Phobias (docs/rules.md 4.10, 9.2;
 V-31, V-32, V-36): each compared, on every menu of random games, with the general path it
 replaces (the modifiers gathered and looped over anew on every question):
 

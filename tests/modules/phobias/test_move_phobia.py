@@ -1,4 +1,4 @@
-"""Moving a Phobia (EXPANSION.md V-19; RULES.md 4.11, 9.2; A-74): the Dark Matter module's Water
+"""Moving a Phobia (V-19; docs/rules.md 4.11, 9.2; A-74): the Dark Matter module's Water
 Magician, with both modules: once per turn, on their own turn, pay 1 Dark Matter (hand or support
 pool) to move a Phobia from any support to any player's free slot, or onto a non-Phobia card
 (crushing it) even when free slots exist; never onto a Phobia; not a placement (no elimination);

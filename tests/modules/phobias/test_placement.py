@@ -1,4 +1,4 @@
-"""Placing Phobias (RULES.md 5.1, 9.2, 10.8; EXPANSION.md V-21, V-22, V-24, V-26, V-29, V-35;
+"""Placing Phobias (docs/rules.md 5.1, 9.2, 10.8; V-21, V-22, V-24, V-26, V-29, V-35;
 A-52, A-53, A-55, A-74): a free slot, else the owner crushes a non-Phobia support card, else the
 owner is eliminated; at Recuperation after the draw and when a Phobia arrives directly in a hand
 or a support; cured Phobias free what they crushed and go face up under the pile."""

@@ -1,4 +1,4 @@
-"""Cheap reads on the Phobias' placement path (issue 12: module games' throughput), each the same
+"""Cheap reads on the Phobias' placement path (module games' throughput), each the same
 answer as the general reading: ``placement._LOSERS`` (the Phobias that take the Magician ability
 away, V-27, as a per-pack set) against ``constraints.loses_ability``; ``flow._recup_drawn``'s seams
 found again by identity of the modules tuple against the ruleset's."""

@@ -1,4 +1,4 @@
-"""Random playouts with the Phobia module (issue 12): at 2-5 players, both payment modes,
+"""Random playouts with the Phobia module: at 2-5 players, both payment modes,
 Normal and Fear, alone and with the Dark Matter module, every decision checked with the
 invariants (every Madness and Phobia conserved, crushed cards only under Phobias: section 9.2),
 clone / pickle / JSON round trips and replay (``test_random_playouts.play_checked``); placement

@@ -1,4 +1,4 @@
-"""The Recuperation's Phobia placement done at once (RULES.md 5.1, 9.2; DP-35, V-27, V-35, A-52):
+"""The Recuperation's Phobia placement done at once (docs/rules.md 5.1, 9.2; DP-35, V-27, V-35, A-52):
 ``placement.recup_drawn`` places the drawn Phobias that take a free slot itself and checks the
 hand limit itself, instead of pushing a frame per Phobia and the end frame. It must leave the
 game exactly where those frames leave it: after a free slot, a crush choice, an elimination by a

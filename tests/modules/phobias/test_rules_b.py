@@ -1,5 +1,5 @@
-"""The Phobia module's rules of part B on dealing, curing and elimination (EXPANSION.md V-21, V-24,
-V-28, V-38; RULES.md 5.3, 7, A-73): several players' Madness dealt round-robin from the face-up
+"""The Phobia module's rules of part B on dealing, curing and elimination (V-21, V-24,
+V-28, V-38; docs/rules.md 5.3, 7, A-73): several players' Madness dealt round-robin from the face-up
 pile, a Phobia brought by the bagpipe's "replace" crushing the chosen card, the owner choosing
 which Madness a cure by effect takes, and the Active Player eliminated during their own turn."""
 
@@ -164,7 +164,7 @@ def test_v24_each_player_receives_two_dealt_one_card_at_a_time(ph: None, pack: s
     """V-24: "each player receives 2 Madness" with the pile face up: by default dealt one card at a
     time, round-robin in turn order from the Active Player (seat 1, then 2, then 0), until each
     has 2; the switch ``phobia_dealing="by_player"`` gives each player both at their turn-order
-    position (RULES.md 5.3 read per player)."""
+    position (docs/rules.md 5.3 read per player)."""
     s = game(3, 11, pack_overrides=(pack,), phobia_dealing=dealing)
     start_action_phase(s, 1)
     tops = P[:6]

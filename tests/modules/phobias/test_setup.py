@@ -1,4 +1,4 @@
-"""Setup with the Phobia module (RULES.md 1.3, 2.4, 9.2; A-77; V-23, V-24): the Madness pile's
+"""Setup with the Phobia module (docs/rules.md 1.3, 2.4, 9.2; A-77; V-23, V-24): the Madness pile's
 composition by player count, a random subset of the Phobias, face up; the base deal unchanged;
 Fear mode's starting Madness from that pile; the module's switches."""
 

@@ -1,4 +1,4 @@
-"""Auto payment under a ban (RULES.md 4.10: a Phobia's "forbid" with an Element, V-36) draws on a
+"""Auto payment under a ban (docs/rules.md 4.10: a Phobia's "forbid" with an Element, V-36) draws on a
 copy of the payer's hand with the banned Elements' cards zeroed (``payment_auto._unbanned_hand``:
 the three codes of each banned Element, not a pass over every code). On the hands of every seat
 at every decision of random games with both modules, for every set of banned Elements, it must
