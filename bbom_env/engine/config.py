@@ -52,8 +52,10 @@ class GameConfig:
         destroyed_curse_destination: A-08. reward_optional: A-10.
         skip_forced_decisions: a decision with exactly one legal move is applied by the engine
             (it still appears in the event log); off, every decision is returned to the caller.
-        modules: rules modules played with the base game, in order (``rules.register``;
-            ``import bbom_env`` registers the Vth Element's "dark_matter", docs/vth_element.md).
+        modules: rules modules played with the base game (``rules.register``; ``import bbom_env``
+            registers the Vth Element's "dark_matter" and "phobias", docs/vth_element.md). A set:
+            kept in the canonical order (sorted by name, ``canonical_modules``) whatever order is
+            given, so both orders are the same game, move ids and observation layout.
         black_book_inside_pages: V-01, the Black Book's Inside pages (1 to 12; Dark Matter module).
         dark_curse_destroy_by_effect: V-07, effects that destroy "a Curse" may destroy a Dark Curse
             (Dark Matter module). vth_magicians: V-18, the 4 new Magicians join the Magician choice
@@ -104,8 +106,8 @@ class GameConfig:
             overrides = (overrides,)
         if isinstance(overrides, list | tuple):
             object.__setattr__(self, "pack_overrides", tuple(_fspath(o) for o in overrides))
-        if isinstance(self.modules, list):
-            object.__setattr__(self, "modules", tuple(self.modules))
+        if isinstance(self.modules, list | tuple):
+            object.__setattr__(self, "modules", canonical_modules(tuple(self.modules)))
         self.validate()
 
     def validate(self) -> None:
@@ -231,6 +233,15 @@ class GameConfig:
             raise ConfigError(f"a GameConfig is read from a dict of its fields, not {type(data).__name__}")
         _check_names(data)
         return cls(**data)
+
+
+def canonical_modules(modules: tuple[str, ...]) -> tuple[str, ...]:
+    """A module set in its canonical order, sorted by name (the base game always comes first and
+    is never named): the order of the move blocks, the observation sections, the module set-up
+    steps and the saves. Anything but a tuple of str is returned as given (``validate`` refuses it)."""
+    if all(isinstance(m, str) for m in modules):
+        return tuple(sorted(modules))
+    return modules
 
 
 def _check_modules(modules: tuple[str, ...], bad: Any) -> None:

@@ -144,7 +144,10 @@ class Layout:
 
 @cache
 def layout(modules: tuple[str, ...] = ()) -> Layout:
-    return Layout(tuple(modules))
+    """The layout of a module set, in its canonical order whatever order it is given in (sorted by
+    name, as ``config.canonical_modules``: a module set is a set)."""
+    names = tuple(modules)
+    return Layout(tuple(sorted(names)) if all(isinstance(m, str) for m in names) else names)
 
 
 BASE_LAYOUT = layout(())

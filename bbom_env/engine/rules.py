@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from . import cards, moves, typed_fields, vocab
 from .cards import PackSection
+from .config import canonical_modules
 from .moves import BASE, BlockSpec, Move, register_blocks
 
 if TYPE_CHECKING:
@@ -353,7 +354,9 @@ class Ruleset:
 
 @cache
 def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
-    """The ruleset of ``config.modules``; ValueError naming an unknown or missing module."""
+    """The ruleset of ``config.modules`` (in the canonical order, ``config.canonical_modules``,
+    whatever order it is given in); ValueError naming an unknown or missing module."""
+    modules = canonical_modules(tuple(modules))
     if BASE not in MODULES:
         from . import base_module  # noqa: F401  (registers the base game)
     unknown = [m for m in modules if m not in MODULES or m == BASE]
@@ -421,12 +424,13 @@ def _curse_rules(parts: tuple[Module, ...]) -> dict[str, CurseRule]:
     return out
 
 
-def pack_spec(config: GameConfig) -> tuple[str, tuple[str, ...]]:
+def pack_spec(config: GameConfig, modules: tuple[str, ...] | None = None) -> tuple[str, tuple[str, ...]]:
     """(pack, overrides) a game of ``config`` reads: its modules' ``pack_files`` (each once, in
     module order), then ``config.pack_overrides``, so a user's override can replace a module card.
-    Saves hash these files (``pack_hash``)."""
+    Saves hash these files (``pack_hash``). ``modules``: in that order instead (a save written
+    before module order was canonical recorded its hashes in its own order)."""
     files: list[str] = []
-    for name in config.modules:
+    for name in config.modules if modules is None else modules:
         module = MODULES.get(name)
         for f in module.pack_files if module is not None else ():
             if f not in files and f not in config.pack_overrides:
