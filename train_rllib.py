@@ -117,7 +117,9 @@ def load_config(path: str | None, overrides: list[str]) -> RLlibConfig:
     try:
         from bbom_env.engine import GameConfig
 
-        GameConfig(**cfg.env.game)
+        game = GameConfig(**cfg.env.game)
+        if "modules" in cfg.env.game:  # a set: config.yaml names it in the canonical order
+            cfg.env.game["modules"] = list(game.modules)
         cfg.env_config()
     except (TypeError, ValueError) as e:
         raise TrainConfigError(f"{where}: env: {e}") from None

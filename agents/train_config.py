@@ -249,9 +249,11 @@ def validate(cfg: TrainConfig, where: str) -> TrainConfig:
     if unknown:
         raise TrainConfigError(f"{where}: unknown key(s) {unknown} in env.game; allowed: {list(GAME_FIELDS)}")
     try:
-        cfg.game_config()
+        game = cfg.game_config()
     except (ConfigError, TypeError, ValueError) as e:
         raise TrainConfigError(f"{where}: env.game: {e}") from None
+    if "modules" in cfg.env.game:  # a set: the run's config.yaml names it in the canonical order
+        cfg.env.game["modules"] = list(game.modules)
     try:
         cfg.reward_config()
     except (TypeError, ValueError) as e:
