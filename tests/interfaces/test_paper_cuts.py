@@ -47,3 +47,29 @@ def _final_state(seed: int):  # type: ignore[no-untyped-def]
     while not state.is_terminal():
         state.apply_action(agent.act(state))
     return state
+
+
+def test_rllib_paths_are_made_absolute(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """RLlib reads checkpoints through pyarrow, which takes a relative path for a URI ("URI has
+    empty scheme"): train_rllib.py's run directory and an rllib:DIR agent's folder are absolute
+    whatever the command line says (the documented commands use relative paths). The run itself:
+    tests/rllib (where ray is installed)."""
+    import train_rllib
+    from agents.rllib_agent import checkpoint_dir
+
+    monkeypatch.chdir(tmp_path)
+    run = train_rllib.run_directory("runs/rllib_smoke_1", "configs/rllib/smoke.yaml")
+    assert run.is_absolute() and run == tmp_path / "runs" / "rllib_smoke_1"
+    default = train_rllib.run_directory(None, "configs/rllib/smoke.yaml")
+    assert default == tmp_path / "runs" / "rllib_smoke_1"
+    assert checkpoint_dir("runs/x/checkpoint") == tmp_path / "runs" / "x" / "checkpoint"
+
+
+def test_train_scripts_share_the_run_directory_option() -> None:
+    """--run-dir in both training scripts; --out is the same option in both (an alias)."""
+    import train
+    import train_rllib
+
+    for script in (train, train_rllib):
+        text = Path(script.__file__).read_text()
+        assert '"--run-dir",\n        "--out",\n        dest="run_dir"' in text, script.__name__
