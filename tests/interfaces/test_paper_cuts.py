@@ -73,3 +73,39 @@ def test_train_scripts_share_the_run_directory_option() -> None:
     for script in (train, train_rllib):
         text = Path(script.__file__).read_text()
         assert '"--run-dir",\n        "--out",\n        dest="run_dir"' in text, script.__name__
+
+
+def _bench(name: str):  # type: ignore[no-untyped-def]
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_json_alone_on_stdout_and_figures_not_verdicts(capsys) -> None:  # type: ignore[no-untyped-def]
+    """--json: stdout is one JSON object (the table goes to stderr); without it the table is on
+    stdout. The benchmarks print figures, never verdicts such as "BELOW GOAL" or "MISSED"."""
+    import json
+
+    runs = {
+        "engine_throughput": ["--seconds", "0.01", "--modules", "dark_matter"],
+        "env_throughput": ["--seconds", "0.02", "--pack", "test", "--modules", "dark_matter"],
+        "menu_profile": ["--games", "1", "--reps", "1"],
+    }
+    for name, args in runs.items():
+        bench = _bench(name)
+        bench.main([*args, "--json"])
+        out, err = capsys.readouterr()
+        assert len(out.strip().splitlines()) == 1, (name, out[:300])
+        json.loads(out)
+        assert err.strip(), name  # the human table
+        bench.main(args)
+        out, err = capsys.readouterr()
+        assert len(out.strip().splitlines()) > 1 and not out.lstrip().startswith("{"), name
+        for verdict in ("BELOW GOAL", "MISSED", " ok\n", ": met"):
+            assert verdict not in out, (name, verdict)
