@@ -109,3 +109,38 @@ def test_json_alone_on_stdout_and_figures_not_verdicts(capsys) -> None:  # type:
         assert len(out.strip().splitlines()) > 1 and not out.lstrip().startswith("{"), name
         for verdict in ("BELOW GOAL", "MISSED", " ok\n", ": met"):
             assert verdict not in out, (name, verdict)
+
+
+def test_setup_scripts_say_what_they_do(tmp_path: Path) -> None:
+    """scripts/setup.sh is not silent for a minute: a line on stderr before each step (pip stays
+    --quiet); here its first step, with an interpreter that passes the version check and then
+    refuses to create the venv."""
+    import os
+    import stat
+    import subprocess
+    import sys
+
+    for script in ("setup.sh", "setup_rllib.sh"):
+        lines = (ROOT / "scripts" / script).read_text().splitlines()
+        for i, line in enumerate(lines):
+            if "-m pip install" in line and not line.lstrip().startswith(("#", "step ", "echo ")):
+                assert "echo" in lines[i - 1] or lines[i - 1].lstrip().startswith("step "), (script, line)
+    repo = tmp_path / "repo"
+    (repo / "scripts").mkdir(parents=True)
+    (repo / "scripts" / "setup.sh").write_text((ROOT / "scripts" / "setup.sh").read_text())
+    fake = tmp_path / "python3"
+    fake.write_text(
+        "#!/usr/bin/env bash\n"
+        f'if [ "$1" = "-c" ]; then exec {sys.executable} -c "$2"; fi\n'
+        "echo 'fake python: refused to run' >&2; exit 99\n"
+    )
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    res = subprocess.run(
+        ["bash", "scripts/setup.sh"],
+        cwd=repo,
+        env={**os.environ, "PYTHON": str(fake)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert res.returncode == 99 and "setup.sh: creating .venv with" in res.stderr
