@@ -144,3 +144,24 @@ def test_setup_scripts_say_what_they_do(tmp_path: Path) -> None:
         timeout=60,
     )
     assert res.returncode == 99 and "setup.sh: creating .venv with" in res.stderr
+
+
+def test_reward_presets() -> None:
+    """reward="shaped" is train.py's reward; "outcome" (+1 / -1) is the env's default."""
+    import gymnasium as gym
+    import pytest
+
+    import bbom_env
+    from agents.train_config import TrainConfig
+    from bbom_env import RewardConfig
+
+    assert RewardConfig.coerce(None) == RewardConfig.preset("outcome") == RewardConfig(win=1.0, loss=-1.0)
+    shaped = RewardConfig.preset("shaped")
+    assert RewardConfig.coerce("shaped") == shaped
+    assert shaped == RewardConfig.coerce(TrainConfig().env.reward)  # what train.py uses by default
+    assert shaped.loss == 0.0 and shaped.potential
+    assert RewardConfig.preset("shaped", gamma=0.999).gamma == 0.999
+    env = gym.make(bbom_env.GYM_ID, pack="test", reward="shaped")
+    assert env.unwrapped.reward_config == shaped
+    with pytest.raises(ValueError, match="unknown reward preset 'dense'; presets: outcome, shaped"):
+        RewardConfig.coerce("dense")
