@@ -165,3 +165,43 @@ def test_reward_presets() -> None:
     assert env.unwrapped.reward_config == shaped
     with pytest.raises(ValueError, match="unknown reward preset 'dense'; presets: outcome, shaped"):
         RewardConfig.coerce("dense")
+
+
+def test_the_wheel_ships_py_typed(tmp_path: Path) -> None:
+    """PEP 561: the built wheel holds bbom_env/py.typed (and agents/py.typed), so users' type
+    checkers read the annotations. Built from a copy (setuptools writes build/ beside the source)."""
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    import pytest
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, src / name)
+    for pkg in ("bbom_env", "agents"):
+        shutil.copytree(ROOT / pkg, src / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if res.returncode != 0:
+        pytest.skip(f"cannot build a wheel here: {res.stderr[-300:]}")
+    (wheel,) = tmp_path.glob("*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "bbom_env/py.typed" in names and "agents/py.typed" in names
