@@ -205,3 +205,20 @@ def test_the_wheel_ships_py_typed(tmp_path: Path) -> None:
     (wheel,) = tmp_path.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "bbom_env/py.typed" in names and "agents/py.typed" in names
+
+
+def test_readme_commands_write_no_tracked_file_and_versions_are_explained() -> None:
+    """A README command copied literally never overwrites a tracked doc; the package version and
+    the env id are both named, with why they differ."""
+    import tomllib
+
+    import bbom_env
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```bash\n(.*?)```", readme, flags=re.S)
+    for line in "".join(blocks).splitlines():
+        assert not re.search(r"--out\s+(docs|README|bbom_env|tests|configs)", line), line
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    section = readme.split("## Versions", 1)[1]
+    assert bbom_env.GYM_ID in section and "package version" in section
+    assert version.split(".")[0] in ("0",) or version in section  # 0.x: the text says "still 0.x"
