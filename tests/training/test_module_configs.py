@@ -27,8 +27,12 @@ NONE = dict.fromkeys(("num_players", "difficulty", "mode", "payment", "pack", "m
 def _smoke_overrides() -> list[str]:
     """The smoke config's budgets as --set overrides (its game aside)."""
     data = yaml.safe_load((ROOT / "configs" / "smoke.yaml").read_text())
+
+    def text(value: object) -> str:
+        return yaml.safe_dump(value, default_flow_style=True).strip().removesuffix("...").strip()
+
     return [
-        f"{section}.{key}={yaml.safe_dump(value, default_flow_style=True).strip().removesuffix('...').strip()}"
+        f"{section}.{key}={text(value)}"
         for section, keys in data.items()
         if isinstance(keys, dict) and section != "env"
         for key, value in keys.items()
