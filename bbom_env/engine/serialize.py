@@ -33,6 +33,9 @@ FORMAT = "bbom-state/4"
 # keys, records as positional lists) and 3 (a config without the Dark Matter module's switches)
 # still load: upgraded to format 4, then checked against a replay of their history (_from_old).
 OLD_FORMATS = ("bbom-state/1", "bbom-state/2", "bbom-state/3")
+# Module switches added to the config after format 4 first shipped: a format-4 save without one
+# played it at its default (a switch only changes a game with its module, at a non-default value).
+ADDED_SWITCHES = ("spell_surcharge_element",)
 # Every saved field of GameState, with its JSON codecs derived from its declared type
 # (``typed_fields.py``): a new field needs no edit here. The config is read by ``check_save``.
 _FIELDS = saved_fields(GameState)
@@ -79,6 +82,7 @@ def from_dict(data: Any) -> GameState:
         raise SaveError(f"not a saved bbom state (format {fmt!r}, expected {FORMAT!r})")
     if fmt != FORMAT:
         return _from_old(data, fmt)
+    data = _with_switch_defaults(data, ADDED_SWITCHES)
     if _non_canonical_modules(data):
         return _from_relabelled(data)
     config, pack = check_save(data, SAVE_KEYS, hashed=True)
