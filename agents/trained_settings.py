@@ -102,10 +102,11 @@ def game_settings(
         if game is None:
             continue
         if trained is not None and game != trained[1]:
-            key = next(k for k in game if game[k] != trained[1].get(k))
+            key = next(k for k in sorted({*game, *trained[1]}) if game.get(k) != trained[1].get(k))
             raise SettingsError(
                 f"policies {trained[0]!r} and {team!r} were trained on different games "
-                f"({key}={_show(trained[1].get(key))} and {_show(game[key])}): compare policies of one game"
+                f"({key}={_show(trained[1].get(key))} and {_show(game.get(key))}): "
+                "compare policies of one game"
             )
         trained = trained or (team, game)
     given = {k: v for k, v in asked.items() if v is not None}
