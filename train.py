@@ -25,7 +25,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", type=Path, help=f"YAML config (default: {DEFAULT_CONFIG.relative_to(ROOT)})")
     ap.add_argument(
-        "--run-dir", type=Path, help="a new directory for the run (default: runs/<config>_<N>, first free N)"
+        "--run-dir",
+        "--out",
+        dest="run_dir",
+        type=Path,
+        help="a new directory for the run (default: runs/<config>_<N>, first free N; --out: the same, "
+        "as train_rllib.py accepts it)",
     )
     ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                     help="override a config key, e.g. --set ppo.learning_rate=1e-4 (repeatable)")  # fmt: skip

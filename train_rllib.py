@@ -1,7 +1,7 @@
 """Train one shared policy for the whole team with Ray RLlib's PPO (new API stack), on one machine or a
 Ray cluster (docs/scaling.md). Needs the ``rllib`` extra: ``bash scripts/setup_rllib.sh``, then
 
-    .venv-rllib/bin/python train_rllib.py --config configs/rllib/default.yaml [--set key=value] [--out DIR]
+    .venv-rllib/bin/python train_rllib.py --config configs/rllib/default.yaml [--set k=v] [--run-dir DIR]
 
 The YAML config has the sections ``seed``, ``env`` (the same keys as train.py's ``env``: game,
 observe_other_hands, max_steps, reward), ``ppo``, ``resources`` (Ray address, env runners,
@@ -117,7 +117,9 @@ def load_config(path: str | None, overrides: list[str]) -> RLlibConfig:
     try:
         from bbom_env.engine import GameConfig
 
-        GameConfig(**cfg.env.game)
+        game = GameConfig(**cfg.env.game)
+        if "modules" in cfg.env.game:  # a set: config.yaml names it in the canonical order
+            cfg.env.game["modules"] = list(game.modules)
         cfg.env_config()
     except (TypeError, ValueError) as e:
         raise TrainConfigError(f"{where}: env: {e}") from None
@@ -128,6 +130,14 @@ def load_config(path: str | None, overrides: list[str]) -> RLlibConfig:
             f"{where}: budget.timesteps, budget.checkpoint_every, ppo.train_batch_size >= 1"
         )
     return cfg
+
+
+def run_directory(given: str | None, config: str) -> Path:
+    """The run directory, absolute: RLlib saves and reads checkpoints through pyarrow's file
+    systems, which fail on a relative path ("URI has empty scheme"). Default: runs/rllib_<config
+    name>_N (apart from train.py's runs/<config name>_N), the first free N."""
+    run_dir = Path(given) if given else next_run_dir(Path("runs"), "rllib_" + Path(config).stem)
+    return run_dir.expanduser().resolve()
 
 
 def next_run_dir(base: Path, name: str) -> Path:
@@ -266,15 +276,20 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Train the team with Ray RLlib PPO (docs/scaling.md)")
     ap.add_argument("--config", default="configs/rllib/default.yaml")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-    ap.add_argument("--out", default=None, help="run directory (default: runs/rllib_<config name>_N)")
+    ap.add_argument(
+        "--run-dir",
+        "--out",
+        dest="run_dir",
+        default=None,
+        help="run directory, as train.py's --run-dir (--out: the same; default: runs/rllib_<config name>_N)",
+    )
     args = ap.parse_args(argv)
     try:
         cfg = load_config(args.config, args.set)
     except TrainConfigError as e:
         print(f"train_rllib.py: {e}", file=sys.stderr)
         return 2
-    # runs/rllib_<config name>_N: apart from train.py's runs/<config name>_N
-    run_dir = Path(args.out) if args.out else next_run_dir(Path("runs"), "rllib_" + Path(args.config).stem)
+    run_dir = run_directory(args.run_dir, args.config)
     print(f"run directory: {run_dir}")
     summary = train(cfg, run_dir)
     print(json.dumps({k: v for k, v in summary.items() if k != "evaluation"}))

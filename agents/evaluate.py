@@ -29,6 +29,7 @@ from typing import Any
 
 from bbom_env.engine import GameConfig, GameState, new_game
 from bbom_env.engine.core.rules import ruleset
+from bbom_env.play_session import monsters_defeated
 
 from . import SCRIPTED, make_agent
 
@@ -138,7 +139,7 @@ def summarise(
         seed=seed,
         win=win,
         reason="truncated" if truncated else state.reason,
-        monsters_defeated=state.stats.get("monsters_defeated", 0) + int(win),
+        monsters_defeated=monsters_defeated(state) if win else state.stats.get("monsters_defeated", 0),
         madness_received=state.stats.get("madness_received", 0),
         curses_destroyed=state.stats.get("curses_destroyed", 0),
         module_stats=_module_stats(state),

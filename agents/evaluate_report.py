@@ -68,11 +68,12 @@ def team_records(summaries: list[Summary], results: list[list[GameResult]]) -> l
 
 def _describe(cfg: dict[str, Any]) -> str:
     seeds = f"seeds {cfg['seed']}..{cfg['seed'] + cfg['games'] - 1}"
+    mods = ",".join(cfg.get("modules", ())) or "none"
     return (
         f"{cfg['num_players']} players, level {cfg['difficulty']}, mode {cfg['mode']}, payment "
-        f"{cfg['payment']}, pack {cfg['pack']}; {cfg['games']} games ({seeds}), the same deals for every "
-        f"team; policies {'argmax' if cfg['deterministic'] else 'sampled'}; games cut off after "
-        f"{cfg['max_decisions']} decisions count as not won (truncated)"
+        f"{cfg['payment']}, pack {cfg['pack']}, modules {mods}; {cfg['games']} games ({seeds}), the same "
+        f"deals for every team; policies {'argmax' if cfg['deterministic'] else 'sampled'}; games cut "
+        f"off after {cfg['max_decisions']} decisions count as not won (truncated)"
     )
 
 
@@ -176,15 +177,11 @@ def write_outputs(
 # -- command line ----------------------------------------------------------------------------------
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Evaluate teams on the same seeded deals: win rate (95% Wilson interval), Monsters defeated,
-    Curses destroyed, Madness received, game length, truncations, and paired differences against
-    the first team. Writes evaluation.csv, games.csv and evaluation.md to --out."""
+def _parser() -> Any:
     import argparse
-    import json
-    import sys
-    import time
 
+    from bbom_env.cli import modules as modules_type
+    from bbom_env.cli import pack as pack_type
     from bbom_env.engine.core.config import MODES, PAYMENTS
 
     ap = argparse.ArgumentParser(prog="python -m agents.evaluate", description=main.__doc__)
@@ -194,14 +191,30 @@ def main(argv: list[str] | None = None) -> int:
         dest="policies",
         action="append",
         metavar="PATH|random|heuristic",
-        help="a team: random, heuristic or a MaskablePPO .zip; repeat to compare (default: "
+        help="a team: random, heuristic, a MaskablePPO .zip or rllib:DIR; repeat to compare (default: "
         "random and heuristic; differences are against the first)",
     )
-    ap.add_argument("--players", type=int_range(2, 5), default=2)
-    ap.add_argument("--level", type=int_range(1, 3), default=1, help="difficulty 1-3")
-    ap.add_argument("--mode", choices=MODES, default="normal")
-    ap.add_argument("--payment", choices=PAYMENTS, default="auto")
-    ap.add_argument("--pack", default="default", help='"default", "test" or a pack TOML path')
+    mine = "default: the policy's, else %s"
+    ap.add_argument("--players", type=int_range(2, 5), help=mine % 2)
+    ap.add_argument("--level", type=int_range(1, 3), help="difficulty 1-3 (" + mine % 1 + ")")
+    ap.add_argument("--mode", choices=MODES, help=mine % "normal")
+    ap.add_argument("--payment", choices=PAYMENTS, help=mine % "auto")
+    ap.add_argument(
+        "--pack", type=pack_type, help='"default", "test" or a pack TOML path (' + mine % "default" + ")"
+    )
+    ap.add_argument(
+        "--modules",
+        type=modules_type,
+        metavar="NAME,...",
+        help="rules modules: dark_matter, phobias or dark_matter,phobias; '' for none ("
+        + mine % "none"
+        + ")",
+    )
+    ap.add_argument(
+        "--allow-other-settings",
+        action="store_true",
+        help="play a policy at other players, level, mode or payment than it was trained on",
+    )
     ap.add_argument("--games", type=int_range(1), default=200)
     ap.add_argument("--seed", type=int_range(0), default=0, help="game i uses seed SEED+i")
     ap.add_argument("--workers", type=int_range(1), default=1, help="processes (results do not depend on it)")
@@ -212,31 +225,59 @@ def main(argv: list[str] | None = None) -> int:
         help="cut a game off after this many decisions: not won, counted as truncated",
     )
     ap.add_argument("--stochastic", action="store_true", help="policies sample moves instead of argmax")
-    ap.add_argument("--out", default="runs/eval", help="directory for the CSV and markdown reports")
-    ap.add_argument("--json", action="store_true", help="print the summary as one JSON line, last")
+    ap.add_argument("--out", help="write evaluation.csv, games.csv and evaluation.md to this directory")
+    ap.add_argument("--json", action="store_true", help="stdout is one JSON line (the table goes to stderr)")
     ap.add_argument("--spells", action="store_true", help="per Library Spell: learned, cast, win rates")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
-    a = ap.parse_args(argv)
+    return ap
 
-    teams = a.policies or ["random", "heuristic"]
-    _init_worker()  # one torch thread here too
-    config = dict(num_players=a.players, difficulty=a.level, mode=a.mode, payment=a.payment, pack=a.pack)
-    deterministic = not a.stochastic
-    try:
-        new_game(GameConfig(**config, seed=a.seed))  # a bad pack fails here, not in a worker
-    except (ValueError, OSError) as e:
-        ap.error(str(e))
+
+def _config(ap: Any, a: Any, teams: list[str]) -> dict[str, Any]:
+    """The game's settings (the policies' own unless told otherwise), checked: a bad pack, a
+    policy file that does not load or does not fit the game is an argparse error."""
+    from .trained_settings import SettingsError, game_settings
+
     for team in teams:
         try:
             check_team(team)
         except ValueError as e:
             ap.error(str(e))
+    asked = dict(num_players=a.players, difficulty=a.level, mode=a.mode, payment=a.payment, pack=a.pack)
+    asked["modules"] = a.modules
+    try:
+        config, _source = game_settings(teams, asked, a.allow_other_settings)
+    except SettingsError as e:
+        ap.error(str(e))
+    try:
+        new_game(GameConfig(**config, seed=a.seed))  # a bad pack fails here, not in a worker
+    except (ValueError, OSError) as e:
+        ap.error(str(e))
+    for team in teams:
         try:  # a corrupt or foreign zip raises anything: report it, no traceback
-            agent = _agent(team, a.seed, deterministic)  # loads (and caches) a policy once, here
+            agent = _agent(team, a.seed, not a.stochastic)  # loads (and caches) a policy once, here
             if hasattr(agent, "_views"):
                 agent._views(GameConfig(**config))  # observation size vs the pack: a clear error
         except Exception as e:
             ap.error(f"policy {team!r}: {e}")
+    return config
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Evaluate teams on the same seeded deals: win rate (95% Wilson interval), Monsters defeated,
+    Curses destroyed, Madness received, game length, truncations, and paired differences against
+    the first team. A trained policy is played in the game of its run's config.yaml (players,
+    level, mode, payment, pack, modules) unless told otherwise; --out DIR also writes
+    evaluation.csv, games.csv and evaluation.md there."""
+    import json
+    import sys
+    import time
+
+    ap = _parser()
+    a = ap.parse_args(argv)
+    teams = a.policies or ["random", "heuristic"]
+    _init_worker()  # one torch thread here too
+    config = _config(ap, a, teams)
+    deterministic = not a.stochastic
 
     progress = None
     if not a.quiet and sys.stderr.isatty():
@@ -251,17 +292,26 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - t0
     summaries = [summarise_results(t, config, res) for t, res in zip(teams, results, strict=True)]
     records = team_records(summaries, results)
-    cfg = {**config, "games": a.games, "seed": a.seed, "deterministic": deterministic}
-    cfg["max_decisions"] = a.max_decisions
+    cfg = {**config, "modules": list(config.get("modules", ())), "games": a.games, "seed": a.seed}
+    cfg.update(deterministic=deterministic, max_decisions=a.max_decisions)
 
-    print(_describe(cfg))
-    print(format_text(records))
+    human = sys.stderr if a.json else sys.stdout  # with --json, stdout is the JSON line alone
+    print(_describe(cfg), file=human)
+    print(format_text(records), file=human)
     if a.spells:
         for s in summaries:
-            print(format_spells(s))
-    out = Path(a.out)
-    write_outputs(out, records, results, cfg)
-    print(f"wrote {out / 'evaluation.csv'}, {out / 'games.csv'}, {out / 'evaluation.md'} ({wall:.1f} s)")
+            print(format_spells(s), file=human)
+    out = Path(a.out) if a.out else None
+    if out is not None:
+        write_outputs(out, records, results, cfg)
+        written = f"{out / 'evaluation.csv'}, {out / 'games.csv'}, {out / 'evaluation.md'}"
+        print(f"wrote {written} ({wall:.1f} s)", file=human)
+    else:
+        print(f"({wall:.1f} s; --out DIR writes the CSV and markdown reports)", file=human)
     if a.json:
-        print(json.dumps({"config": cfg, "teams": records, "wall_s": round(wall, 3), "out": str(out)}))
+        print(
+            json.dumps(
+                {"config": cfg, "teams": records, "wall_s": round(wall, 3), "out": str(out) if out else None}
+            )
+        )
     return 0

@@ -24,6 +24,12 @@ from .policy_agent import _run_options, policy_views
 PREFIX = "rllib:"
 
 
+def checkpoint_dir(path: str | Path) -> Path:
+    """A checkpoint folder as an absolute path: RLlib reads checkpoints through pyarrow's file
+    systems, which take a relative path for a URI and fail ("URI has empty scheme")."""
+    return Path(path).expanduser().resolve()
+
+
 class RLlibAgent:
     """Plays every seat with the shared RLModule of an RLlib checkpoint (same interface as
     ``PolicyAgent``: ``act(state) -> move id``; argmax, or a seeded sample when not deterministic)."""
@@ -50,7 +56,7 @@ class RLlibAgent:
 
         from bbom_env.rllib.config import module_checkpoint
 
-        p = Path(path)
+        p = checkpoint_dir(path)
         if not p.is_dir():
             raise FileNotFoundError(
                 f"no RLlib checkpoint folder {str(p)!r} (train_rllib.py writes RUN/checkpoint)"

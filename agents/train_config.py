@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from bbom_env.engine import ConfigError, GameConfig
-from bbom_env.rl.rewards import RewardConfig
+from bbom_env.rl.rewards import PRESETS, RewardConfig
 
 # GameConfig fields a run may set in ``env`` (the game seed is drawn per episode from ``seed``).
 GAME_FIELDS = tuple(f.name for f in dataclasses.fields(GameConfig) if f.name != "seed")
@@ -41,14 +41,7 @@ class EnvSection:
     # Team reward (bbom_env.rl.rewards.RewardConfig fields). Default: +1 for a win, 0 for a loss
     # (a -1 loss pays a discounted learner for delaying it: docs/training.md, Early measurements), with small
     # potential-based terms that move credit to the Curses and Monsters as they fall.
-    reward: dict[str, float] = field(
-        default_factory=lambda: {
-            "win": 1.0,
-            "loss": 0.0,
-            "potential_curse_destroyed": 0.02,
-            "potential_monster_defeated": 0.1,
-        }
-    )
+    reward: dict[str, float] = field(default_factory=lambda: dict(PRESETS["shaped"]))  # reward="shaped"
 
 
 @dataclass
@@ -249,9 +242,11 @@ def validate(cfg: TrainConfig, where: str) -> TrainConfig:
     if unknown:
         raise TrainConfigError(f"{where}: unknown key(s) {unknown} in env.game; allowed: {list(GAME_FIELDS)}")
     try:
-        cfg.game_config()
+        game = cfg.game_config()
     except (ConfigError, TypeError, ValueError) as e:
         raise TrainConfigError(f"{where}: env.game: {e}") from None
+    if "modules" in cfg.env.game:  # a set: the run's config.yaml names it in the canonical order
+        cfg.env.game["modules"] = list(game.modules)
     try:
         cfg.reward_config()
     except (TypeError, ValueError) as e:

@@ -123,26 +123,89 @@ def rows(pack: Pack) -> list[tuple[str, str, str, str]]:
     out += [(c.id, f"curse/{c.type}", c.name, c.provenance) for c in pack.curses.values()]
     for p in pack.pages.values():
         out.append((p.id, f"grimoire/{p.kind}", pack.card_name(p.id), p.provenance))
+    # A module's card: its section and its module, listed once, there (in a game with its module
+    # it also joins a base table: a Vth Magician is a Magician, a Dark Curse a Curse).
+    mine = {c for cards in pack.sections.values() for c in cards}
+    out = [r for r in out if r[0] not in mine]
     for section, cards in pack.sections.items():
-        kind = f"{section} [{pack.section_modules[section]}]"  # a module's card: its section, its module
+        kind = f"{section} [{pack.section_modules[section]}]"
         out += [(c.id, kind, c.name, c.provenance) for c in cards.values()]
     return out
 
 
 def _module_card_lines(pack: Pack, card: Any) -> list[str]:
-    """A module card's fields as lines (the module's parser gives the card type), then its effects."""
+    """A module card's fields as readable lines (the module's parser gives the card type; empty
+    fields are left out, nested parts and effects written out as text), then its effects."""
     section = pack.section_of(card.id) or ""
     lines = [f"- [[{section}]] card of module {pack.section_modules.get(section, '?')}"]
     skip = {"id", "name", "provenance", "source", "notes", "known"}
+    effects = [ops for (cid, _part), ops in pack.effects.items() if cid == card.id]
+    shown: list = []  # effects a Magician sheet's lines already show
     for f in dataclasses.fields(card) if dataclasses.is_dataclass(card) else ():
         value = getattr(card, f.name)
-        if f.name in skip or (card.id, f.name) in pack.effects:
+        if f.name in skip or (card.id, f.name) in pack.effects or value in effects:
             continue
-        lines.append(f"- {f.name}: {value}")
+        if isinstance(value, Magician):  # a module's Magician: a base sheet, shown as one
+            lines += _magician_lines(value)
+            shown.append(value.activated)
+            continue
+        text = value_text(value, effects)
+        if text:
+            lines.append(f"- {f.name.replace('_', ' ')}: {text}")
     for (cid, part), ops in pack.effects.items():
-        if cid == card.id:
-            lines.append(f"- {part}: {effect_text(ops)}")
+        if cid == card.id and ops not in shown:
+            lines.append(f"- {part.replace('_', ' ')}: {effect_text(ops)}")
     return lines
+
+
+def _is_ops(value: Any) -> bool:
+    return (
+        isinstance(value, tuple | list)
+        and bool(value)
+        and all(isinstance(o, dict) and "op" in o for o in value)
+    )
+
+
+def value_text(value: Any, shown: list | tuple = ()) -> str:
+    """A card field's value as text: "" for an empty one; a nested card part (a Black Spell, a
+    Dark Monster) as ``field: value`` pairs; an effect as its ops (left out when ``shown``
+    already lists it, as the card's own effect lines do); a constraint ``kind(param=value)``;
+    names joined by commas; True/False as yes/no."""
+    if value is None or value == "" or value == () or value == []:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        parts = []
+        for f in dataclasses.fields(value):
+            v = getattr(value, f.name)
+            if (_is_ops(v) and v in shown) or v is False:  # a switch that is off says nothing
+                continue
+            text = value_text(v, shown)
+            if v is True:
+                parts.append(f.name.replace("_", " "))
+            elif f.name == "text":
+                parts.append(f'"{text}"')
+            elif text:
+                parts.append(f"{f.name.replace('_', ' ')} {text}")
+        return "; ".join(parts)
+    if _is_ops(value):
+        return effect_text(tuple(value)) if all(o["op"] in OP_SCHEMAS for o in value) else _dicts_text(value)
+    if isinstance(value, dict):
+        return _dict_text(value)
+    if isinstance(value, tuple | list):
+        return ", ".join(t for t in (value_text(v, shown) for v in value) if t)
+    return str(value)
+
+
+def _dict_text(d: dict) -> str:
+    head = d.get("kind") or d.get("op")
+    args = ", ".join(f"{k}={value_text(v) or '-'}" for k, v in d.items() if k not in ("kind", "op"))
+    return f"{head}({args})" if head else args
+
+
+def _dicts_text(ds: Any) -> str:
+    return "; ".join(_dict_text(d) for d in ds)
 
 
 def _common(obj: Any) -> list[str]:
@@ -183,7 +246,11 @@ def _spell_lines(s: Spell) -> list[str]:
 
 
 def card_lines(pack: Pack, card_id: str) -> tuple[str, list[str]]:
-    """(title, detail lines) of one card; KeyError when the pack has no such id."""
+    """(title, detail lines) of one card; KeyError when the pack has no such id. A module's card
+    is shown as its module section describes it (also when it joined a base table)."""
+    card = pack.module_card(card_id)
+    if card is not None:
+        return mark(card.name, card.provenance), _module_card_lines(pack, card) + _common(card)
     if card_id in pack.magicians:
         m = pack.magicians[card_id]
         return mark(m.name, m.provenance), _magician_lines(m) + _common(m)
@@ -207,9 +274,6 @@ def card_lines(pack: Pack, card_id: str) -> tuple[str, list[str]]:
             lines.append(f"- back, Monster: {mo.name}; Curse symbols: {', '.join(mo.curse_symbols)}")
             lines.append(f"- arrival: {mo.text or '(none)'} -> {effect_text(mo.arrival)}")
         return mark(pack.card_name(p.id), p.provenance), lines + _common(p)
-    card = pack.module_card(card_id)
-    if card is not None:
-        return mark(card.name, card.provenance), _module_card_lines(pack, card) + _common(card)
     raise KeyError(card_id)
 
 
@@ -344,35 +408,78 @@ def render_docs(pack: Pack) -> str:
 # -- CLI -----------------------------------------------------------------------------------------
 
 
-def module_files(modules: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
-    """The pack files of rules modules (``rules.Module.pack_files``): of ``modules``, or of every
-    registered module when None. An unknown name is a ConfigError naming the registered ones."""
+def module_names(modules: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
+    """``modules`` in the canonical order, or every registered module when None. An unknown name
+    is a ConfigError naming the registered ones."""
     from bbom_env.engine.core.rules import MODULES, ruleset
 
     ruleset()  # registers the base game, so MODULES lists what is there
-    names = sorted(m for m in MODULES if m != "base") if modules is None else list(modules)
-    unknown = [m for m in names if m not in MODULES or m == "base"]
+    known = sorted(m for m in MODULES if m != "base")
+    names = known if modules is None else sorted(set(modules))
+    unknown = [m for m in names if m not in known]
     if unknown:
-        known = sorted(m for m in MODULES if m != "base")
         raise ConfigError(f"--module {unknown[0]!r}: no such module; registered modules: {known or 'none'}")
-    return tuple(f for m in names for f in MODULES[m].pack_files)
+    return tuple(names)
+
+
+def module_files(modules: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
+    """The pack files of rules modules (``rules.Module.pack_files``): of ``modules``, or of every
+    registered module when None. An unknown name is a ConfigError naming the registered ones."""
+    from bbom_env.engine.core.rules import MODULES
+
+    return tuple(f for m in module_names(modules) for f in MODULES[m].pack_files)
 
 
 def _load(args: argparse.Namespace) -> Pack:
     """The pack of ``--pack``, with the module cards (``--module``/``--base-only``) and ``--override``."""
     modules = [] if getattr(args, "base_only", False) else (getattr(args, "module", None) or None)
     files = module_files(modules)
-    return load_pack(args.pack, tuple(f for f in files if f not in args.override) + tuple(args.override))
+    names = module_names(modules)
+    # As a game with the modules sees it: a module's Magicians and Curses join the base tables.
+    overrides = tuple(f for f in files if f not in args.override) + tuple(args.override)
+    return load_pack(args.pack, overrides, modules=names)
+
+
+def module_card_ids(modules: list[str] | tuple[str, ...]) -> set[str]:
+    """The ids of the cards the pack files of ``modules`` define (every table of a module file:
+    its own sections, and its Magicians that join the base table)."""
+    ids: set[str] = set()
+    for f in module_files(modules):
+        for table in read_pack_file(resolve_pack_path(f)).values():
+            if isinstance(table, list):
+                ids |= {c["id"] for c in table if isinstance(c, dict) and isinstance(c.get("id"), str)}
+    return ids
+
+
+def _pack_label(args: argparse.Namespace) -> str:
+    """The pack as the command line names it ("default", not the file's internal id), with what
+    was added to it."""
+    label = repr(args.pack)
+    if getattr(args, "module", None):
+        label += f" + module {', '.join(module_names(args.module))}"
+    elif getattr(args, "base_only", False):
+        label += " (no module)"
+    else:
+        label += " + every module's cards"
+    if args.override:
+        label += f" + override {', '.join(args.override)}"
+    return label
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
     pack = _load(args)
     table = rows(pack)
-    w = [max(len(r[i]) for r in table) for i in range(3)]
-    for cid, kind, name, prov in table:
-        print(f"{cid:<{w[0]}}  {kind:<{w[1]}}  {mark(name, prov):<{w[2] + 1}}  {prov}")
+    what = ""
+    if args.module:  # the module's cards only, as the option says
+        mine = module_card_ids(args.module)
+        table = [r for r in table if r[0] in mine]
+        what = f" of module {', '.join(module_names(args.module))}"
+    if table:
+        w = [max(len(r[i]) for r in table) for i in range(3)]
+        for cid, kind, name, prov in table:
+            print(f"{cid:<{w[0]}}  {kind:<{w[1]}}  {mark(name, prov):<{w[2] + 1}}  {prov}")
     legend = "* = reconstructed, not the real card; ~ = partial, `show ID` says which part is known"
-    print(f"{len(table)} cards in pack {pack.id!r} ({legend})")
+    print(f"{len(table)} cards{what} in pack {_pack_label(args)} ({legend})")
     return 0
 
 
@@ -382,7 +489,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
         title, lines = card_lines(pack, args.id)
     except KeyError:
         print(
-            f"no card {args.id!r} in pack {pack.id!r}; try `python -m bbom_env.cards list`", file=sys.stderr
+            f"no card {args.id!r} in pack {_pack_label(args)}; try `python -m bbom_env.cards list`",
+            file=sys.stderr,
         )
         return 1
     print(f"{title}  [{args.id}]")
@@ -447,7 +555,8 @@ def _pack_args(p: argparse.ArgumentParser) -> None:
         "--module",
         action="append",
         metavar="NAME",
-        help="the cards of this rules module only (repeatable; default: every registered module's)",
+        help="this rules module's cards only: `list` lists them alone, `show` reads them on top of "
+        "the pack (repeatable; default: every registered module's cards too)",
     )
     which.add_argument("--base-only", action="store_true", help="no module's cards")
 

@@ -7,10 +7,12 @@ quiet exit 0.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import TextIO
 
 from bbom_env.engine.cards.pack import NAMED_PACKS
 
@@ -89,6 +91,19 @@ def pack(text: str) -> str:
     except (PackError, OSError) as exc:
         raise argparse.ArgumentTypeError(" ".join(str(exc).split())) from None
     return text
+
+
+@contextlib.contextmanager
+def json_stdout(json_mode: bool) -> Iterator[TextIO]:
+    """``with json_stdout(args.json) as out:``: with --json, stdout carries the JSON alone, so that
+    ``script --json | jq`` reads it: what the block prints goes to stderr, and the JSON is printed
+    with ``print(..., file=out)`` (the real stdout). Without --json nothing changes."""
+    out = sys.stdout
+    if not json_mode:
+        yield out
+        return
+    with contextlib.redirect_stdout(sys.stderr):
+        yield out
 
 
 def run(main: Callable[[], int | None]) -> int:

@@ -5,7 +5,11 @@
   python -m bbom_env.play --players 3 --human 1 --agents runs/x/model.zip
   python -m bbom_env.play --watch --agents heuristic --seed 3 --delay 0.5
 
-A seat is "human", "random", "heuristic" or the path of a trained model (.zip saved by train.py).
+A seat is "human", "random", "heuristic" or the path of a trained model (.zip saved by train.py);
+a trained model plays the game of its run's config.yaml (players, level, modules ...) unless told
+otherwise, and a setting that differs from it is refused. --modules plays the Vth Element:
+
+  python -m bbom_env.play --modules dark_matter,phobias
 Players are numbered from 0 (P0, P1 ...), as on the board. At your decision the legal moves are
 listed by number; answer with the number, the move name or #ID (help lists the commands).
 """
@@ -57,20 +61,32 @@ def build_parser() -> argparse.ArgumentParser:
         "--players",
         type=int,
         choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
-        help=f"{MIN_PLAYERS}-{MAX_PLAYERS} (default: the length of --seats, else 2)",
+        help=f"{MIN_PLAYERS}-{MAX_PLAYERS} (default: the length of --seats, else a trained agent's, else 2)",
     )
+    mine = "default: a trained agent's, else %s"
     ap.add_argument(
         "--level",
         "--difficulty",
         dest="level",
         type=int,
         choices=(1, 2, 3),
-        default=1,
-        help="difficulty (default 1)",
+        help="difficulty (" + mine % "1" + ")",
     )
-    ap.add_argument("--mode", choices=MODES, default="normal", help="rule variant (default normal)")
-    ap.add_argument("--payment", choices=PAYMENTS, default="auto", help="manual: pick each card paid")
-    ap.add_argument("--pack", type=cli.pack, default="default", help=f"{cli.PACK_HELP} (default: default)")
+    ap.add_argument("--mode", choices=MODES, help="rule variant (" + mine % "normal" + ")")
+    ap.add_argument("--payment", choices=PAYMENTS, help="manual: pick each card paid (" + mine % "auto" + ")")
+    ap.add_argument("--pack", type=cli.pack, help=f"{cli.PACK_HELP} (" + mine % "default" + ")")
+    ap.add_argument(
+        "--modules",
+        type=cli.modules,
+        metavar="NAME,...",
+        help="the Vth Element's rules modules: dark_matter, phobias or dark_matter,phobias; '' for "
+        "none (" + mine % "none" + ")",
+    )
+    ap.add_argument(
+        "--allow-other-settings",
+        action="store_true",
+        help="let a trained agent play at other players, level, mode or payment than it was trained on",
+    )
     ap.add_argument(
         "--seed",
         type=cli.int_range(0),
@@ -111,6 +127,35 @@ def seat_specs(args: argparse.Namespace, ap: argparse.ArgumentParser) -> list[st
     return ["human" if i in humans else args.agents for i in range(n)]
 
 
+def game_settings(args: argparse.Namespace, ap: argparse.ArgumentParser) -> dict[str, Any]:
+    """The game's settings: a trained agent's own (its run's config.yaml, agents.trained_settings)
+    for what the command line does not set; a setting that differs from the agent's is an
+    argparse error (exit 2). Sets ``args.players`` when neither --players nor --seats did."""
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats is not None else None
+    agents = [s for s in seats if s != "human"] if seats is not None else [args.agents]
+    asked = {
+        "num_players": args.players or (len(seats) if seats else None),
+        "difficulty": args.level,
+        "mode": args.mode,
+        "payment": args.payment,
+        "pack": args.pack,
+        "modules": args.modules,
+    }
+    if all(a in ("human", *AGENT_NAMES) for a in agents):  # no policy: no run config to read
+        default = GameConfig()
+        return {k: getattr(default, k) if v is None else v for k, v in asked.items()}
+    from agents.trained_settings import SettingsError
+    from agents.trained_settings import game_settings as settings_of
+
+    try:
+        settings, _source = settings_of(agents, asked, args.allow_other_settings)
+    except SettingsError as e:
+        ap.error(str(e))
+    if args.players is None and seats is None:
+        args.players = settings["num_players"]
+    return settings
+
+
 def build_seats(specs: list[str], seed: int) -> list[Seat]:
     """Seats with their agents; one agent per distinct spec (the agents are team agents: one
     object answers for every seat it plays). ValueError / FileNotFoundError for a bad spec."""
@@ -146,19 +191,13 @@ def main(argv: list[str] | None = None, input_fn: InputFn | None = None, out: An
     """Run the command line; returns the exit status (0, 1 when an agent fails, 130 on Ctrl-C)."""
     ap = build_parser()
     args = ap.parse_args(argv)
+    settings = game_settings(args, ap)
     specs = seat_specs(args, ap)
     out = out or sys.stdout
     if input_fn is None:
         input_fn = input if sys.stdin.isatty() else _echoing(input, out)
     try:
-        config = GameConfig(
-            num_players=len(specs),
-            difficulty=args.level,
-            mode=args.mode,
-            payment=args.payment,
-            pack=args.pack,
-            seed=args.seed,
-        )
+        config = GameConfig(**{**settings, "num_players": len(specs)}, seed=args.seed)
         seats = build_seats(specs, args.seed)  # unknown spec, missing model file
         state = new_game(config)  # unknown pack, pack file errors
     except (ValueError, OSError) as e:

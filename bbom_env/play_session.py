@@ -309,10 +309,18 @@ class _Session:
             why = reasons.get(stop or "", stop)
             self.say(f"=== Outcome: none - game stopped at turn {state.turn}: {why} ===")
         self.say(
-            f"Monsters defeated: {stats.get('monsters_defeated', 0)}",
+            f"Monsters defeated: {monsters_defeated(state)}",
             f"Curses destroyed: {stats.get('curses_destroyed', 0)}",
             f"Turns: {state.turn}, decisions: {steps}",
         )
+
+
+def monsters_defeated(state: GameState) -> int:
+    """Monsters defeated, as agents.evaluate counts them: every Monster whose Curses were all
+    destroyed by the end of its round (the engine's ``monsters_defeated`` statistic, the Bonus
+    rounds, RULES section 3.3.4), plus the last Monster on a win (vanquishing it wins the game:
+    no Bonus round follows, so the statistic does not count it)."""
+    return state.stats.get("monsters_defeated", 0) + int(state.outcome == "win")
 
 
 def run_session(

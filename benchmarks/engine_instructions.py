@@ -32,6 +32,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -130,7 +131,11 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--jobs", type=cli.int_range(1, 64), default=2, help="valgrind runs at once, 1-64 (default 2)"
     )
-    ap.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
+    ap.add_argument(
+        "--json",
+        action="store_true",
+        help="stdout is one JSON object with every figure (the table goes to stderr)",
+    )
     ap.add_argument(
         "--play",
         nargs=3,
@@ -144,41 +149,63 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> dict[str, dict[str, float]] | int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.play:
-        players, payment, games = args.play
-        if not (players.isdigit() and games.isdigit()):
-            parser.error(f"--play: PLAYERS and GAMES are counts, got {players!r} and {games!r}")
-        print(play(int(players), payment, args.pack, args.modules, int(games)))
-        return {}
-    if shutil.which("valgrind") is None:
-        print(
-            "benchmarks/engine_instructions.py needs valgrind on PATH (apt install valgrind)", file=sys.stderr
-        )
-        return 2
-    sets = [()] + ([args.modules] if args.modules else [])
-    jobs = [(p, pay, m) for p, pay in args.settings for m in sets]
-    with ThreadPoolExecutor(args.jobs) as pool:  # (each job is a child process: threads suffice)
-        counted = list(pool.map(lambda j: per_decision(j[0], j[1], args.pack, j[2], args.games), jobs))
-    results: dict[str, dict[str, float]] = {}
-    print(f"engine instructions | pack={args.pack} games={args.games} per setting (valgrind cachegrind)")
-    print("{:<28} {:>14} {:>10}".format("setting", "instr/decision", "decisions"))
-    for (players, payment, modules), row in zip(jobs, counted, strict=True):
-        key = setting_key(players, payment, modules)
-        results[key] = row
-        print(f"{key:<28} {row['instructions_per_decision']:>14,.0f} {row['decisions']:>10,.0f}")
-    if args.modules:
-        tag = "".join(f"+{m}" for m in args.modules)
-        print(f"base game / with {', '.join(args.modules)} (instructions per decision):")
-        for players, payment in args.settings:
-            key = setting_key(players, payment)
-            ratio = (
-                results[key]["instructions_per_decision"] / results[key + tag]["instructions_per_decision"]
+    with cli.json_stdout(args.json) as stdout:  # with --json, stdout is the JSON line alone
+        if args.play:
+            players, payment, games = args.play
+            if not (players.isdigit() and games.isdigit()):
+                parser.error(f"--play: PLAYERS and GAMES are counts, got {players!r} and {games!r}")
+            print(play(int(players), payment, args.pack, args.modules, int(games)))
+            return {}
+        if shutil.which("valgrind") is None:
+            print(
+                "benchmarks/engine_instructions.py needs valgrind on PATH (apt install valgrind)",
+                file=sys.stderr,
             )
-            results[key + tag]["ratio_to_base"] = ratio
-            print(f"  {key:<10} {ratio:.3f}")
-    if args.json:
-        print(json.dumps({"pack": args.pack, "games": args.games, "results": results}))
-    return results
+            return 2
+        sets = [()] + ([args.modules] if args.modules else [])
+        jobs = [(p, pay, m) for p, pay in args.settings for m in sets]
+        print(
+            f"counting {len(jobs)} settings under valgrind, {args.jobs} at a time (about a minute each)",
+            file=sys.stderr,
+            flush=True,
+        )
+        t0 = time.perf_counter()
+        done = [0]
+
+        def count_one(job: tuple) -> dict[str, float]:
+            row = per_decision(job[0], job[1], args.pack, job[2], args.games)
+            done[0] += 1  # (progress: each setting as it finishes, on stderr)
+            key = setting_key(*job)
+            print(
+                f"  {key} counted ({done[0]}/{len(jobs)}, {time.perf_counter() - t0:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+            return row
+
+        with ThreadPoolExecutor(args.jobs) as pool:  # (each job is a child process: threads suffice)
+            counted = list(pool.map(count_one, jobs))
+        results: dict[str, dict[str, float]] = {}
+        print(f"engine instructions | pack={args.pack} games={args.games} per setting (valgrind cachegrind)")
+        print("{:<28} {:>14} {:>10}".format("setting", "instr/decision", "decisions"))
+        for (players, payment, modules), row in zip(jobs, counted, strict=True):
+            key = setting_key(players, payment, modules)
+            results[key] = row
+            print(f"{key:<28} {row['instructions_per_decision']:>14,.0f} {row['decisions']:>10,.0f}")
+        if args.modules:
+            tag = "".join(f"+{m}" for m in args.modules)
+            print(f"base game / with {', '.join(args.modules)} (instructions per decision):")
+            for players, payment in args.settings:
+                key = setting_key(players, payment)
+                ratio = (
+                    results[key]["instructions_per_decision"]
+                    / results[key + tag]["instructions_per_decision"]
+                )
+                results[key + tag]["ratio_to_base"] = ratio
+                print(f"  {key:<10} {ratio:.3f}")
+        if args.json:
+            print(json.dumps({"pack": args.pack, "games": args.games, "results": results}), file=stdout)
+        return results
 
 
 def _script() -> int:

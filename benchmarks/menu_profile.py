@@ -133,32 +133,39 @@ def build_parser() -> argparse.ArgumentParser:
         "--reps", type=cli.int_range(1, 100), default=5, help="timed passes, best kept (default 5)"
     )
     ap.add_argument("--pack", type=cli.pack, default="default", help=f"{cli.PACK_HELP} (default default)")
-    ap.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
+    ap.add_argument(
+        "--json",
+        action="store_true",
+        help="stdout is one JSON object with every figure (the table goes to stderr)",
+    )
     return ap
 
 
 def main(argv: list[str] | None = None) -> dict[str, dict[str, dict[str, float]]]:
     args = build_parser().parse_args(argv)
-    results: dict[str, dict[str, dict[str, float]]] = {}
-    sets = [()] + ([args.modules] if args.modules else [])
-    for modules in sets:
-        name = ",".join(modules) or "base"
-        config = GameConfig(num_players=args.players, payment="auto", pack=args.pack, modules=modules)
-        new_game(config)  # load the pack outside the timings
-        res = results[name] = profile(config, args.games, args.reps)
-        print(f"{name}: {int(res['all']['menus'])} menus, mean query {res['all']['menu_us']:.2f} us (CPU)")
-        for cat, row in res.items():
-            if cat == "all":
-                continue
-            timed = sorted(
-                ((k[:-3], v) for k, v in row.items() if k.endswith("_us") and k != "menu_us"),
-                key=lambda kv: -kv[1],
+    with cli.json_stdout(args.json) as stdout:  # with --json, stdout is the JSON line alone
+        results: dict[str, dict[str, dict[str, float]]] = {}
+        sets = [()] + ([args.modules] if args.modules else [])
+        for modules in sets:
+            name = ",".join(modules) or "base"
+            config = GameConfig(num_players=args.players, payment="auto", pack=args.pack, modules=modules)
+            new_game(config)  # load the pack outside the timings
+            res = results[name] = profile(config, args.games, args.reps)
+            print(
+                f"{name}: {int(res['all']['menus'])} menus, mean query {res['all']['menu_us']:.2f} us (CPU)"
             )
-            parts = f"query {row['menu_us']:.1f} us | " + " ".join(f"{k} {v:.1f}" for k, v in timed)
-            print(f"  {cat} {100 * row['share']:5.1f}% of menus | {parts}")
-    if args.json:
-        print(json.dumps({"players": args.players, "games": args.games, "results": results}))
-    return results
+            for cat, row in res.items():
+                if cat == "all":
+                    continue
+                timed = sorted(
+                    ((k[:-3], v) for k, v in row.items() if k.endswith("_us") and k != "menu_us"),
+                    key=lambda kv: -kv[1],
+                )
+                parts = f"query {row['menu_us']:.1f} us | " + " ".join(f"{k} {v:.1f}" for k, v in timed)
+                print(f"  {cat} {100 * row['share']:5.1f}% of menus | {parts}")
+        if args.json:
+            print(json.dumps({"players": args.players, "games": args.games, "results": results}), file=stdout)
+        return results
 
 
 def _script() -> int:

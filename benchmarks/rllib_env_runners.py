@@ -21,6 +21,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bbom_env import cli  # noqa: E402
+
 
 def measure(runners: int, envs: int, batch: int, iterations: int, env: dict[str, Any]) -> dict[str, float]:
     from bbom_env.rllib.config import ppo_config
@@ -59,26 +61,27 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if min(args.runners) < 0 or args.envs < 1 or args.batch < 1 or args.iterations < 1:
         ap.error("--runners >= 0, --envs, --batch and --iterations >= 1")
-    import ray
-    import torch
+    with cli.json_stdout(args.json) as stdout:  # with --json, stdout is the JSON line alone
+        import ray
+        import torch
 
-    # With 0 env runners the driver samples: torch's default intra-op threads (one per core) made
-    # sampling 10x slower on this 2-core machine (92 against 888 env steps/s, measured).
-    torch.set_num_threads(args.torch_threads)
-    ray.init(include_dashboard=False, log_to_driver=False)
-    env = {"pack": args.pack, "num_players": 2, "seed": 0}
-    rows = []
-    for k in args.runners:
-        row = measure(k, args.envs, args.batch, args.iterations, env)
-        rows.append(row)
-        print(
-            f"env runners {k}: {row['iteration_steps_per_s']:,.0f} env steps/s "
-            f"({row['steps']} steps in {row['wall_s']:.1f} s)"
-        )
-    ray.shutdown()
-    if args.json:
-        print(json.dumps({"cpus": os.cpu_count(), "rows": rows}))
-    return 0
+        # With 0 env runners the driver samples: torch's default intra-op threads (one per core) made
+        # sampling 10x slower on this 2-core machine (92 against 888 env steps/s, measured).
+        torch.set_num_threads(args.torch_threads)
+        ray.init(include_dashboard=False, log_to_driver=False)
+        env = {"pack": args.pack, "num_players": 2, "seed": 0}
+        rows = []
+        for k in args.runners:
+            row = measure(k, args.envs, args.batch, args.iterations, env)
+            rows.append(row)
+            print(
+                f"env runners {k}: {row['iteration_steps_per_s']:,.0f} env steps/s "
+                f"({row['steps']} steps in {row['wall_s']:.1f} s)"
+            )
+        ray.shutdown()
+        if args.json:
+            print(json.dumps({"cpus": os.cpu_count(), "rows": rows}), file=stdout)
+        return 0
 
 
 if __name__ == "__main__":

@@ -31,6 +31,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bbom_env import cli  # noqa: E402
+
 
 def pin_one_core() -> str:
     if hasattr(os, "sched_setaffinity"):
@@ -181,33 +183,35 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if any(n < 1 for n in args.num_envs) or args.seconds <= 0 or args.train_steps < 0:
         ap.error("--num-envs must be >= 1, --seconds > 0, --train-steps >= 0")
-    kwargs = {"pack": args.pack, "num_players": args.players}
-    report: dict[str, Any] = {"pinning": pin_one_core(), "pack": args.pack, "players": args.players}
-    print(f"{report['pinning']}; pack={args.pack}, {args.players} players, random legal play")
-    report["env_steps_per_s"] = {}
-    for n in args.num_envs:
-        rates = env_rates(n, args.seconds, kwargs, args.repeats)
-        report["env_steps_per_s"][n] = rates
-        base = rates["gymnasium_sync"]
-        print(
-            f"N={n:3d} env steps/s: " + ", ".join(f"{k} {v:,.0f} ({v / base:.2f}x)" for k, v in rates.items())
-        )
-    if args.train_steps:
-        report["training"] = {}
-        runs: dict[str, list[dict[str, float]]] = {"sb3_dummy": [], "native_sb3": []}
-        for _ in range(args.repeats):
-            for name, make in (("sb3_dummy", dummy_vec_env), ("native_sb3", native_sb3)):
-                runs[name].append(train_rate(make, args.train_envs, args.train_steps, kwargs))
-        for name, rs in runs.items():
-            r = sorted(rs, key=lambda x: x["steps_per_s"])[len(rs) // 2]  # the median run
-            report["training"][name] = r
+    with cli.json_stdout(args.json) as stdout:  # with --json, stdout is the JSON line alone
+        kwargs = {"pack": args.pack, "num_players": args.players}
+        report: dict[str, Any] = {"pinning": pin_one_core(), "pack": args.pack, "players": args.players}
+        print(f"{report['pinning']}; pack={args.pack}, {args.players} players, random legal play")
+        report["env_steps_per_s"] = {}
+        for n in args.num_envs:
+            rates = env_rates(n, args.seconds, kwargs, args.repeats)
+            report["env_steps_per_s"][n] = rates
+            base = rates["gymnasium_sync"]
             print(
-                f"MaskablePPO N={args.train_envs} {name}: {r['steps_per_s']:,.0f} steps/s "
-                f"({r['steps']} steps in {r['wall_s']:.1f} s), env share {100 * r['env_share']:.1f}%"
+                f"N={n:3d} env steps/s: "
+                + ", ".join(f"{k} {v:,.0f} ({v / base:.2f}x)" for k, v in rates.items())
             )
-    if args.json:
-        print(json.dumps(report))
-    return 0
+        if args.train_steps:
+            report["training"] = {}
+            runs: dict[str, list[dict[str, float]]] = {"sb3_dummy": [], "native_sb3": []}
+            for _ in range(args.repeats):
+                for name, make in (("sb3_dummy", dummy_vec_env), ("native_sb3", native_sb3)):
+                    runs[name].append(train_rate(make, args.train_envs, args.train_steps, kwargs))
+            for name, rs in runs.items():
+                r = sorted(rs, key=lambda x: x["steps_per_s"])[len(rs) // 2]  # the median run
+                report["training"][name] = r
+                print(
+                    f"MaskablePPO N={args.train_envs} {name}: {r['steps_per_s']:,.0f} steps/s "
+                    f"({r['steps']} steps in {r['wall_s']:.1f} s), env share {100 * r['env_share']:.1f}%"
+                )
+        if args.json:
+            print(json.dumps(report), file=stdout)
+        return 0
 
 
 if __name__ == "__main__":

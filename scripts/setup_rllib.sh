@@ -9,6 +9,9 @@ PY=${PYTHON:-python3.11}
 if [ ! -x .venv-rllib/bin/python ]; then
   "$PY" -m venv .venv-rllib
 fi
+echo "setup_rllib.sh: upgrading pip in .venv-rllib" >&2
 .venv-rllib/bin/python -m pip install --quiet --upgrade pip
+echo "setup_rllib.sh: installing torch==2.13.0 (the CPU build)" >&2
 .venv-rllib/bin/python -m pip install --quiet "torch==2.13.0"
+echo "setup_rllib.sh: installing bbom-env with the rllib extra (ray[rllib]; a few minutes)" >&2
 .venv-rllib/bin/python -m pip install --quiet -e ".[rllib]"

@@ -99,7 +99,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
     def __init__(
         self,
         render_mode: str | None = None,
-        reward: RewardConfig | dict[str, Any] | None = None,
+        reward: RewardConfig | dict[str, Any] | str | None = None,
         observe_other_hands: bool = False,
         max_steps: int | None = DEFAULT_MAX_STEPS,
         **config: Any,

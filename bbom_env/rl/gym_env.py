@@ -217,7 +217,8 @@ class BBoMGymEnv(gym.Env):
       preceded by who did what: ``P1 played ACTIVATE(spell#0 X=1) - Ice*`` and the events it set
       off. Any other mode raises ``UnsupportedRenderModeError`` (a ValueError, and a TypeError so
       that SB3's ``make_vec_env`` falls back to no render mode; bbom_env.rl.render).
-    * ``reward``: a ``RewardConfig`` or a dict of its fields (default: +1 win / -1 loss).
+    * ``reward``: a ``RewardConfig``, a dict of its fields or a preset name: "outcome" (the
+      default: +1 win / -1 loss) or "shaped" (train.py's: +1 / 0 with potential-based terms).
     * ``dict_obs``: Dict observation with the mask (default False).
     * ``observe_other_hands``: also encode the other players' hands (A-66 table talk; default False).
     * ``max_steps``: truncation length in steps of an env built directly (default 2000; None for
@@ -252,7 +253,7 @@ class BBoMGymEnv(gym.Env):
     def __init__(
         self,
         render_mode: str | None = None,
-        reward: RewardConfig | dict[str, Any] | None = None,
+        reward: RewardConfig | dict[str, Any] | str | None = None,
         dict_obs: bool = False,
         observe_other_hands: bool = False,
         max_steps: int | None = DEFAULT_MAX_STEPS,

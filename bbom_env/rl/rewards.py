@@ -1,7 +1,9 @@
 """Team rewards (design decision 8): one reward shared by every player.
 
-The default is the game's own result: ``win`` (+1) when the team wins, ``loss`` (-1) when it loses
-(docs/rules.md section 6), 0 on every other step. Optional *shaping* terms add a weight times the increase
+The default (preset "outcome") is the game's own result: ``win`` (+1) when the team wins, ``loss``
+(-1) when it loses (docs/rules.md section 6), 0 on every other step. ``reward="shaped"`` is the reward
+train.py learns with (``PRESETS``: +1 / 0 and potential-based terms; why: ``PRESETS``' comment).
+Optional *shaping* terms add a weight times the increase
 of an engine statistic (``state.stats``, counted by the engine as events happen) since the previous
 step, so the reward of one episode sums to ``outcome + sum(weight * final count)``:
 
@@ -56,6 +58,19 @@ STAT_OF: dict[str, str] = {
 POTENTIAL_FIELDS = ("curse_destroyed", "monster_defeated", "madness_received")
 
 
+# Named rewards: ``reward="shaped"`` (any env) or ``RewardConfig.preset("shaped", gamma=0.999)``.
+# "outcome" is the default: the game's own result, +1 / -1, nothing else, so an episode's return
+# says whether the team won (what evaluation and the env's users read). "shaped" is the reward
+# train.py learns with (configs/default.yaml, docs/training.md "The reward"): a loss pays 0, since
+# with -1 and gamma < 1 a learner is paid for delaying the loss (it learned to stall), and
+# potential-based terms move credit to each Curse destroyed and Monster defeated without changing
+# which policy is best; give it the learner's gamma.
+PRESETS: dict[str, dict[str, float]] = {
+    "outcome": {"win": 1.0, "loss": -1.0},
+    "shaped": {"win": 1.0, "loss": 0.0, "potential_curse_destroyed": 0.02, "potential_monster_defeated": 0.1},
+}
+
+
 @dataclass(frozen=True)
 class RewardConfig:
     """Weights of the team reward. ``win``/``loss`` are paid once, on the final step; the others are
@@ -87,10 +102,21 @@ class RewardConfig:
             raise ValueError(f"RewardConfig.gamma={self.gamma!r} must be in (0, 1]")
 
     @classmethod
-    def coerce(cls, value: RewardConfig | dict[str, Any] | None) -> RewardConfig:
-        """None -> defaults; a dict -> fields by name (unknown names raise)."""
+    def preset(cls, name: str, **changes: float) -> RewardConfig:
+        """A named reward (``PRESETS``: "outcome", the default, or "shaped", train.py's), with
+        ``changes`` to its fields (e.g. ``gamma=0.999``); ValueError naming the presets."""
+        if name not in PRESETS:
+            raise ValueError(f"unknown reward preset {name!r}; presets: {', '.join(PRESETS)}")
+        return cls.coerce({**PRESETS[name], **changes})
+
+    @classmethod
+    def coerce(cls, value: RewardConfig | dict[str, Any] | str | None) -> RewardConfig:
+        """None -> defaults ("outcome"); a preset name ("outcome", "shaped"); a dict -> fields by
+        name (unknown names raise)."""
         if value is None:
             return cls()
+        if isinstance(value, str):
+            return cls.preset(value)
         if isinstance(value, cls):
             return value
         if isinstance(value, dict):
@@ -99,7 +125,10 @@ class RewardConfig:
             if unknown:
                 raise TypeError(f"unknown RewardConfig field(s) {unknown}; known: {sorted(known)}")
             return cls(**value)
-        raise TypeError(f"reward must be a RewardConfig, a dict or None, not {type(value).__name__}")
+        raise TypeError(
+            f"reward must be a RewardConfig, a dict, a preset name ({', '.join(PRESETS)}) or None, "
+            f"not {type(value).__name__}"
+        )
 
     @property
     def shaping(self) -> tuple[tuple[str, float], ...]:

@@ -77,7 +77,7 @@ class BBoMVectorEnv(gym.vector.VectorEnv):
         self,
         num_envs: int,
         render_mode: str | None = None,
-        reward: RewardConfig | dict[str, Any] | None = None,
+        reward: RewardConfig | dict[str, Any] | str | None = None,
         dict_obs: bool = False,
         observe_other_hands: bool = False,
         max_steps: int | None = DEFAULT_MAX_STEPS,

@@ -92,7 +92,7 @@ def ppo_config(
 def module_checkpoint(checkpoint: str | Path) -> Path:
     """The shared RLModule's folder inside an algorithm checkpoint (``Algorithm.save_to_path``);
     a module folder itself is returned as is. FileNotFoundError names what is missing."""
-    p = Path(checkpoint)
+    p = Path(checkpoint).expanduser().resolve()  # pyarrow reads a relative path as a URI: absolute
     inner = p / COMPONENT_LEARNER_GROUP / COMPONENT_LEARNER / COMPONENT_RL_MODULE / SHARED_POLICY
     if inner.is_dir():
         return inner

@@ -66,15 +66,26 @@ def test_cli_list():
     lines = r.stdout.splitlines()
     # The base pack's 113 cards, the Dark Matter module's 49 and the Phobia module's 16 (their pack
     # files, Module.pack_files).
-    assert len(lines) == 179 and lines[-1].startswith("178 cards")
+    assert len(lines) == 179 and lines[-1].startswith("178 cards in pack 'default' + every module's cards")
+    assert len({line.split()[0] for line in lines[:-1]}) == 178  # each card once
     assert re.search(r"^dark_curse_01 +dark_curse \[dark_matter\] .*~ +partial$", r.stdout, flags=re.M)
+    assert re.search(
+        r"^magician_vth_fire +vth_magician \[dark_matter\] .*\* +reconstructed$", r.stdout, flags=re.M
+    )
     assert re.search(r"^phobia_16 +phobia \[phobias\] .*\* +reconstructed$", r.stdout, flags=re.M)
     base = cli("list", "--base-only").stdout.splitlines()
-    assert base[-1].startswith("113 cards") and not any("[dark_matter]" in line for line in base)
+    assert base[-1].startswith("113 cards in pack 'default' (no module)")
+    assert not any("[dark_matter]" in line for line in base)
+    # --module lists that module's cards only
     dm = cli("list", "--module", "dark_matter").stdout.splitlines()
-    assert dm[-1].startswith("162 cards") and not any("[phobias]" in line for line in dm)
-    both = cli("list", "--module", "dark_matter", "--module", "phobias").stdout
-    assert both == r.stdout
+    assert dm[-1].startswith("49 cards of module dark_matter in pack 'default'")
+    assert all("[dark_matter]" in line for line in dm[:-1]) and len(dm) == 50
+    ph = cli("list", "--module", "phobias").stdout.splitlines()
+    assert ph[-1].startswith("16 cards of module phobias") and all(" phobia [phobias] " in x for x in ph[:-1])
+    assert not any(x.startswith(("spell_", "curse_", "magician_fire")) for x in dm + ph)
+    both = cli("list", "--module", "phobias", "--module", "dark_matter").stdout.splitlines()
+    assert both[-1].startswith("65 cards of module dark_matter, phobias")
+    assert sorted(x.split() for x in both[:-1]) == sorted(x.split() for x in dm[:-1] + ph[:-1])
     bad = cli("list", "--module", "fear")
     assert (
         bad.returncode == 2
@@ -94,6 +105,45 @@ def test_cli_show():
     assert "Spider-like Monster~" in r.stdout and "- known: Curse symbols Air, Earth, Water" in r.stdout
     r = cli("show", "no_such_card")
     assert r.returncode == 1 and "no_such_card" in r.stderr
+
+
+def test_cli_show_module_cards_readably():
+    """Every module card in words: no Python reprs (dataclasses, dicts, tuples), no empty fields."""
+    from bbom_env.cards import card_lines, module_card_ids
+
+    ids = sorted(module_card_ids(["dark_matter", "phobias"]))
+    assert len(ids) == 65
+    pack = load_pack("default", module_files(None), modules=("dark_matter", "phobias"))
+    for cid in ids:
+        title, lines = card_lines(pack, cid)
+        text = "\n".join(lines)
+        for raw in (
+            "{'",
+            "('",
+            "=(",
+            "BlackSpell(",
+            "DarkMonster(",
+            "Magician(",
+            ": None",
+            ": ()",
+            ": []",
+            " 0, 0",
+        ):
+            assert raw not in text, (cid, raw)
+        assert not [line for line in lines if line.rstrip().endswith(":")], (cid, lines)
+    r = cli("show", "magician_vth_fire")
+    assert (
+        r.returncode == 0
+        and "- element: fire;" in r.stdout
+        and "starting deck (12 cards): 4 x fire-1" in r.stdout
+    )
+    r = cli("show", "black_page_inside_01")
+    assert '- front: cost 3; "Add 1 Element card of value 3 to your draw pile"' in r.stdout
+    assert "- front spell: gain_to_deck(target=you)" in r.stdout
+    r = cli("show", "phobia_03")
+    assert (
+        "- constraint: cost(action=activate, element=any, amount=1)" in r.stdout and "needs" not in r.stdout
+    )
 
 
 def test_cli_validate_ok():

@@ -45,6 +45,8 @@ BAD_VALUES = [
     ("phobia_leaves_support", True, ["its default False without module 'phobias'"]),
     ("phobia_dealing", "sideways", ["round_robin, by_player"]),  # V-24
     ("phobia_dealing", "by_player", ["its default 'round_robin' without module 'phobias'"]),
+    ("spell_surcharge_element", "fire", ["any, spell"]),
+    ("spell_surcharge_element", "spell", ["its default 'any' without module 'phobias'"]),
     ("pack_overrides", None, ["override pack paths"]),
     ("pack_overrides", 5, ["override pack paths"]),
     ("pack_overrides", ("a.toml", 3), ["override pack paths (str)"]),

@@ -97,7 +97,7 @@ def test_coerce_and_validation() -> None:
         RewardConfig(win="1")
     with pytest.raises(TypeError, match="must be a number"):
         RewardConfig(win=True)
-    with pytest.raises(TypeError, match="RewardConfig, a dict or None"):
+    with pytest.raises(TypeError, match=r"RewardConfig, a dict, a preset name \(outcome, shaped\) or None"):
         RewardConfig.coerce(1.0)
 
 

@@ -188,3 +188,21 @@ def test_train_rllib_script_writes_a_run_that_agents_evaluate_reads(ray_local, t
     assert (
         train_rllib.main(["--config", str(root / "configs/rllib/smoke.yaml"), "--set", "ppo.colour=1"]) == 2
     )
+
+
+def test_documented_relative_paths(ray_local, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The documented commands use relative paths (configs/rllib/smoke.yaml, runs/..., rllib:runs/...):
+    training, its evaluation and agents.evaluate of the checkpoint work from the run's folder."""
+    import shutil
+
+    import train_rllib
+    from agents.evaluate_report import main as evaluate_main
+
+    root = Path(__file__).resolve().parents[2]
+    (tmp_path / "configs" / "rllib").mkdir(parents=True)
+    shutil.copy(root / "configs/rllib/smoke.yaml", tmp_path / "configs/rllib/smoke.yaml")
+    monkeypatch.chdir(tmp_path)
+    rc = train_rllib.main(["--config", "configs/rllib/smoke.yaml", "--set", "budget.eval_games=1"])
+    assert rc == 0 and (tmp_path / "runs" / "rllib_smoke_1" / "checkpoint").is_dir()
+    rc = evaluate_main(["--policy", "rllib:runs/rllib_smoke_1/checkpoint", "--games", "1", "--quiet"])
+    assert rc == 0

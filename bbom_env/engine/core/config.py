@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from bbom_env.engine.core.moves import canonical_modules
 from bbom_env.engine.model.constants import MAX_PLAYERS, MIN_PLAYERS
 
 
@@ -27,9 +28,10 @@ MAX_SEED = 2**64 - 1  # numpy-sized seeds; a save writes the seed as a JSON numb
 DARK_MATTER_MODULE = "dark_matter"
 DARK_MATTER_SWITCHES = ("black_book_inside_pages", "dark_curse_destroy_by_effect", "vth_magicians")
 PHOBIA_MODULE = "phobias"
-PHOBIA_SWITCHES = ("phobia_elimination", "phobia_leaves_support", "phobia_dealing")
+PHOBIA_SWITCHES = ("phobia_elimination", "phobia_leaves_support", "phobia_dealing", "spell_surcharge_element")
 PHOBIA_ELIMINATIONS = ("no_slot", "literal_second_phobia")  # A-52
 PHOBIA_DEALINGS = ("round_robin", "by_player")  # V-24
+SPELL_SURCHARGES = ("any", "spell")  # A-50
 _PACK = '"default", "test" or a path to a pack file (str)'
 
 
@@ -52,8 +54,10 @@ class GameConfig:
         destroyed_curse_destination: A-08. reward_optional: A-10.
         skip_forced_decisions: a decision with exactly one legal move is applied by the engine
             (it still appears in the event log); off, every decision is returned to the caller.
-        modules: rules modules played with the base game, in order (``rules.register``;
-            ``import bbom_env`` registers the Vth Element's "dark_matter", docs/vth_element.md).
+        modules: rules modules played with the base game (``rules.register``; ``import bbom_env``
+            registers the Vth Element's "dark_matter" and "phobias", docs/vth_element.md). A set:
+            kept in the canonical order (sorted by name, ``canonical_modules``) whatever order is
+            given, so both orders are the same game, move ids and observation layout.
         black_book_inside_pages: V-01, the Black Book's Inside pages (1 to 12; Dark Matter module).
         dark_curse_destroy_by_effect: V-07, effects that destroy "a Curse" may destroy a Dark Curse
             (Dark Matter module). vth_magicians: V-18, the 4 new Magicians join the Magician choice
@@ -64,7 +68,9 @@ class GameConfig:
             Phobia out of a support (Phobia module). phobia_dealing: V-24, how an effect that
             gives several players Madness at once deals the face-up pile: "round_robin" (one card
             at a time in turn order from the Active Player) or "by_player" (each player all of
-            theirs at their turn-order position) (Phobia module).
+            theirs at their turn-order position) (Phobia module). spell_surcharge_element: A-50,
+            the Element of "Activating Spells costs you 1 additional Element": "any" Element, or
+            the activated "spell"'s own (Phobia module).
     """
 
     num_players: int = 2
@@ -91,6 +97,7 @@ class GameConfig:
     phobia_elimination: str = "no_slot"
     phobia_leaves_support: bool = False
     phobia_dealing: str = "round_robin"
+    spell_surcharge_element: str = "any"
 
     def __post_init__(self) -> None:
         # Friendly spellings, normalised before validation: lists for tuples, one path for a tuple
@@ -104,8 +111,8 @@ class GameConfig:
             overrides = (overrides,)
         if isinstance(overrides, list | tuple):
             object.__setattr__(self, "pack_overrides", tuple(_fspath(o) for o in overrides))
-        if isinstance(self.modules, list):
-            object.__setattr__(self, "modules", tuple(self.modules))
+        if isinstance(self.modules, list | tuple):
+            object.__setattr__(self, "modules", canonical_modules(tuple(self.modules)))
         self.validate()
 
     def validate(self) -> None:
@@ -179,6 +186,10 @@ class GameConfig:
             raise self._bad("phobia_leaves_support", "True or False")
         if not isinstance(self.phobia_dealing, str) or self.phobia_dealing not in PHOBIA_DEALINGS:
             raise self._bad("phobia_dealing", ", ".join(PHOBIA_DEALINGS))
+        if self.spell_surcharge_element not in SPELL_SURCHARGES or not isinstance(
+            self.spell_surcharge_element, str
+        ):
+            raise self._bad("spell_surcharge_element", ", ".join(SPELL_SURCHARGES))
         for module, switches in (
             (DARK_MATTER_MODULE, DARK_MATTER_SWITCHES),
             (PHOBIA_MODULE, PHOBIA_SWITCHES),

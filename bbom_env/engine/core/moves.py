@@ -144,7 +144,10 @@ class Layout:
 
 @cache
 def layout(modules: tuple[str, ...] = ()) -> Layout:
-    return Layout(tuple(modules))
+    """The layout of a module set, in its canonical order whatever order it is given in (sorted by
+    name, as ``canonical_modules``: a module set is a set)."""
+    names = tuple(modules)
+    return Layout(tuple(sorted(names)) if all(isinstance(m, str) for m in names) else names)
 
 
 BASE_LAYOUT = layout(())
@@ -217,3 +220,12 @@ def move_to_string(move: int, modules: tuple[str, ...] = ()) -> str:
 def layout_table(modules: tuple[str, ...] = ()) -> list[tuple[str, int, int, str]]:
     """Rows (block, first id, size, argument) for the generated docs."""
     return layout(tuple(modules)).table()
+
+
+def canonical_modules(modules: tuple[str, ...]) -> tuple[str, ...]:
+    """A module set in its canonical order, sorted by name (the base game always comes first and
+    is never named): the order of the move blocks, the observation sections, the module set-up
+    steps and the saves. Anything but a tuple of str is returned as given (``validate`` refuses it)."""
+    if all(isinstance(m, str) for m in modules):
+        return tuple(sorted(modules))
+    return modules

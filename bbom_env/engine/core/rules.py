@@ -42,7 +42,7 @@ from bbom_env.engine.cards import pack as cards
 from bbom_env.engine.cards import vocab
 from bbom_env.engine.cards.pack import PackSection
 from bbom_env.engine.core import moves
-from bbom_env.engine.core.moves import BASE, BlockSpec, Move, register_blocks
+from bbom_env.engine.core.moves import BASE, BlockSpec, Move, canonical_modules, register_blocks
 from bbom_env.engine.core.resolver import OPS  # the op handlers (a module registers its own first)
 from bbom_env.engine.model import typed as typed_fields
 
@@ -355,7 +355,9 @@ class Ruleset:
 
 @cache
 def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
-    """The ruleset of ``config.modules``; ValueError naming an unknown or missing module."""
+    """The ruleset of ``config.modules`` (in the canonical order, ``moves.canonical_modules``,
+    whatever order it is given in); ValueError naming an unknown or missing module."""
+    modules = canonical_modules(tuple(modules))
     if BASE not in MODULES:  # importing bbom_env.engine registers it (actions/base_game.py)
         raise RuntimeError("the base game's module is not registered: import bbom_env.engine first")
     unknown = [m for m in modules if m not in MODULES or m == BASE]
@@ -423,12 +425,13 @@ def _curse_rules(parts: tuple[Module, ...]) -> dict[str, CurseRule]:
     return out
 
 
-def pack_spec(config: GameConfig) -> tuple[str, tuple[str, ...]]:
+def pack_spec(config: GameConfig, modules: tuple[str, ...] | None = None) -> tuple[str, tuple[str, ...]]:
     """(pack, overrides) a game of ``config`` reads: its modules' ``pack_files`` (each once, in
     module order), then ``config.pack_overrides``, so a user's override can replace a module card.
-    Saves hash these files (``pack_hash``)."""
+    Saves hash these files (``pack_hash``). ``modules``: in that order instead (a save written
+    before module order was canonical recorded its hashes in its own order)."""
     files: list[str] = []
-    for name in config.modules:
+    for name in config.modules if modules is None else modules:
         module = MODULES.get(name)
         for f in module.pack_files if module is not None else ():
             if f not in files and f not in config.pack_overrides:

@@ -19,7 +19,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from bbom_env.engine.cards.hashes import pack_sha256
+from bbom_env.engine.cards.hashes import pack_mismatch, pack_sha256
 from bbom_env.engine.cards.pack import Pack
 from bbom_env.engine.core.config import DARK_MATTER_SWITCHES, PHOBIA_SWITCHES, GameConfig
 from bbom_env.engine.core.resolver import IllegalActionError
@@ -41,6 +41,9 @@ FORMAT = "bbom-state/4"
 # keys, records as positional lists) and 3 (a config without the Dark Matter module's switches)
 # still load: upgraded to format 4, then checked against a replay of their history (_from_old).
 OLD_FORMATS = ("bbom-state/1", "bbom-state/2", "bbom-state/3")
+# Module switches added to the config after format 4 first shipped: a format-4 save without one
+# played it at its default (a switch only changes a game with its module, at a non-default value).
+ADDED_SWITCHES = ("spell_surcharge_element",)
 # Every saved field of GameState, with its JSON codecs derived from its declared type
 # (``typed_fields.py``): a new field needs no edit here. The config is read by ``check_save``.
 _FIELDS = saved_fields(GameState)
@@ -87,6 +90,9 @@ def from_dict(data: Any) -> GameState:
         raise SaveError(f"not a saved bbom state (format {fmt!r}, expected {FORMAT!r})")
     if fmt != FORMAT:
         return _from_old(data, fmt)
+    data = _with_switch_defaults(data, ADDED_SWITCHES)
+    if _non_canonical_modules(data):
+        return _from_relabelled(data)
     config, pack = check_save(data, SAVE_KEYS, hashed=True)
     state = decode_fields(data, config, pack)
     check_state(state)  # the invariants; this also computes the legal moves of the decision
@@ -188,25 +194,81 @@ def _from_old(data: dict, fmt: str) -> GameState:
     no pack hash), then refused unless replaying its config and history gives the same state,
     field by field (a seeded game replays exactly)."""
     from bbom_env.engine.io.save_check import check_save, check_state
-    from bbom_env.engine.io.setup import new_game
 
     v1 = fmt == "bbom-state/1"
     upgraded = _upgrade(data)
     config, pack = check_save(upgraded, _V1_KEYS if v1 else SAVE_KEYS, hashed=not v1)
     state = decode_fields(upgraded, config, pack)
-    replayed = new_game(config)
+    _check_replays(state, f"the {fmt} save", f"a {fmt} save loads by replaying its history")
+    check_state(state)
+    return state
+
+
+def _check_replays(state: GameState, what: str, why: str, note: str = "") -> None:
+    """SaveError unless replaying the state's config and history gives the state, field by field
+    (``why`` explains a move that cannot be replayed, ``note`` a field that differs)."""
+    from bbom_env.engine.io.setup import new_game
+
+    replayed = new_game(state.config)
     for i, move in enumerate(state.history):  # ints in range: checked by check_save
         try:
             replayed.apply_action(move)
-        except IllegalActionError as exc:
-            raise SaveError(f"history[{i}]: {exc} (a {fmt} save loads by replaying its history)") from None
+        except ValueError as exc:  # IllegalActionError, or an id a message cannot name
+            raise SaveError(f"history[{i}]: {exc} ({why})") from None
     mine, theirs = to_dict(state), to_dict(replayed)
     for key in mine:
         a, b = mine[key], theirs[key]
         if a != b:
             if type(a) is list and type(b) is list and len(a) == len(b):  # name the first item that differs
                 key += f"[{next(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)}]"
-            raise SaveError(f"{key}: the {fmt} save's {key} is not what replaying its history gives")
+            raise SaveError(f"{key}: {what}'s {key} is not what replaying its history gives{note}")
+
+
+def _hashes_in_order(config: GameConfig, order: tuple[str, ...], hashes: list) -> list:
+    """A save written in its own module order recorded its pack hashes in that order (a relabelled
+    one, in the canonical order): the hashes in the canonical order when they match that way."""
+    mine, theirs = pack_spec(config, order)[1], pack_spec(config)[1]
+    if len(hashes) != 1 + len(mine) or set(mine) != set(theirs):
+        return hashes
+    by_file = dict(zip(mine, hashes[1:], strict=True))
+    reordered = [hashes[0], *(by_file[f] for f in theirs)]
+    if pack_mismatch(*pack_spec(config), hashes) and not pack_mismatch(*pack_spec(config), reordered):
+        return reordered
+    return hashes
+
+
+def _non_canonical_modules(data: dict) -> bool:
+    """Whether a save names its modules in another order than the canonical one (sorted by name,
+    ``moves.canonical_modules``): written by hand, or before the order was canonical."""
+    config = data.get("config")
+    mods = config.get("modules") if type(config) is dict else None
+    return type(mods) is list and all(type(m) is str for m in mods) and mods != sorted(mods)
+
+
+def _from_relabelled(data: dict) -> GameState:
+    """A save whose config names its modules in a non-canonical order. Its config is read in the
+    canonical order (a module set is a set), and the save loads only if replaying its history in
+    that order gives its state, field by field: a save written before the order was canonical had
+    other move ids and another deal, and is refused rather than replayed wrong."""
+    from bbom_env.engine.io.save_check import check_save, check_state
+
+    mods = list(data["config"]["modules"])
+    canonical = sorted(mods)
+    data = {**data, "config": {**data["config"], "modules": canonical}}
+    hashes = data.get("pack_sha256")
+    try:
+        read = GameConfig.from_dict(data["config"])
+    except (ValueError, TypeError):
+        read = None  # check_save names what is wrong with the config
+    if read is not None and type(hashes) is list:
+        data["pack_sha256"] = _hashes_in_order(read, tuple(mods), hashes)
+    config, pack = check_save(data, SAVE_KEYS, hashed=True)
+    state = decode_fields(data, config, pack)
+    why = (
+        f"its modules are read in the canonical order {canonical}; a save written in the order {mods} "
+        "before module order was canonical has other move ids and another deal, and cannot be loaded"
+    )
+    _check_replays(state, f"the save with config.modules {mods}", why, f" ({why})")
     check_state(state)
     return state
 

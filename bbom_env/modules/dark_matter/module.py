@@ -94,12 +94,11 @@ PHOBIAS = "phobias"
 
 def offer_magician(config: GameConfig, magician: Magician) -> bool:
     """V-18: the 4 new Magicians join the Magician choice in a game with this module; the switch
-    ``GameConfig.vth_magicians=False`` leaves them out. V-19: the Magician who moves Phobias needs
-    both modules: without the Phobia module there is nothing for his ability to move, so he is
-    left out (docs/rules_decisions.md)."""
-    if not config.vth_magicians:
-        return False
-    return PHOBIAS in config.modules or not any(m["kind"] == MOVE_PHOBIA for m in magician.mods)
+    ``GameConfig.vth_magicians=False`` leaves them out. V-18, V-19: the Magician who moves Phobias
+    is offered with Dark Matter alone too (set-up step 6 adds every new Magician; "some Magicians
+    are more or less interesting depending on the modules you play with"): without the Phobia
+    module his ability has nothing to move (no MOVE_PHOBIA is ever legal, docs/rules_decisions.md)."""
+    return config.vth_magicians
 
 
 # -- invariants --------------------------------------------------------------------------------------

@@ -89,6 +89,25 @@ def _build_table(pack: Pack) -> Constraints:
 constraint_table: PackMemo[Constraints] = PackMemo(_build_table)  # built once per pack
 
 
+def _build_spell_surcharge_table(pack: Pack) -> Constraints:
+    """``constraint_table`` for ``spell_surcharge_element="spell"`` (A-50): the surcharge of
+    "Activating Spells costs you 1 additional Element" (a "cost" modifier of the Activate Action
+    with any Element) is 1 Element of the activated Spell's own Element ("same")."""
+    rows = tuple(
+        tuple(
+            {**m, "element": "same"}
+            if m["kind"] == "cost" and m["action"] == "activate" and m["element"] == "any"
+            else m
+            for m in row
+        )
+        for row in constraint_table(pack).rows
+    )
+    return Constraints(rows)
+
+
+spell_surcharge_table: PackMemo[Constraints] = PackMemo(_build_spell_surcharge_table)
+
+
 def phobia_modifiers(state: GameState, p: int) -> tuple[dict, ...]:
     """The module's modifier source: the constraints of the Phobias lying as cards in player p's
     support (section 9.2), in slot order; () when there is none (most queries). The same tuple
@@ -106,8 +125,10 @@ def phobia_modifiers(state: GameState, p: int) -> tuple[dict, ...]:
                 codes += (code,)
     if first < 0:
         return ()
-    last = constraint_table.last  # the memo's look-up, inline (a hot path: every hook asks)
-    table = last[1] if last[0] is state.pack else constraint_table(state.pack)
+    # A-50: the table of the game's spell_surcharge_element switch
+    memo = constraint_table if state.config.spell_surcharge_element == "any" else spell_surcharge_table
+    last = memo.last  # the memo's look-up, inline (a hot path: every hook asks)
+    table = last[1] if last[0] is state.pack else memo(state.pack)
     if codes is None:
         return table.rows[first - PHOBIA_BASE]  # type: ignore[union-attr]
     out = table.combos.get(codes)  # type: ignore[union-attr]  # (Constraints.combo's look-up, inline)

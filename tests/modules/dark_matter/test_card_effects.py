@@ -92,16 +92,16 @@ def test_module_effects_under_random_choices() -> None:
     assert checked >= 3 * len(parts)
 
 
-def test_phobia_magician_is_not_offered_without_the_phobia_module() -> None:
+def test_phobia_magician_is_offered_with_dark_matter_alone() -> None:
     """V-19: "spend 1 Dark Matter to move 1 Phobia" is a ``move_phobia`` modifier on the sheet, no
-    effect; the Phobia module plays it (tests/modules/phobias/test_move_phobia.py). A game with
-    Dark Matter alone never offers the Magician; one with both modules does."""
+    effect; the Phobia module plays it (tests/modules/phobias/test_move_phobia.py). V-18: a game
+    with Dark Matter alone offers the Magician too (his ability has nothing to move there)."""
     p = oracle_pack(PACK, MODS)
     mag = p.magicians[PHOBIA]
     assert p.sections["vth_magician"][PHOBIA].needs == ""
     assert mag.mods == ({"kind": "move_phobia"},) and not mag.activated
     assert not any(e for k, e in p.effects.items() if k[0] == PHOBIA)
-    assert PHOBIA not in offered_magicians(GameConfig(modules=MODS), p)
+    assert PHOBIA in offered_magicians(GameConfig(modules=MODS), p)
     both = GameConfig(modules=(*MODS, "phobias"))
     assert PHOBIA in offered_magicians(both, game_pack(both))
 

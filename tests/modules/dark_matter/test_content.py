@@ -177,7 +177,8 @@ def test_the_catalogue_lists_the_cards_with_their_module(
     assert sum(1 for v in lines.values() if v[2:3] == ["[dark_matter]"]) == 49
     assert cards_main(["show", "magician_vth_phobia", "--override", PACK]) == 0
     out = capsys.readouterr().out
-    assert "- [[vth_magician]] card of module dark_matter" in out and "'move_phobia'" in out
+    assert "- [[vth_magician]] card of module dark_matter" in out and "move_phobia()" in out
+    assert "- element: water;" in out and "'" not in out.split("- ability:")[0]  # no Python reprs
 
 
 # -- bad entries: errors name the file, the entry and the field -------------------------------------

@@ -10,6 +10,7 @@ so each really tests its constraint. The scenarios use the engine's test pack (`
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -17,9 +18,10 @@ from contextlib import contextmanager
 import pytest
 from builders import Scenario, names
 
-from bbom_env.engine import pending
+from bbom_env.engine import GameConfig, from_json, new_game, pending
 from bbom_env.engine.actions.base import destroy_cost, spell_req
 from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.config import ConfigError
 from bbom_env.engine.core.resolver import push, run
 from bbom_env.engine.core.rules import register, unregister
 from bbom_env.engine.io.invariants import check_invariants
@@ -206,6 +208,31 @@ def test_phobia_03_v33_activate_costs_one_more_after_x(ph: None) -> None:
     assert pending(sc.s).player == 0 and sc.spell_move(0, "test_fire_1") not in legal_names(sc)
     sc.hand(0, "fire-1", "air-1")
     assert sc.spell_move(0, "test_fire_1") in legal_names(sc)
+
+
+def test_phobia_03_a50_switch_spell_surcharge_element(ph: None) -> None:
+    """A-50, switch ``spell_surcharge_element="spell"``: the extra Element is the activated
+    Spell's own (still once, after X, V-33), so a Fire Spell at X=1 needs 2 Fire Elements; the
+    default "any" takes any Element (the test above)."""
+    sc = scen(spell_surcharge_element="spell").spells(0, "test_fire_1")
+    give(sc, 0, P(3))
+    assert spell_req(sc.s, 0, "test_fire_1", 2) == (3, 0, 0, 0, 0)
+    assert spell_req(sc.s, 1, "test_fire_1", 2) == (2, 0, 0, 0, 0)
+    sc.hand(0, "fire-1", "water-1").action_phase(0)
+    assert sc.spell_move(0, "test_fire_1") not in legal_names(sc)  # water no longer pays it
+    sc.hand(0, "fire-1", "fire-1")
+    assert sc.spell_move(0, "test_fire_1") in legal_names(sc)
+    any_ = scen().spells(0, "test_fire_1")
+    give(any_, 0, P(3))
+    assert spell_req(any_.s, 0, "test_fire_1", 1) == (1, 0, 0, 0, 1)
+    # the switch needs the module and one of its values; a save written before it existed loads
+    with pytest.raises(ConfigError, match="spell_surcharge_element=.*without module 'phobias'"):
+        GameConfig(spell_surcharge_element="spell")
+    with pytest.raises(ConfigError, match="spell_surcharge_element='fire'.*any, spell"):
+        GameConfig(modules=ONLY_PH, spell_surcharge_element="fire")
+    data = json.loads(new_game(GameConfig(modules=ONLY_PH, seed=2)).to_json())
+    del data["config"]["spell_surcharge_element"]
+    assert from_json(json.dumps(data)).config.spell_surcharge_element == "any"
 
 
 def test_phobia_03_v33_not_for_black_spells(ph: None) -> None:

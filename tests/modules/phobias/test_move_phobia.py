@@ -68,12 +68,13 @@ def _ref(off: int, slot: int) -> int:
     return M.PICK_SUPPORT + M.support_arg(off, slot)
 
 
-def test_v19_the_magician_is_offered_only_with_both_modules() -> None:
-    """V-19: needs both modules (the Dark Matter module's offer_magician)."""
+def test_v19_the_magician_is_offered_with_dark_matter() -> None:
+    """V-18, V-19: offered whenever the Dark Matter module is (its offer_magician); his ability
+    moves Phobias only when the Phobia module is in play too."""
     both = GameConfig(modules=BOTH)
     assert MOVER in offered_magicians(both, new_game(both).pack)
     alone = GameConfig(modules=("dark_matter",))
-    assert MOVER not in offered_magicians(alone, new_game(alone).pack)
+    assert MOVER in offered_magicians(alone, new_game(alone).pack)
 
 
 def test_v19_move_onto_another_players_free_slot_frees_the_crushed_card() -> None:
