@@ -82,6 +82,7 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
             {
                 "__init__",
                 "setup",
+                "setup_magicians",
                 "serialize",
                 "save_check",
                 "save_check_stack",

@@ -75,7 +75,9 @@ class CurseRule:
     effect that destroys "a Curse" (the ``destroy_curse`` op) may target one (V-07: a Dark Curse
     only with ``dark_curse_destroy_by_effect``); neutralizing is always allowed. ``tokens``: whether
     Element tokens may go on one (V-08: never on a Dark Curse). ``stat``: a statistic counted, on
-    top of ``curses_destroyed``, each time one is destroyed ("" for none). ``surcharged(state,
+    top of ``curses_destroyed``, each time one is destroyed ("" for none). ``stacks``: a Curse of
+    this type may lie on top of another Curse in a track slot (V-09: the Dark Curse an effect adds
+    to an occupied space); the base's Curses never do (saves are checked for it). ``surcharged(state,
     curse, extra)``, optional: ``cost`` for a payer whose standing "matching Element" surcharge
     on the Destroy Action (``hooks.standing_surcharge``, A-49) is ``extra``, for the menu, which
     reads it once per query (``destroy_menu``) rather than once per such Curse."""
@@ -86,6 +88,7 @@ class CurseRule:
     tokens: bool = True
     stat: str = ""
     surcharged: Callable[[GameState, Any, int], Any] | None = None
+    stacks: bool = False
 
 
 @dataclass(frozen=True)
@@ -139,6 +142,12 @@ class Module:
     decisions: tuple[tuple[str, Callable[[GameState, dict], Decision]], ...] = ()
     setup: tuple[Callable[[GameState], None], ...] = ()
     invariants: tuple[Callable[[GameState], None], ...] = ()
+    # A loaded save's checks of the module's facts (its state's ranges and ids, docs/engine.md,
+    # "Writing a module"): run by ``from_json`` before the invariants and before any rule reads the
+    # state; each raises AssertionError whose message starts with the field path
+    # (``ext.dark_matter.spread: ...``), which the loader raises as a ``SaveError``. Modules list
+    # them among their invariants too, so that play checks the same facts.
+    save_checks: tuple[Callable[[GameState], None], ...] = ()
     stats: tuple[str, ...] = ()
     render: tuple[Callable[[GameState], list[str]], ...] = ()
     requires: tuple[str, ...] = ()
@@ -339,6 +348,7 @@ class Ruleset:
     setup: tuple[Callable[[GameState], None], ...]
     invariants: tuple[Callable[[GameState], None], ...]
     render: tuple[Callable[[GameState], list[str]], ...]
+    save_checks: tuple[Callable[[GameState], None], ...] = ()
     state_types: tuple[tuple[str, type], ...] = ()  # (module, state type) in ruleset order
     pack_sections: tuple[tuple[str, str], ...] = ()  # (module, section) the pack must have
     decisions: dict[str, Callable[[GameState, dict], Decision]] = field(default_factory=dict, repr=False)
@@ -396,6 +406,7 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         cost_transforms=tuple(t for m in parts for t in m.cost_transforms),
         setup=tuple(s for m in parts for s in m.setup),
         invariants=tuple(i for m in parts for i in m.invariants),
+        save_checks=tuple(c for m in parts for c in m.save_checks),
         render=tuple(r for m in parts for r in m.render),
         state_types=tuple((m.name, m.state_type) for m in parts if m.state_type is not None),
         pack_sections=tuple((m.name, s.name) for m in parts for s in m.pack_sections if s.required),

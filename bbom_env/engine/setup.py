@@ -24,7 +24,8 @@ from .constants import (
 )
 from .pack_module_checks import check_module_kinds, check_module_ops, check_module_sections
 from .records import SpellSlot
-from .rules import game_pack, offered_magicians, ruleset
+from .rules import game_pack, ruleset
+from .setup_magicians import draw_magicians
 from .state import GameState, PlayerState
 from .zones import draw
 
@@ -47,7 +48,7 @@ def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
     check_module_ops(pack, config.modules, rules.ops)  # and so do its ops
     check_module_sections(pack, rules.pack_sections)  # and its cards need their section
     rng = random.Random(config.seed)
-    magicians = _magicians(config, pack, rng)
+    magicians = draw_magicians(config, pack, rng)  # step 6 (setup_magicians.py)
     state = GameState(config=config, pack=pack, rng=rng, players=[PlayerState(m) for m in magicians])
     _piles(state)
     _starting_decks(state, magicians)
@@ -68,20 +69,6 @@ def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
     for step in rules.setup:
         step(state)
     return state
-
-
-def _magicians(config: GameConfig, pack: Pack, rng: random.Random) -> list[str]:
-    """Step 6: the Magicians, a fixed list (each in the pack) or drawn at random."""
-    if config.magicians == "random":
-        return rng.sample(offered_magicians(config, pack), config.num_players)
-    offered = offered_magicians(config, pack)
-    for i, mid in enumerate(config.magicians):
-        if mid not in offered:
-            raise ConfigError(
-                f"GameConfig.magicians[{i}]={mid!r} is not a Magician of pack {pack.id!r}"
-                f"{' in this game' if mid in pack.magicians else ''}; allowed: {offered}"
-            )
-    return list(config.magicians)
 
 
 class _PackLists(NamedTuple):
