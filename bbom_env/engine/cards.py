@@ -88,6 +88,8 @@ class Pack:
     # and the module each section belongs to (``PackSection``).
     sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     section_modules: Mapping[str, str] = field(default_factory=dict)
+    # The file each card comes from (an override's card: the override), for messages that name it.
+    origins: Mapping[str, str] = field(default_factory=dict)
 
     def __reduce__(self) -> tuple:
         # Pickle by reference: a state pickles small, and unpickles to the same cached pack.
@@ -290,7 +292,21 @@ def load_pack(
     for p in (path, *extra):
         if not isinstance(p, (str, os.PathLike)):
             raise PackError(f"{show(p)}: a card pack is a name ({', '.join(NAMED_PACKS)}) or a file path")
+    _check_module_names(modules)
     return _load_cached(str(path), tuple(str(o) for o in extra), tuple(modules))
+
+
+def _check_module_names(modules: Any) -> None:
+    """``load_pack``'s ``modules``: registered module names (an unknown one would silently read
+    no module card at all)."""
+    from .rules import BASE, MODULES  # the registry is a layer up; registered by then
+
+    if isinstance(modules, (str, bytes)) or not all(isinstance(m, str) for m in modules):
+        raise PackError(f"load_pack: modules must be a tuple of module names, got {show(modules)}")
+    unknown = [m for m in modules if m not in MODULES or m == BASE]
+    if unknown:
+        known = sorted(m for m in MODULES if m != BASE)
+        raise PackError(f"load_pack: unknown module(s) {unknown}; registered modules: {known or 'none'}")
 
 
 def resolve_pack_path(name: str) -> Path:
@@ -342,6 +358,7 @@ def _load_cached(name: str, overrides: tuple[str, ...], modules: tuple[str, ...]
         spec=(name, overrides),
         sections=MappingProxyType({s: MappingProxyType(entries[s]) for s in module_sections}),
         section_modules=MappingProxyType({s: MODULE_SECTIONS[s][0] for s in module_sections}),
+        origins=MappingProxyType(origin),
     )
     _index_effects(pack)
     check_pack(pack, origin)
@@ -357,8 +374,11 @@ def _with_module_cards(pack: Pack, modules: tuple[str, ...]) -> Pack:
     cards, made base cards by ``to_base``, to that table (after the base cards: the base cards'
     order, which setup sorts anyway, never moves)."""
     tables: dict[str, dict[str, Any]] = {t: dict(getattr(pack, f)) for t, f in _BASE_TABLE_FIELD.items()}
+    files = " + ".join(pack.files)
     for section, cards in pack.sections.items():
         module, spec = MODULE_SECTIONS[section]
+        if module in modules and spec.check is not None:  # the section as its module needs it whole
+            spec.check(cards, {cid: pack.origins.get(cid, files) for cid in cards})
         if module not in modules or not spec.base_table or spec.to_base is None:
             continue
         for cid, card in cards.items():

@@ -50,7 +50,8 @@ def _uses(pack: Pack) -> tuple[_Use, ...]:
     if entry is not None and entry[0]() is pack:
         return entry[1]
     files = " + ".join(pack.files)
-    uses = _module_kind_uses(pack, {cid: files for table in card_tables(pack).values() for cid in table})
+    origin = {cid: pack.origins.get(cid, files) for table in card_tables(pack).values() for cid in table}
+    uses = _module_kind_uses(pack, origin)
     _MODULE_KIND_USES[id(pack)] = (weakref.ref(pack), uses)  # a pack with module cards merged (cards.py)
     return uses
 
@@ -69,7 +70,7 @@ def _op_uses(pack: Pack) -> tuple[_Use, ...]:
     out: list[_Use] = []
     files = " + ".join(pack.files)
     for (cid, part), effect in pack.effects.items():
-        _effect_ops(effect, f"{files}: card '{cid}'.{part}", owner.get(cid, ""), out)
+        _effect_ops(effect, f"{pack.origins.get(cid, files)}: card '{cid}'.{part}", owner.get(cid, ""), out)
     uses = tuple(out)
     _MODULE_OP_USES[id(pack)] = (weakref.ref(pack), uses)
     return uses
@@ -142,6 +143,15 @@ def _module_kind_uses(pack: Pack, origin: dict[str, str]) -> tuple[_Use, ...]:
             field = "monster.arrival" if part == "arrival" else part
         module = pack.section_modules.get(section, "")
         _effect_kinds(effect, f"{origin[cid]}: {section} '{cid}'.{field}", base, module, out)
+    from .cards import MODULE_SECTIONS  # the loader's registry (cards imports this file)
+
+    for section, cards in pack.sections.items():  # modifiers a module card holds (a Phobia's)
+        spec = MODULE_SECTIONS[section][1] if section in MODULE_SECTIONS else None
+        for cid, card in cards.items() if spec is not None and spec.mods is not None else ():
+            for field, mod in spec.mods(card):  # type: ignore[union-attr]
+                if mod["kind"] not in base:
+                    where = f"{origin[cid]}: {section} '{cid}'.{field}.kind"
+                    out.append((mod["kind"], where, pack.section_modules.get(section, "")))
     return tuple(out)
 
 

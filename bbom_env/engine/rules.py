@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from . import cards, moves, typed_fields, vocab
 from .cards import PackSection
 from .moves import BASE, BlockSpec, Move, register_blocks
+from .pack_module_checks import check_module_kinds, check_module_ops, check_module_sections
 
 if TYPE_CHECKING:
     from .cards import Magician, Pack
@@ -450,6 +451,17 @@ def game_pack(config: GameConfig) -> Pack:
     the modules' cards in the base tables where their sections say so)."""
     pack, overrides = pack_spec(config)
     return cards.load_pack(pack, overrides, modules=config.modules)
+
+
+def check_game_pack(pack: cards.Pack, modules: tuple[str, ...]) -> None:
+    """What a game of ``modules`` needs of its card pack beyond loading it: no modifier kind or
+    effect op of a module the game lacks, and every section its modules need. Setup and save
+    loading ask it, and ``bbom-cards validate`` for every module set, so that they agree; each
+    refusal is a PackError naming the file, the card and the field."""
+    rules = ruleset(modules)
+    check_module_kinds(pack, modules, rules.modifier_kinds)  # a module's kinds need the module
+    check_module_ops(pack, modules, rules.ops)  # and so do its ops
+    check_module_sections(pack, rules.pack_sections)  # and its cards need their section
 
 
 def offered_magicians(config: GameConfig, pack: Pack) -> list[str]:

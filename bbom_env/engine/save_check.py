@@ -35,9 +35,8 @@ from .constants import (
 )
 from .moves import num_moves
 from .pack_hash import pack_mismatch
-from .pack_module_checks import check_module_kinds, check_module_ops, check_module_sections
 from .records import NO_CARD, CurseOnTrack, SpellSlot, SupportSlot, TempModifier
-from .rules import Ruleset, game_pack, pack_spec, ruleset
+from .rules import Ruleset, check_game_pack, game_pack, pack_spec, ruleset
 from .save_check_stack import Game, _frame
 from .save_values import (
     BASE_CODES,
@@ -84,9 +83,7 @@ def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfi
     rules = ruleset(config.modules)
     try:
         pack = game_pack(config)
-        check_module_kinds(pack, config.modules, rules.modifier_kinds)  # as setup does
-        check_module_ops(pack, config.modules, rules.ops)
-        check_module_sections(pack, rules.pack_sections)
+        check_game_pack(pack, config.modules)  # as setup does
     except (PackError, OSError) as exc:
         raise SaveError(f"config.pack: the save's card pack cannot be loaded: {exc}") from None
     _rng(data["rng"])

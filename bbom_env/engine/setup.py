@@ -22,9 +22,8 @@ from .constants import (
     element_code,
     madness_pile_size,
 )
-from .pack_module_checks import check_module_kinds, check_module_ops, check_module_sections
 from .records import SpellSlot
-from .rules import game_pack, ruleset
+from .rules import check_game_pack, game_pack, ruleset
 from .setup_magicians import draw_magicians
 from .state import GameState, PlayerState
 from .zones import draw
@@ -44,9 +43,7 @@ def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
     ``random.Random(config.seed)``, in the order of the steps below (the deal of a seed is fixed)."""
     pack = pack or game_pack(config)
     rules = ruleset(config.modules)
-    check_module_kinds(pack, config.modules, rules.modifier_kinds)  # a module's kinds need the module
-    check_module_ops(pack, config.modules, rules.ops)  # and so do its ops
-    check_module_sections(pack, rules.pack_sections)  # and its cards need their section
+    check_game_pack(pack, config.modules)  # a module's kinds, ops and sections need the module
     rng = random.Random(config.seed)
     magicians = draw_magicians(config, pack, rng)  # step 6 (setup_magicians.py)
     state = GameState(config=config, pack=pack, rng=rng, players=[PlayerState(m) for m in magicians])
