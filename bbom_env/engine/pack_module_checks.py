@@ -146,9 +146,11 @@ def _module_kind_uses(pack: Pack, origin: dict[str, str]) -> tuple[_Use, ...]:
     from .cards import MODULE_SECTIONS  # the loader's registry (cards imports this file)
 
     for section, cards in pack.sections.items():  # modifiers a module card holds (a Phobia's)
-        spec = MODULE_SECTIONS[section][1] if section in MODULE_SECTIONS else None
-        for cid, card in cards.items() if spec is not None and spec.mods is not None else ():
-            for field, mod in spec.mods(card):  # type: ignore[union-attr]
+        mods = MODULE_SECTIONS[section][1].mods if section in MODULE_SECTIONS else None
+        if mods is None:
+            continue
+        for cid, card in cards.items():
+            for field, mod in mods(card):
                 if mod["kind"] not in base:
                     where = f"{origin[cid]}: {section} '{cid}'.{field}.kind"
                     out.append((mod["kind"], where, pack.section_modules.get(section, "")))
