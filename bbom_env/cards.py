@@ -23,6 +23,7 @@ import argparse
 import dataclasses
 import os
 import sys
+from itertools import combinations
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -518,14 +519,51 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         base, overrides = "default", (args.path,)
         tables = ", ".join(f"[{t}]" if t == "round_track" else f"[[{t}]]" for t in missing)
         note = f" (no {tables}: checked as an override pack on top of the default pack)"
+    sets = module_sets(args)
     try:
         pack = load_pack(base, overrides)
     except PackError as exc:
         print(f"INVALID: {_one_line(exc)}{note}", file=sys.stderr)
         return 1
+    for modules in sets:  # then as each game reads it (its modules' cards, setup's checks)
+        try:
+            game_pack_of(base, overrides, modules)
+        except (PackError, ConfigError) as exc:
+            game = f" (a game with modules {list(modules)})" if modules else ""
+            print(f"INVALID: {_one_line(exc)}{game}{note}", file=sys.stderr)
+            return 1
     n = len(rows(pack))
-    print(f"OK: {' + '.join(pack.files)}: {n} cards{note}")
+    games = ", ".join(str(list(m)) for m in sets)
+    print(f"OK: {' + '.join(pack.files)}: {n} cards{note}; valid in games with modules {games}")
     return 0
+
+
+def module_sets(args: argparse.Namespace) -> list[tuple[str, ...]]:
+    """The module sets ``validate`` checks a pack for: ``--module`` names one set, ``--base-only``
+    the base game; by default every set of registered modules (the base game first)."""
+    from bbom_env.engine.core.rules import BASE, MODULES, ruleset
+
+    if getattr(args, "base_only", False):
+        return [()]
+    if getattr(args, "module", None):
+        module_files(args.module)  # an unknown name: a usage error naming it
+        return [tuple(args.module)]
+    ruleset()  # registers the base game, so MODULES lists what is there
+    names = sorted(m for m in MODULES if m != BASE)
+    return [c for k in range(len(names) + 1) for c in combinations(names, k)]
+
+
+def game_pack_of(base: str, overrides: tuple[str, ...], modules: tuple[str, ...]) -> Pack:
+    """The pack a game of ``modules`` reads (``rules.game_pack``: the modules' pack files, then the
+    overrides) with the checks setup makes of it (``rules.check_game_pack``): PackError, naming the
+    file, the card and the field, exactly when such a game would refuse the pack."""
+    from bbom_env.engine.core.config import GameConfig
+    from bbom_env.engine.core.rules import check_game_pack, game_pack
+
+    config = GameConfig(pack=base, pack_overrides=overrides, modules=modules)
+    pack = game_pack(config)
+    check_game_pack(pack, modules)
+    return pack
 
 
 def _cmd_docs(args: argparse.Namespace) -> int:
@@ -580,6 +618,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--override", action="append", default=[], metavar="PATH", help="an override pack on top (repeatable)"
     )
+    which = p.add_mutually_exclusive_group()
+    which.add_argument(
+        "--module",
+        action="append",
+        metavar="NAME",
+        help="check the pack for a game with these rules modules only (repeatable; default: the base "
+        "game and every set of registered modules, as each game would load it)",
+    )
+    which.add_argument("--base-only", action="store_true", help="check it for base games only")
     p.set_defaults(fn=_cmd_validate)
     p = sub.add_parser("docs", help=f"write the catalogue (default {DOCS_PATH.name})")
     p.add_argument("--pack", default="default", help=_PACK_HELP)

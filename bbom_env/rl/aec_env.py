@@ -5,6 +5,7 @@ Registered on ``import bbom_env`` as ``bbom/BigBookOfMadness-v1`` in PettingZoo'
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from bbom_env.engine import GameState, IllegalActionError, new_game
+from bbom_env.engine.core.config import MAX_SEED
 from bbom_env.engine.play.decision import describe, pending
 
 from .gym_env import DEFAULT_MAX_STEPS, as_action, draw_seed, make_encoder, render_state, split_config
@@ -37,6 +39,16 @@ class ActionOutOfSpaceError(IllegalActionError, AssertionError):
     ValueError naming the action, the agent and the pending decision) that is also an
     AssertionError, the class PettingZoo's ``AssertOutOfBoundsWrapper`` raised (code catching that
     keeps working)."""
+
+
+def _checked_seed(seed: Any) -> int:
+    """``reset``'s seed as an int, or an error naming ``seed`` (numpy's own says only "expected
+    non-negative integer"): the range of ``GameConfig.seed``, which the game is dealt from."""
+    if not isinstance(seed, Integral) or isinstance(seed, bool):
+        raise TypeError(f"reset(seed={seed!r}): seed must be None or an int, got {type(seed).__name__}")
+    if not 0 <= int(seed) <= MAX_SEED:
+        raise ValueError(f"reset(seed={seed!r}): seed must be None or an int from 0 to 2**64 - 1")
+    return int(seed)
 
 
 class CheckedEnv(wrappers.OrderEnforcingWrapper):
@@ -168,6 +180,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
         if seed is None and self._rng is None and self._first_seed is not None:
             seed = self._first_seed
         if seed is not None:
+            seed = _checked_seed(seed)
             self._rng = np.random.default_rng(seed)
         elif self._rng is None:
             self._rng = np.random.default_rng()

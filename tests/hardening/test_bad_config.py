@@ -46,6 +46,7 @@ GOOD = {  # values each field accepts, mixed into the random ones
     "phobia_elimination": ["no_slot"],
     "phobia_leaves_support": [False],
     "phobia_dealing": ["round_robin"],
+    "spell_surcharge_element": ["any"],
 }
 ANY = st.one_of(
     st.none(),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -238,11 +238,20 @@ class PackSection:
     Monster page a Grimoire page): ``to_base`` makes the base card (``cards.Magician``, ``Curse``,
     ``GrimoirePage``, with ``module`` set), and the game's pack (``load_pack(..., modules=)``)
     holds it in ``pack.magicians`` / ``curses`` / ``pages`` beside the base cards, so every rule
-    that reads a Curse reads a Dark Curse too. A pack loaded without the module leaves them out."""
+    that reads a Curse reads a Dark Curse too. A pack loaded without the module leaves them out.
+
+    ``mods(card)`` yields ``(field, modifier)`` for each modifier a card holds outside its effects
+    (a Phobia's ``constraint[0]``): a game refuses a kind its modules do not declare, as for a
+    Magician's ability (``pack_module_checks.check_module_kinds``). ``check(cards, origins)``: the
+    section as a whole, in a game with its module (``load_pack(..., modules=)``): e.g. the count
+    the module's card codes need; ``origins`` maps each card id to its file; raises PackError
+    naming the file, the card and the field."""
 
     name: str
     parse: Callable[[dict, str], Any]
     effects: Callable[[Any], Iterable[tuple[str, tuple[dict, ...]]]] | None = None
+    mods: Callable[[Any], Iterable[tuple[str, dict]]] | None = None
+    check: Callable[[Mapping[str, Any], Mapping[str, str]], None] | None = None
     required: bool = True
     doc: str = ""
     base_table: str = ""

@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING, Any
 from bbom_env.engine.cards.vocab import BASE_MODIFIER_KINDS, BASE_OPS, PackError
 
 if TYPE_CHECKING:
-    from bbom_env.engine.cards.pack import Pack
+    from bbom_env.engine.cards.pack import Pack, PackSection
+
+# Section name -> (module, section), while the module is registered (``rules.register`` through
+# ``pack.register_section``): the loader's registry of module sections, kept here, below the
+# loader, so that these checks read it without importing the loader.
+MODULE_SECTIONS: dict[str, tuple[str, PackSection]] = {}
 
 
 def card_tables(pack: Pack) -> dict[str, Any]:
@@ -50,7 +55,8 @@ def _uses(pack: Pack) -> tuple[_Use, ...]:
     if entry is not None and entry[0]() is pack:
         return entry[1]
     files = " + ".join(pack.files)
-    uses = _module_kind_uses(pack, {cid: files for table in card_tables(pack).values() for cid in table})
+    origin = {cid: pack.origins.get(cid, files) for table in card_tables(pack).values() for cid in table}
+    uses = _module_kind_uses(pack, origin)
     _MODULE_KIND_USES[id(pack)] = (weakref.ref(pack), uses)  # a pack with module cards merged (cards.py)
     return uses
 
@@ -69,7 +75,7 @@ def _op_uses(pack: Pack) -> tuple[_Use, ...]:
     out: list[_Use] = []
     files = " + ".join(pack.files)
     for (cid, part), effect in pack.effects.items():
-        _effect_ops(effect, f"{files}: card '{cid}'.{part}", owner.get(cid, ""), out)
+        _effect_ops(effect, f"{pack.origins.get(cid, files)}: card '{cid}'.{part}", owner.get(cid, ""), out)
     uses = tuple(out)
     _MODULE_OP_USES[id(pack)] = (weakref.ref(pack), uses)
     return uses
@@ -142,6 +148,15 @@ def _module_kind_uses(pack: Pack, origin: dict[str, str]) -> tuple[_Use, ...]:
             field = "monster.arrival" if part == "arrival" else part
         module = pack.section_modules.get(section, "")
         _effect_kinds(effect, f"{origin[cid]}: {section} '{cid}'.{field}", base, module, out)
+    for section, cards in pack.sections.items():  # modifiers a module card holds (a Phobia's)
+        mods = MODULE_SECTIONS[section][1].mods if section in MODULE_SECTIONS else None
+        if mods is None:
+            continue
+        for cid, card in cards.items():
+            for field, mod in mods(card):
+                if mod["kind"] not in base:
+                    where = f"{origin[cid]}: {section} '{cid}'.{field}.kind"
+                    out.append((mod["kind"], where, pack.section_modules.get(section, "")))
     return tuple(out)
 
 

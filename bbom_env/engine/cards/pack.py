@@ -50,6 +50,7 @@ from bbom_env.engine.cards.checks import (
     read_pack_file,
     req,
 )
+from bbom_env.engine.cards.module_checks import MODULE_SECTIONS
 from bbom_env.engine.cards.vocab import PackError, ops_used, show
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
@@ -88,6 +89,8 @@ class Pack:
     # and the module each section belongs to (``PackSection``).
     sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     section_modules: Mapping[str, str] = field(default_factory=dict)
+    # The file each card comes from (an override's card: the override), for messages that name it.
+    origins: Mapping[str, str] = field(default_factory=dict)
 
     def __reduce__(self) -> tuple:
         # Pickle by reference: a state pickles small, and unpickles to the same cached pack.
@@ -185,8 +188,7 @@ class PackMemo(Generic[T]):
 # -- sections of a module ------------------------------------------------------------------------
 
 
-# Section name -> (module, section), while the module is registered (``rules.register``).
-MODULE_SECTIONS: dict[str, tuple[str, PackSection]] = {}
+# MODULE_SECTIONS (module_checks.py): section name -> (module, section), while registered.
 assert frozenset({"pack", "round_track", *_SECTIONS}) == RESERVED_SECTIONS
 
 
@@ -290,7 +292,24 @@ def load_pack(
     for p in (path, *extra):
         if not isinstance(p, (str, os.PathLike)):
             raise PackError(f"{show(p)}: a card pack is a name ({', '.join(NAMED_PACKS)}) or a file path")
+    _check_module_names(modules)
     return _load_cached(str(path), tuple(str(o) for o in extra), tuple(modules))
+
+
+# The registered rules modules' names, the base game aside: ``rules.register`` / ``unregister``
+# keep it (the registry itself is a layer up, core/rules.py).
+MODULE_NAMES: set[str] = set()
+
+
+def _check_module_names(modules: Any) -> None:
+    """``load_pack``'s ``modules``: registered module names (an unknown one would silently read
+    no module card at all)."""
+    if isinstance(modules, (str, bytes)) or not all(isinstance(m, str) for m in modules):
+        raise PackError(f"load_pack: modules must be a tuple of module names, got {show(modules)}")
+    unknown = [m for m in modules if m not in MODULE_NAMES]
+    if unknown:
+        known = sorted(MODULE_NAMES)
+        raise PackError(f"load_pack: unknown module(s) {unknown}; registered modules: {known or 'none'}")
 
 
 def resolve_pack_path(name: str) -> Path:
@@ -342,6 +361,7 @@ def _load_cached(name: str, overrides: tuple[str, ...], modules: tuple[str, ...]
         spec=(name, overrides),
         sections=MappingProxyType({s: MappingProxyType(entries[s]) for s in module_sections}),
         section_modules=MappingProxyType({s: MODULE_SECTIONS[s][0] for s in module_sections}),
+        origins=MappingProxyType(origin),
     )
     _index_effects(pack)
     check_pack(pack, origin)
@@ -357,8 +377,11 @@ def _with_module_cards(pack: Pack, modules: tuple[str, ...]) -> Pack:
     cards, made base cards by ``to_base``, to that table (after the base cards: the base cards'
     order, which setup sorts anyway, never moves)."""
     tables: dict[str, dict[str, Any]] = {t: dict(getattr(pack, f)) for t, f in _BASE_TABLE_FIELD.items()}
+    files = " + ".join(pack.files)
     for section, cards in pack.sections.items():
         module, spec = MODULE_SECTIONS[section]
+        if module in modules and spec.check is not None:  # the section as its module needs it whole
+            spec.check(cards, {cid: pack.origins.get(cid, files) for cid in cards})
         if module not in modules or not spec.base_table or spec.to_base is None:
             continue
         for cid, card in cards.items():

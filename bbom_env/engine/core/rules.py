@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from bbom_env.engine.cards import pack as cards
 from bbom_env.engine.cards import vocab
+from bbom_env.engine.cards.module_checks import check_module_kinds, check_module_ops, check_module_sections
 from bbom_env.engine.cards.pack import PackSection
 from bbom_env.engine.core import moves
 from bbom_env.engine.core.moves import BASE, BlockSpec, Move, canonical_modules, register_blocks
@@ -79,7 +80,9 @@ class CurseRule:
     effect that destroys "a Curse" (the ``destroy_curse`` op) may target one (V-07: a Dark Curse
     only with ``dark_curse_destroy_by_effect``); neutralizing is always allowed. ``tokens``: whether
     Element tokens may go on one (V-08: never on a Dark Curse). ``stat``: a statistic counted, on
-    top of ``curses_destroyed``, each time one is destroyed ("" for none). ``surcharged(state,
+    top of ``curses_destroyed``, each time one is destroyed ("" for none). ``stacks``: a Curse of
+    this type may lie on top of another Curse in a track slot (V-09: the Dark Curse an effect adds
+    to an occupied space); the base's Curses never do (saves are checked for it). ``surcharged(state,
     curse, extra)``, optional: ``cost`` for a payer whose standing "matching Element" surcharge
     on the Destroy Action (``hooks.standing_surcharge``, A-49) is ``extra``, for the menu, which
     reads it once per query (``destroy_menu``) rather than once per such Curse."""
@@ -90,6 +93,7 @@ class CurseRule:
     tokens: bool = True
     stat: str = ""
     surcharged: Callable[[GameState, Any, int], Any] | None = None
+    stacks: bool = False
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,12 @@ class Module:
     decisions: tuple[tuple[str, Callable[[GameState, dict], Decision]], ...] = ()
     setup: tuple[Callable[[GameState], None], ...] = ()
     invariants: tuple[Callable[[GameState], None], ...] = ()
+    # A loaded save's checks of the module's facts (its state's ranges and ids, docs/engine.md,
+    # "Writing a module"): run by ``from_json`` before the invariants and before any rule reads the
+    # state; each raises AssertionError whose message starts with the field path
+    # (``ext.dark_matter.spread: ...``), which the loader raises as a ``SaveError``. Modules list
+    # them among their invariants too, so that play checks the same facts.
+    save_checks: tuple[Callable[[GameState], None], ...] = ()
     stats: tuple[str, ...] = ()
     render: tuple[Callable[[GameState], list[str]], ...] = ()
     requires: tuple[str, ...] = ()
@@ -189,6 +199,8 @@ def register(module: Module) -> None:
     for section in module.pack_sections:
         cards.register_section(module.name, section)
     MODULES[module.name] = module
+    if module.name != BASE:
+        cards.MODULE_NAMES.add(module.name)
     if module.op_schemas:
         cards.clear_pack_cache()  # a pack may now use the module's ops
     _forget_rulesets()
@@ -247,6 +259,7 @@ def unregister(name: str) -> None:
         known = sorted(m for m in MODULES if m != BASE)
         raise ValueError(f"no module {name!r} is registered; registered: {known or 'none'}")
     module = MODULES.pop(name)
+    cards.MODULE_NAMES.discard(name)
     for kind, _schema in module.modifier_schemas:
         vocab.unregister_mod_kind(kind)
     for op, _schema in module.op_schemas:
@@ -341,6 +354,7 @@ class Ruleset:
     setup: tuple[Callable[[GameState], None], ...]
     invariants: tuple[Callable[[GameState], None], ...]
     render: tuple[Callable[[GameState], list[str]], ...]
+    save_checks: tuple[Callable[[GameState], None], ...] = ()
     state_types: tuple[tuple[str, type], ...] = ()  # (module, state type) in ruleset order
     pack_sections: tuple[tuple[str, str], ...] = ()  # (module, section) the pack must have
     decisions: dict[str, Callable[[GameState, dict], Decision]] = field(default_factory=dict, repr=False)
@@ -400,6 +414,7 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         cost_transforms=tuple(t for m in parts for t in m.cost_transforms),
         setup=tuple(s for m in parts for s in m.setup),
         invariants=tuple(i for m in parts for i in m.invariants),
+        save_checks=tuple(c for m in parts for c in m.save_checks),
         render=tuple(r for m in parts for r in m.render),
         state_types=tuple((m.name, m.state_type) for m in parts if m.state_type is not None),
         pack_sections=tuple((m.name, s.name) for m in parts for s in m.pack_sections if s.required),
@@ -444,6 +459,17 @@ def game_pack(config: GameConfig) -> Pack:
     the modules' cards in the base tables where their sections say so)."""
     pack, overrides = pack_spec(config)
     return cards.load_pack(pack, overrides, modules=config.modules)
+
+
+def check_game_pack(pack: cards.Pack, modules: tuple[str, ...]) -> None:
+    """What a game of ``modules`` needs of its card pack beyond loading it: no modifier kind or
+    effect op of a module the game lacks, and every section its modules need. Setup and save
+    loading ask it, and ``bbom-cards validate`` for every module set, so that they agree; each
+    refusal is a PackError naming the file, the card and the field."""
+    rules = ruleset(modules)
+    check_module_kinds(pack, modules, rules.modifier_kinds)  # a module's kinds need the module
+    check_module_ops(pack, modules, rules.ops)  # and so do its ops
+    check_module_sections(pack, rules.pack_sections)  # and its cards need their section
 
 
 def offered_magicians(config: GameConfig, pack: Pack) -> list[str]:

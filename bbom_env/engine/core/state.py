@@ -182,8 +182,8 @@ class GameState:
         if action not in legal:
             from bbom_env.engine.core.moves import move_to_string
 
-            try:
-                name = move_to_string(action)
+            try:  # the game's own layout: a module's move ids lie past the base ones
+                name = move_to_string(action, self.config.modules)
             except ValueError:
                 name = "outside the layout"
             raise IllegalActionError(self._illegal_message(action, name, legal))
@@ -213,7 +213,7 @@ class GameState:
         legal = self.legal_actions() if legal is None else legal
         return (
             f"illegal action {text} ({why}); pending decision: {describe(self)}; "
-            f"legal: {[move_to_string(a) for a in legal]}"
+            f"legal: {[move_to_string(a, self.config.modules) for a in legal]}"
         )
 
     def is_terminal(self) -> bool:

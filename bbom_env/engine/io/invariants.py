@@ -44,6 +44,7 @@ from bbom_env.engine.model.constants import (
     NUM_ELEMENT_CODES,
     NUM_ELEMENTS,
     NUM_TRACK_SLOTS,
+    PHOBIA_BASE,
     ROUNDS,
     code_name,
     code_value,
@@ -144,9 +145,23 @@ def _check_curses(state: GameState) -> None:
         extra = sorted((seen - want).elements())
         missing = sorted((want - seen).elements())
         raise _fail(state, f"Curses not conserved: duplicated/unknown {extra}, missing {missing}")
+    rules = ruleset(state.config.modules).curse_rules
     for s, slot in enumerate(state.track):
         if len(slot) > MAX_STACK:
             raise _fail(state, f"track slot {s} stacks {len(slot)} Curses (max {MAX_STACK})")
+        for curse in slot[1:]:  # V-09: only a type that stacks lies on another Curse (a Dark Curse)
+            rule = rules.get(state.pack.curses[curse.curse].type)
+            if rule is None or not rule.stacks:
+                raise _fail(state, f"track slot {s}: Curse {curse.curse} is stacked, yet does not stack")
+
+
+def _check_crushed(state: GameState) -> None:
+    """Only a Phobia crushes the card it lies on, and never another Phobia (section 9.2, V-21)."""
+    for i, pl in enumerate(state.players):
+        for j, slot in enumerate(pl.support):
+            if slot.crushed != NO_CARD and (slot.card < PHOBIA_BASE or slot.crushed >= PHOBIA_BASE):
+                what = f"{code_name(slot.crushed)} crushed under {code_name(slot.card)}"
+                raise _fail(state, f"players[{i}].support[{j}]: {what}")
 
 
 def _check_tokens(state: GameState) -> None:
@@ -223,6 +238,7 @@ def check_invariants(state: GameState) -> None:
     _check_counts(state)
     _check_cards(state)
     _check_curses(state)
+    _check_crushed(state)
     _check_tokens(state)
     _check_spells(state)
     _check_ranges(state)

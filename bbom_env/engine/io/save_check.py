@@ -18,11 +18,10 @@ import random
 from typing import Any
 
 from bbom_env.engine.cards.hashes import pack_mismatch
-from bbom_env.engine.cards.module_checks import check_module_kinds, check_module_ops, check_module_sections
 from bbom_env.engine.cards.pack import Pack, PackError
 from bbom_env.engine.core.config import ConfigError, GameConfig
 from bbom_env.engine.core.moves import num_moves
-from bbom_env.engine.core.rules import Ruleset, game_pack, pack_spec, ruleset
+from bbom_env.engine.core.rules import Ruleset, check_game_pack, game_pack, pack_spec, ruleset
 from bbom_env.engine.core.state import GameState, PlayerState, SaveError
 from bbom_env.engine.io.save_stack import Game, _frame
 from bbom_env.engine.io.save_values import (
@@ -47,8 +46,10 @@ from bbom_env.engine.model.constants import (
     MAX_SUPPORT_SLOTS,
     NUM_ELEMENTS,
     NUM_TRACK_SLOTS,
+    PHOBIA_BASE,
     ROUNDS,
     Phase,
+    code_name,
     is_madness,
 )
 from bbom_env.engine.model.records import NO_CARD, CurseOnTrack, SpellSlot, SupportSlot, TempModifier
@@ -81,9 +82,7 @@ def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfi
     rules = ruleset(config.modules)
     try:
         pack = game_pack(config)
-        check_module_kinds(pack, config.modules, rules.modifier_kinds)  # as setup does
-        check_module_ops(pack, config.modules, rules.ops)
-        check_module_sections(pack, rules.pack_sections)
+        check_game_pack(pack, config.modules)  # as setup does
     except (PackError, OSError) as exc:
         raise SaveError(f"config.pack: the save's card pack cannot be loaded: {exc}") from None
     _rng(data["rng"])
@@ -95,7 +94,7 @@ def check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConfi
         _player(d, f"players[{i}]", pack, known, codes)
     _magicians(config, players)
     _progress(data, n, num_moves(config.modules))
-    _board(data, pack, n, rules.curse_types)
+    _board(data, pack, n, rules.curse_types, frozenset(t for t, r in rules.curse_rules.items() if r.stacks))
     _zones(data, codes)
     stack = _list(data["stack"], "stack")
     game = Game(pack, n, rules.pay_actions, codes)
@@ -168,6 +167,7 @@ def _player(
         _code(slot["card"], f"{w}.card", codes)
         if type(slot["crushed"]) is not int or slot["crushed"] != NO_CARD:
             _code(slot["crushed"], f"{w}.crushed", codes)  # a card code, or NO_CARD (-1): nothing crushed
+            _crushed(slot["card"], slot["crushed"], f"{w}.crushed")
     for i, sp in enumerate(_list(d["spells"], f"{where}.spells", most=MAX_SPELLS)):
         w = f"{where}.spells[{i}]"
         _record(sp, w, SpellSlot)
@@ -186,6 +186,18 @@ def _player(
         _str(src, f"{w}.source")
         if (src, json.dumps(mod, sort_keys=True), duration) not in known:
             raise SaveError(f"{w}: no card effect of {src!r} gives the modifier {_name(mod)} ({duration})")
+
+
+def _crushed(card: int, crushed: int, where: str) -> None:
+    """Only a Phobia placed on a card crushes it, and never another Phobia (section 9.2, V-21,
+    V-19): a base game, which has no Phobia, has no crushed card."""
+    if card < PHOBIA_BASE:
+        raise SaveError(
+            f"{where}: {code_name(crushed)} lies crushed under {code_name(card)}, which is no Phobia "
+            "(only a Phobia crushes the card it is placed on, section 9.2)"
+        )
+    if crushed >= PHOBIA_BASE:
+        raise SaveError(f"{where}: {code_name(crushed)} is a Phobia; a Phobia is never crushed (V-21, V-19)")
 
 
 def _modifiers(pack: Pack) -> set[tuple[str, str, str]]:
@@ -212,10 +224,10 @@ def _magicians(config: GameConfig, players: list | tuple) -> None:
         raise SaveError(f"players: Magicians {mags} are not config.magicians {list(config.magicians)}")
 
 
-def _board(data: dict, pack: Pack, n: int, curse_types: tuple[str, ...]) -> None:
+def _board(data: dict, pack: Pack, n: int, curse_types: tuple[str, ...], stacking: frozenset[str]) -> None:
     _books(data, pack)
     _curse_piles(data, pack, curse_types)
-    _track(data, pack)
+    _track(data, pack, stacking)
     _seat(data["active"], "active", n)
     _round_and_marker(data)
 
@@ -246,14 +258,20 @@ def _curse_piles(data: dict, pack: Pack, types: tuple[str, ...]) -> None:
                 raise SaveError(f"curse_piles.{t}[{i}]: {cid!r} is a {pack.curses[cid].type} Curse")
 
 
-def _track(data: dict, pack: Pack) -> None:
-    """The Curses on the track (and the turn, which bounds when one was neutralized)."""
+def _track(data: dict, pack: Pack, stacking: frozenset[str] = frozenset()) -> None:
+    """The Curses on the track (and the turn, which bounds when one was neutralized); a Curse lies
+    on top of another only when its type stacks (``rules.CurseRule.stacks``: a Dark Curse, V-09)."""
     turn = _int(data["turn"], "turn", 0)
     for s, slot in enumerate(_list(data["track"], "track", NUM_TRACK_SLOTS)):
         for j, curse in enumerate(_list(slot, f"track[{s}]", most=MAX_STACK)):
             w = f"track[{s}][{j}]"
             _record(curse, w, CurseOnTrack)
-            _id(curse["curse"], pack.curses, f"{w}.curse", "Curse")
+            cid = _id(curse["curse"], pack.curses, f"{w}.curse", "Curse")
+            if j > 0 and pack.curses[cid].type not in stacking:
+                raise SaveError(
+                    f"{w}.curse: {cid!r}, a {pack.curses[cid].type} Curse, lies on top of another Curse; "
+                    f"only Curses of a type that stacks do ({sorted(stacking) or 'none in this game'}, V-09)"
+                )
             # -1 face up, else the turn it was neutralized
             _int(curse["neutralized_at"], f"{w}.neutralized_at", -1, turn)
             for e, t in enumerate(_list(curse["tokens"], f"{w}.tokens", NUM_ELEMENTS)):
@@ -322,6 +340,13 @@ def check_state(state: GameState) -> None:
     """The engine invariants of a state built from a checked save (SaveError when one fails)."""
     from bbom_env.engine.io.invariants import check_invariants
 
+    for check in ruleset(state.config.modules).save_checks:  # the modules' state, field by field
+        try:
+            check(state)
+        except AssertionError as exc:
+            raise SaveError(str(exc)) from None
+        except (LookupError, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
+            raise SaveError(f"inconsistent save: a module's state cannot be checked ({exc!r})") from None
     try:
         check_invariants(state)
     except AssertionError as exc:

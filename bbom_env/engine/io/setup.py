@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from bbom_env.engine.cards.module_checks import check_module_kinds, check_module_ops, check_module_sections
 from bbom_env.engine.cards.pack import CURSE_TYPES, Pack, PackMemo
 from bbom_env.engine.core.config import ConfigError, GameConfig
-from bbom_env.engine.core.rules import game_pack, offered_magicians, ruleset
+from bbom_env.engine.core.rules import check_game_pack, game_pack, ruleset
 from bbom_env.engine.core.state import GameState, PlayerState
+from bbom_env.engine.io.setup_magicians import draw_magicians
 from bbom_env.engine.model.constants import (
     ELEMENT_CARDS_PER_VALUE,
     ELEMENT_TOKENS_PER_ELEMENT,
@@ -43,11 +43,9 @@ def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
     ``random.Random(config.seed)``, in the order of the steps below (the deal of a seed is fixed)."""
     pack = pack or game_pack(config)
     rules = ruleset(config.modules)
-    check_module_kinds(pack, config.modules, rules.modifier_kinds)  # a module's kinds need the module
-    check_module_ops(pack, config.modules, rules.ops)  # and so do its ops
-    check_module_sections(pack, rules.pack_sections)  # and its cards need their section
+    check_game_pack(pack, config.modules)  # a module's kinds, ops and sections need the module
     rng = random.Random(config.seed)
-    magicians = _magicians(config, pack, rng)
+    magicians = draw_magicians(config, pack, rng)  # step 6 (setup_magicians.py)
     state = GameState(config=config, pack=pack, rng=rng, players=[PlayerState(m) for m in magicians])
     _piles(state)
     _starting_decks(state, magicians)
@@ -68,20 +66,6 @@ def setup(config: GameConfig, pack: Pack | None = None) -> GameState:
     for step in rules.setup:
         step(state)
     return state
-
-
-def _magicians(config: GameConfig, pack: Pack, rng: random.Random) -> list[str]:
-    """Step 6: the Magicians, a fixed list (each in the pack) or drawn at random."""
-    if config.magicians == "random":
-        return rng.sample(offered_magicians(config, pack), config.num_players)
-    offered = offered_magicians(config, pack)
-    for i, mid in enumerate(config.magicians):
-        if mid not in offered:
-            raise ConfigError(
-                f"GameConfig.magicians[{i}]={mid!r} is not a Magician of pack {pack.id!r}"
-                f"{' in this game' if mid in pack.magicians else ''}; allowed: {offered}"
-            )
-    return list(config.magicians)
 
 
 class _PackLists(NamedTuple):

@@ -49,7 +49,6 @@ from bbom_env.engine.model.constants import (
     LAST_SPACE,
     MAX_STACK,
     NUM_ELEMENT_CODES,
-    NUM_ELEMENTS,
     SLOTS_OF_SPACE,
     SPACE_OF_SLOT,
     code_element,
@@ -105,6 +104,7 @@ CURSE_RULES: tuple[CurseRule, ...] = (
         tokens=False,
         stat=STAT,
         surcharged=surcharged_cost,
+        stacks=True,  # V-09: added on top of the Curse of an occupied space (``_add_dark_curse``)
     ),
 )
 
@@ -244,14 +244,9 @@ def deal_owed(state: GameState) -> None:
 
 
 def check_dark_curses(state: GameState) -> None:
-    """V-11 debts exist only while a ``break_card`` op is pending, each for a seat, an Element and
-    a value of 2 or 3; no Element token lies on a Dark Curse (V-08)."""
+    """V-11 debts exist only while a ``break_card`` op is pending (each a seat, an Element and a
+    value of 2 or 3: ``checks.check_fields``); no Element token lies on a Dark Curse (V-08)."""
     st = dm_state(state)
-    n = len(state.players)
-    for i, entry in enumerate(st.owed):
-        p, e, v = entry
-        if not (0 <= p < n and 0 <= e < NUM_ELEMENTS and v in (2, 3)):
-            raise AssertionError(f"{NAME}: ext.{NAME}.owed[{i}]: {entry} is no (seat, Element, 2 or 3)")
     if st.owed and not any(
         fr["kind"] == "op" and fr["source"] in state.pack.curses and _op_name(state, fr) == BREAK_CARD
         for fr in state.stack

@@ -22,7 +22,7 @@ from bbom_env.engine.ext import GameConfig, GameState, GatedTransform, Magician,
 from bbom_env.engine.ext import registered as rules_registered
 from bbom_env.engine.model.constants import CURRENCY, DARK_MATTER
 
-from . import actions, air, black_book, dark_curses, grimoire
+from . import actions, air, black_book, checks, dark_curses, grimoire
 from .content import BLACK_PAGE, DARK_CURSE, DARK_SYMBOL, SECTIONS, BlackPage, BlackSpell
 from .state import DARK_MATTER_CARDS, DARK_MATTER_TOKENS, NAME, DarkMatterState, dm_state
 
@@ -115,37 +115,20 @@ def dark_matter_count(state: GameState) -> int:
 
 
 def check_dark_matter(state: GameState) -> None:
-    """Dark Matter is conserved (28 cards, section 1.2); the pools are within their sizes; the
-    Dark Curse pile and the Black Book hold the pack's cards, each once, the book as V-01 builds it."""
+    """Dark Matter is conserved (28 cards, section 1.2); the Dark Curse pile holds the pack's Dark
+    Curses. The module state's own fields (the pools' sizes, the Black Book as V-01 builds it) are
+    ``checks.check_fields``', which runs first."""
     st = dm_state(state)
     total = dark_matter_count(state)
     if total != DARK_MATTER_CARDS:
-        raise AssertionError(f"dark_matter: {total} Dark Matter cards in play, expected {DARK_MATTER_CARDS}")
-    if not 0 <= st.supply <= DARK_MATTER_CARDS:
         raise AssertionError(
-            f"dark_matter: ext.dark_matter.supply: {st.supply} is not 0..{DARK_MATTER_CARDS}"
-        )
-    if not 0 <= st.tokens <= DARK_MATTER_TOKENS:
-        raise AssertionError(
-            f"dark_matter: ext.dark_matter.tokens: {st.tokens} is not 0..{DARK_MATTER_TOKENS}"
+            f"dark_matter: {total} Dark Matter cards in play, expected {DARK_MATTER_CARDS} "
+            f"(ext.dark_matter.supply holds {st.supply}, the other zones {total - st.supply})"
         )
     curses = state.pack.sections.get(DARK_CURSE.name, {})
     for i, cid in enumerate(state.curse_piles.get(DARK_SYMBOL, ())):
         if cid not in curses:
             raise AssertionError(f"dark_matter: curse_piles.dark_matter[{i}]: {cid!r} is not a Dark Curse")
-    _check_book(state, st)
-
-
-def _check_book(state: GameState, st: DarkMatterState) -> None:
-    pages = state.pack.sections.get(BLACK_PAGE.name, {})
-    kinds = ["cover"] + ["inside"] * (len(st.book) - 2) + ["back"]
-    for i, pid in enumerate(st.book):
-        if pid not in pages or pages[pid].kind != kinds[i]:
-            raise AssertionError(f"dark_matter: ext.dark_matter.book[{i}]: {pid!r} is not a {kinds[i]} page")
-    if len(st.book) < 2 or len(set(st.book)) != len(st.book):
-        raise AssertionError(f"dark_matter: ext.dark_matter.book: {st.book} is no Black Book")
-    if not 0 <= st.spread <= len(st.book) - 2:
-        raise AssertionError(f"dark_matter: ext.dark_matter.spread: {st.spread} is not 0..{len(st.book) - 2}")
 
 
 def render_dark_matter(state: GameState) -> list[str]:
@@ -215,7 +198,9 @@ DARK_MATTER_MODULE = Module(
     offer_magician=offer_magician,
     state_type=DarkMatterState,
     setup=(setup_dark_curses, setup_black_book, grimoire.setup_dark_grimoire),  # section 2.2 steps 3, 7
+    save_checks=(checks.check_fields,),
     invariants=(
+        checks.check_fields,
         black_book.check_black_book,
         grimoire.check_dark_grimoire,
         dark_curses.check_dark_curses,

@@ -15,7 +15,8 @@ Every error is a ``PackError`` naming the file, the entry and the field, as for 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,7 +73,34 @@ def parse_phobia(e: dict, where: str) -> Phobia:
     )
 
 
-PHOBIA = PackSection(SECTION, parse_phobia, None, doc=f"Phobias ({NUM_PHOBIAS})")
+def _constraint_mods(card: Phobia) -> Iterable[tuple[str, dict]]:
+    """A Phobia's modifiers, for the game's check of the kinds its modules declare (a Phobia whose
+    constraint is the Dark Matter module's ``move_phobia`` needs that module too)."""
+    return ((f"constraint[{i}]", mod) for i, mod in enumerate(card.constraint))
+
+
+def _check_count(cards: Mapping[str, Phobia], origins: Mapping[str, str]) -> None:
+    """Section 1.2, V-20: exactly the 16 Phobias, one per card code (``phobia_codes``); an override
+    replaces a Phobia by its id. Too many: the card named is one of the file with the fewest of
+    them (an override's, as a rule)."""
+    if len(cards) == NUM_PHOBIAS:
+        return
+    last = PHOBIA_BASE + NUM_PHOBIAS - 1
+    need = f"the Phobia module needs exactly {NUM_PHOBIAS} (card codes {PHOBIA_BASE}..{last})"
+    if len(cards) < NUM_PHOBIAS:
+        files = " + ".join(sorted(set(origins.values())))
+        raise PackError(f"{files}: [[{SECTION}]]: {len(cards)} Phobias; {need}")
+    per_file = Counter(origins[cid] for cid in cards)
+    cid = max(cards, key=lambda c: (-per_file[origins[c]], c))
+    raise PackError(
+        f"{origins[cid]}: {SECTION} '{cid}'.id: a Phobia beyond the {NUM_PHOBIAS} ({len(cards)} in "
+        f"[[{SECTION}]]); {need}: to replace a Phobia, use its id"
+    )
+
+
+PHOBIA = PackSection(
+    SECTION, parse_phobia, None, doc=f"Phobias ({NUM_PHOBIAS})", mods=_constraint_mods, check=_check_count
+)
 SECTIONS = (PHOBIA,)
 
 

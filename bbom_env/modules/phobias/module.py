@@ -20,15 +20,14 @@ from bbom_env.engine.ext import registered as rules_registered
 from bbom_env.engine.model.constants import (
     MADNESS,
     MADNESS_IN_BOX,
-    NUM_CODES,
     NUM_PHOBIAS,
     PHOBIA_BASE,
     code_name,
     madness_pile_size,
 )
-from bbom_env.engine.model.records import NO_CARD, SupportSlot
+from bbom_env.engine.model.records import SupportSlot
 
-from . import constraints, move, placement
+from . import checks, constraints, move, placement
 from .content import SECTIONS, phobia_codes
 from .state import COMPOSITION, NAME, PhobiaState, ph_state
 
@@ -115,28 +114,12 @@ def phobia_totals(state: GameState) -> dict[int, int]:
 
 
 def check_phobias(state: GameState) -> None:
-    """Every Phobia exists once (section 1.2: 16 cards; plain Madness: the base invariant);
-    ``chosen`` are the game's Phobias; crushed cards lie only under Phobias (section 9.2);
-    Phobias under Curses lie under Curses on the track (V-29)."""
+    """Every Phobia exists once (section 1.2: 16 cards; plain Madness: the base invariant). The
+    module state's own fields (``chosen``, ``under``) are ``checks.check_fields``', which runs
+    first; crushed cards, only under Phobias, are the engine's (section 9.2)."""
     for code, n in phobia_totals(state).items():
         if n != 1:
             raise AssertionError(f"phobias: {n} copies of {code_name(code)} in play, expected 1")
-    st = ph_state(state)
-    if st.chosen != sorted(set(st.chosen)) or not set(st.chosen) <= set(PHOBIA_CODES):
-        raise AssertionError(f"phobias: ext.phobias.chosen: {st.chosen} are not distinct Phobia codes")
-    for i, pl in enumerate(state.players):
-        for s, slot in enumerate(pl.support):
-            if slot.crushed != NO_CARD and slot.card < PHOBIA_BASE:
-                raise AssertionError(
-                    f"phobias: players[{i}].support[{s}]: {code_name(slot.crushed)} is crushed under "
-                    f"{code_name(slot.card)}, not under a Phobia"
-                )
-    on_track = {curse.curse for stack in state.track for curse in stack}
-    for k, (cid, code) in enumerate(st.under):
-        if cid not in on_track or code < PHOBIA_BASE or code >= NUM_CODES:
-            raise AssertionError(
-                f"phobias: ext.phobias.under[{k}]: ({cid!r}, {code}) is no Phobia under a Curse on the track"
-            )
 
 
 def render_phobias(state: GameState) -> list[str]:
@@ -165,7 +148,8 @@ PHOBIA_MODULE = Module(
     pack_files=(PACK,),
     state_type=PhobiaState,
     setup=(setup_pile,),
-    invariants=(check_phobias,),
+    save_checks=(checks.check_fields,),
+    invariants=(checks.check_fields, check_phobias),
     stats=STATS,
     render=(render_phobias,),
     madness_arrived=(placement.madness_arrived,),

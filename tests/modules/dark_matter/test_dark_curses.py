@@ -16,6 +16,7 @@ from bbom_env.engine.model.constants import DARK_MATTER, MAX_STACK, PHOBIA_BASE
 from bbom_env.engine.model.records import SupportSlot, TempModifier
 from bbom_env.engine.modifiers.hooks import ability_lost, spell_limit, support_capacity, triggers
 from bbom_env.engine.play.decision import pending
+from bbom_env.modules.dark_matter.checks import check_fields
 from bbom_env.modules.dark_matter.content import DARK_SYMBOL
 from bbom_env.modules.dark_matter.dark_curses import STAT, check_dark_curses, next_space_slot
 from bbom_env.modules.dark_matter.module import NAME, PACK, dm_state
@@ -192,15 +193,17 @@ def test_a_stacked_space_triggers_left_stack_then_right_each_top_first(dm: None)
 
 
 def test_destroy_offers_every_face_up_curse_of_a_stack(dm: None) -> None:
-    """Section 4.4 ("in any order you like"): any stack position; a neutralized one is not."""
-    sc = game().curse(1, "test_curse_fire_a").curse(1, "test_curse_fire_b", neutralized=True)
-    sc.curse(1, "test_curse_fire_c").hand(0, *["fire-1"] * 4).action_phase(0)
+    """Section 4.4 ("in any order you like"): any stack position; a neutralized one is not. Only
+    Dark Curses lie on another Curse (V-09)."""
+    sc = game().curse(1, "test_curse_fire_a").curse(1, "dark_curse_04", neutralized=True)
+    sc.curse(1, "dark_curse_06").hand(0, *["fire-1"] * 4)
+    give_dark_matter(sc, 0, 4).action_phase(0)
     assert [n for n in sc.legal_names() if n.startswith("DESTROY")] == [
         "DESTROY_CURSE(slot1 pos0)",  # the top one
         "DESTROY_CURSE(slot1 pos2)",  # the bottom one
     ]
     sc.do("DESTROY_CURSE(slot1 pos2)", *["PAY_HAND(fire-1)"] * 4, "PAY_CONFIRM", "DECLINE")
-    assert track(sc)[1] == ["test_curse_fire_b", "test_curse_fire_c"]
+    assert track(sc)[1] == ["dark_curse_04", "dark_curse_06"]
     sc.check()
 
 
@@ -224,11 +227,11 @@ def _spreading(sc: Scenario, slot: int, *stacks: tuple[int, list[str]]) -> Scena
         (0, ((1, ["test_curse_fire_a"]), (2, ["test_curse_water_a"])), 2),  # on the right stack
         (
             0,
-            ((1, ["test_curse_fire_a"]), (2, ["test_curse_water_a", "test_curse_water_b", "dark_curse_06"])),
+            ((1, ["test_curse_fire_a"]), (2, ["test_curse_water_a", "dark_curse_07", "dark_curse_06"])),
             1,
         ),
         (1, (), 3),  # S3L -> space 4
-        (2, ((3, ["test_curse_earth_a", "test_curse_earth_b"]),), 3),  # S3R -> space 4, on top (3 deep)
+        (2, ((3, ["test_curse_earth_a", "dark_curse_07"]),), 3),  # S3R -> space 4, on top (3 deep)
         (3, ((4, ["test_curse_air_a"]),), 4),  # S4 -> space 5, on top
     ],
 )
@@ -251,12 +254,12 @@ def test_add_a_dark_curse_to_the_next_curse_space(
         (  # both stacks of space 3 are 3 deep: nothing (V-09 "if possible")
             0,
             (
-                (1, ["test_curse_fire_a", "test_curse_fire_b", "test_curse_fire_c"]),
-                (2, ["test_curse_water_a", "test_curse_water_b", "test_curse_water_c"]),
+                (1, ["test_curse_fire_a", "dark_curse_07", "dark_curse_08"]),
+                (2, ["test_curse_water_a", "dark_curse_09", "dark_curse_10"]),
             ),
             True,
         ),
-        (3, ((4, ["test_curse_air_a", "test_curse_air_b", "test_curse_air_c"]),), True),  # space 5 full
+        (3, ((4, ["test_curse_air_a", "dark_curse_07", "dark_curse_08"]),), True),  # space 5 full
         (0, (), False),  # the Dark Curse pile is empty (A-07)
     ],
 )
@@ -368,8 +371,8 @@ def test_the_owed_invariant(dm: None) -> None:
     with pytest.raises(AssertionError, match="with no pending break_card op"):
         check_dark_curses(sc.s)
     dm_state(sc.s).owed = [(7, 0, 2)]
-    with pytest.raises(AssertionError, match=r"owed\[0\]"):
-        check_dark_curses(sc.s)
+    with pytest.raises(AssertionError, match=r"^ext\.dark_matter\.owed\[0\]: \(7, 0, 2\) is no \(seat"):
+        check_fields(sc.s)
 
 
 # -- "All players lose their Ability until the next Monster." (V-10, V-27, A-68, A-75) -----------------

@@ -9,6 +9,7 @@ from bbom_env.engine.model.constants import MADNESS, NUM_CODES, PHOBIA_BASE
 from bbom_env.engine.model.records import SupportSlot
 from bbom_env.modules.phobias.constraints import CURE_ONLY
 from bbom_env.modules.phobias.content import phobia_of
+from bbom_env.modules.phobias.state import ph_state
 
 MODULES = ("phobias",)
 
@@ -27,6 +28,8 @@ def take(state: GameState, code: int) -> None:
         state.madness_pile.remove(code)
         return
     if state.box[code]:
+        if code >= PHOBIA_BASE and code not in ph_state(state).chosen:
+            _deal_instead(state, code)
         state.box[code] -= 1
         return
     for pl in state.players:
@@ -34,6 +37,18 @@ def take(state: GameState, code: int) -> None:
             pl.deck.remove(code)
             return
     raise AssertionError(f"card {code} is nowhere to take it from")
+
+
+def _deal_instead(state: GameState, code: int) -> None:
+    """A Phobia left in the box (A-77) taken into play: the game deals it in place of a Phobia of
+    the pile (the bottom-most: a test puts the cards it wants on top), which goes to the box, so
+    that ``chosen`` stays the game's Phobias (the module's save check and invariant: every other
+    Phobia lies in the box)."""
+    st = ph_state(state)
+    out = next(c for c in state.madness_pile if c in st.chosen)
+    state.madness_pile.remove(out)
+    state.box[out] += 1
+    st.chosen = sorted({*st.chosen, code} - {out})
 
 
 def to_hand(state: GameState, seat: int, code: int) -> None:
