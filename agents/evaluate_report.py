@@ -216,6 +216,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the summary as one JSON line, last")
     ap.add_argument("--spells", action="store_true", help="per Library Spell: learned, cast, win rates")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    ap.add_argument(
+        "--save-games",
+        metavar="DIR",
+        help="write every game to DIR as a game file (TEAM_seedN.json) that python -m bbom_env.replay "
+        "turns into a page to step through",
+    )
     a = ap.parse_args(argv)
 
     teams = a.policies or ["random", "heuristic"]
@@ -247,7 +253,9 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError:
             pass
     t0 = time.perf_counter()
-    results = play_games(teams, a.games, a.seed, a.workers, progress, deterministic, a.max_decisions, config)
+    results = play_games(
+        teams, a.games, a.seed, a.workers, progress, deterministic, a.max_decisions, config, a.save_games
+    )
     wall = time.perf_counter() - t0
     summaries = [summarise_results(t, config, res) for t, res in zip(teams, results, strict=True)]
     records = team_records(summaries, results)
@@ -262,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(a.out)
     write_outputs(out, records, results, cfg)
     print(f"wrote {out / 'evaluation.csv'}, {out / 'games.csv'}, {out / 'evaluation.md'} ({wall:.1f} s)")
+    if a.save_games:
+        n = len(teams) * a.games
+        print(f"saved {n} games to {a.save_games} (python -m bbom_env.replay FILE -o game.html)")
     if a.json:
         print(json.dumps({"config": cfg, "teams": records, "wall_s": round(wall, 3), "out": str(out)}))
     return 0
