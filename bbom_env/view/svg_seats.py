@@ -190,5 +190,7 @@ def decision_panel(state: GameState, view: int | None, observe_other_hands: bool
     body.append(text(20, y + 42, clip(last, 150), 11))
     if not state.over:
         body += _moves(state, view, d.player, y + 62)
-    attrs = data(kind=d.kind, decider=d.player, legal=len(state.legal_actions()), history=len(state.history))
+    attrs = data(kind=d.kind, decider=d.player, history=len(state.history))
+    if view is None or view == d.player:  # how many moves there are tells the decider's hand too
+        attrs += " " + data(legal=len(state.legal_actions()))
     return group(body, f'id="decision" {attrs}')
