@@ -11,7 +11,7 @@ Stable handles (tests/view/test_replay_browser.py reads them): ``#board`` with `
 (one ``li`` per event); and ``window.bbomReplay`` (``go(step)``, ``setView(view)``, ``step``,
 ``view``, ``steps``). Inside the frame: the SVG's own ids (``#marker[data-space]``,
 ``.curse[data-name]``, ``#seat-N[data-hand-size]``...; see ``svg.py``). Keys: left/right arrows
-step, Home/End jump, space plays or pauses.
+step, Home/End jump, space plays or pauses. A link opens a step and a view: ``game.html#step=40&view=1``.
 """
 
 from __future__ import annotations
@@ -136,6 +136,16 @@ SCRIPT = r"""
     else if (e.key === " ") { e.preventDefault(); play(); }
   });
 
+  // A link can open a step and a view: page.html#step=40&view=1
+  function fromHash() {
+    const params = new URLSearchParams(window.location.hash.slice(1));
+    if (params.has("view") && params.get("view") in data.frames) {
+      state.view = params.get("view");
+      viewSelect.value = state.view;
+    }
+    if (params.has("step")) { state.step = Math.max(0, Math.min(last, Number(params.get("step")) || 0)); }
+  }
+
   window.bbomReplay = {
     go: go,
     setView: setView,
@@ -143,6 +153,7 @@ SCRIPT = r"""
     get view() { return state.view; },
     steps: data.steps.length,
   };
+  fromHash();
   render();
 })();
 """
