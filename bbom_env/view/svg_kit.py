@@ -2,6 +2,10 @@
 picture. Plain strings, built with presentation attributes only (no CSS, no script, no font file),
 so that every renderer draws them alike: a browser, resvg (``raster.py``), an editor.
 
+Two rules of the drawing that ``raster.py`` relies on: every ``<text>`` is written by ``text`` (one
+element, attributes in its order, no child element), and no shape is drawn over a text (texts are
+the top layer): the rasterizer draws the shapes and the texts of a segment separately.
+
 Numbers are written as ints: the same state gives the same bytes in every process."""
 
 from __future__ import annotations

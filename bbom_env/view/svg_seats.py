@@ -62,8 +62,9 @@ def _spell_box(state: GameState, seat: int, k: int, y: int) -> str:
     x = SPELL_X + k * SPELL_W
     body = [
         rect(x, y, SPELL_W - 6, 40, fill, stroke="#9a9a9a"),
-        text(x + 6, y + 16, clip(name, 20), 11, bold=True),
-        text(x + 6, y + 32, status, 10, fill=MUTED),
+        # Clipped to the box: a text never runs under the next box (svg_kit: texts are the top layer).
+        text(x + 6, y + 16, clip(name, 18), 11, bold=True),
+        text(x + 6, y + 32, clip(status, 21), 10, fill=MUTED),
     ]
     return group(body, f'class="spell" {data(seat=seat, index=k, name=name, status=status.split(" ")[0])}')
 
@@ -109,9 +110,18 @@ def seat_row(state: GameState, seat: int, view: int | None, observe_other_hands:
     frame = HIGHLIGHT if seat == state.active else "none"
     magician = state.pack.marked_name(pl.magician)
     body = [
-        rect(8, y + 4, WIDTH - 16, SEAT_HEIGHT - 8, PANEL, stroke=frame, width=3),
+        # An eliminated player's row is greyed (its background: no shape is drawn over text, raster.py).
+        rect(
+            8,
+            y + 4,
+            WIDTH - 16,
+            SEAT_HEIGHT - 8,
+            NEUTRALIZED if pl.eliminated else PANEL,
+            stroke=frame,
+            width=3,
+        ),
         text(20, y + 24, f"P{seat}", 16, bold=True),
-        text(52, y + 24, clip(magician, 40), 12, bold=True, attrs=f'{data(name=magician)} class="magician"'),
+        text(52, y + 24, clip(magician, 38), 12, bold=True, attrs=f'{data(name=magician)} class="magician"'),
         text(20, y + 42, clip(" \u00b7 ".join(_flags(state, seat)), 48), 11, fill=MUTED),
         text(
             20,
@@ -133,12 +143,6 @@ def seat_row(state: GameState, seat: int, view: int | None, observe_other_hands:
     mods = _mods_text(state, seat)
     if mods:
         body.append(text(SPELL_X, y + 110, clip(f"modifiers: {mods}", 140), 10, fill=MUTED))
-    if pl.eliminated:
-        veil = (
-            f'<rect x="8" y="{y + 4}" width="{WIDTH - 16}" height="{SEAT_HEIGHT - 8}" fill="#ffffff" '
-            'fill-opacity="0.5"/>'
-        )
-        body.append(veil)
     attrs = data(seat=seat, hand_size=hand_size, deck_size=len(pl.deck), discard_size=sum(pl.discard))
     return group(body, f'id="seat-{seat}" class="seat" {attrs} data-spells="{len(pl.spells)}"')
 
@@ -172,7 +176,7 @@ def _moves(state: GameState, view: int | None, decider: int, y: int) -> list[str
         else:
             line = f"#{move} {move_text(state, move)}"
         x = 28 + col * 410
-        body.append(text(x, y + 18 + row * 15, clip(line, 64), 11, attrs=data(move=move)))
+        body.append(text(x, y + 18 + row * 15, clip(line, 60), 11, attrs=data(move=move)))
     return body
 
 

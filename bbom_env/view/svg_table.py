@@ -88,9 +88,10 @@ def title(state: GameState, view: int | None) -> str:
         text(WIDTH - 16, 14, setup, 11, fill=MUTED, anchor="end"),
         text(WIDTH - 16, 28, who, 11, fill=MUTED, anchor="end", attrs='id="view-label"'),
     ]
-    if state.over:
-        verdict = f"GAME OVER: {state.outcome.upper()} ({state.reason})"
-        body.append(text(640, 22, clip(verdict, 60), 14, bold=True, anchor="middle", fill="#a01010"))
+    if state.over:  # the reason is the decision panel's
+        body[1] = text(
+            16, 22, f"GAME OVER: {state.outcome.upper()}  \u00b7  {head}", 15, bold=True, fill="#a01010"
+        )
     attrs = data(turn=state.turn, round=state.round, phase=phase, active=state.active)
     return group(body, f'id="title" {attrs} data-over="{int(state.over)}" data-outcome="{state.outcome}"')
 
@@ -113,7 +114,7 @@ def _curse_card(state: GameState, curse: CurseOnTrack, slot: int, pos: int, x: i
     colour = TYPE_COLOURS.get(ctype, MUTED)
     body = [
         rect(x, y, w, CURSE_H - 4, NEUTRALIZED if neutralized else PAPER, stroke=colour, width=3),
-        text(x + 6, y + 16, clip(name, 17), 12, bold=True, fill=MUTED if neutralized else INK),
+        text(x + 6, y + 16, clip(name, 16), 12, bold=True, fill=MUTED if neutralized else INK),
         text(x + 6, y + 31, ctype.replace("_", " ") + (" \u00b7 neutralized" * neutralized), 10, fill=colour),
     ]
     extra = []

@@ -143,6 +143,7 @@ def test_game_over_is_drawn(base_game: list[GameState]) -> None:
     last = base_game[-1]
     svg = board_svg(last)
     assert f"GAME OVER: {last.outcome.upper()}" in svg and find(svg, "g", id="title", data_over="1")
+    assert f"Game over: {last.outcome} ({last.reason})" in svg
 
 
 def test_a_bad_view_is_refused() -> None:
