@@ -10,7 +10,7 @@ in the observation's history (the card may stay hidden, e.g. put on top of their
 
 from __future__ import annotations
 
-from bbom_env.engine import GameState, decode, move_to_string, num_moves, pending
+from bbom_env.engine import GameState, decode, move_to_string, pending
 from bbom_env.engine.constants import HAND_SIZE
 from bbom_env.play_text import decision_text, move_label
 
@@ -34,7 +34,7 @@ from .svg_kit import (
 from .svg_table import card_name, counts_text
 
 SPELL_X, SPELL_W = 380, 144
-MOVE_COLUMNS, MOVE_ROWS = 3, 6
+MOVE_COLUMNS, MOVE_ROWS = 4, 6
 
 
 def sees_hand(view: int | None, seat: int, observe_other_hands: bool) -> bool:
@@ -44,10 +44,8 @@ def sees_hand(view: int | None, seat: int, observe_other_hands: bool) -> bool:
 
 def move_text(state: GameState, move: int) -> str:
     """A move's words as the play view writes them (``play_text.move_label``: the name and the card
-    it points at), read before the move is applied; a module's move by its name."""
-    if move < num_moves():
-        return move_label(state, move)
-    return move_to_string(move, state.config.modules)
+    it points at), read before the move is applied."""
+    return move_label(state, move)
 
 
 def _spell_box(state: GameState, seat: int, k: int, y: int) -> str:
@@ -171,12 +169,11 @@ def _moves(state: GameState, view: int | None, decider: int, y: int) -> list[str
     body = [text(20, y + 2, f"legal moves ({len(legal)}):", 11, bold=True)]
     for i, move in enumerate(legal[:shown]):
         col, row = divmod(i, MOVE_ROWS)
+        x, y_row = 28 + col * 310, y + 18 + row * 15
         if i == shown - 1 and len(legal) > shown:
-            line = f"... and {len(legal) - shown + 1} more"
-        else:
-            line = f"#{move} {move_text(state, move)}"
-        x = 28 + col * 410
-        body.append(text(x, y + 18 + row * 15, clip(line, 60), 11, attrs=data(move=move)))
+            body.append(text(x, y_row, f"... and {len(legal) - shown + 1} more", 11, fill=MUTED))
+            break
+        body.append(text(x, y_row, clip(f"#{move} {move_text(state, move)}", 44), 11, attrs=data(move=move)))
     return body
 
 

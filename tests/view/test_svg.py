@@ -211,3 +211,24 @@ def test_parts_join_to_the_picture(base_game: list[GameState]) -> None:
     assert (
         "".join(parts) == board_svg(state, 0) and len(parts) == 1 + 3 + 2 + 1 + 1
     )  # opening, table, seats, decision, closing
+
+
+def test_module_moves_are_named_in_the_picture_and_the_text_render() -> None:
+    """A module's move ids follow the base game's: the picture's move list and the text render after
+    such a move name it (the text render raised 'outside the layout' for them before)."""
+    from bbom_env.engine import move_to_string, num_moves
+    from bbom_env.rl.gym_env import BBoMGymEnv
+
+    env = BBoMGymEnv(render_mode="ansi", modules=("dark_matter",))
+    env.reset(seed=0)
+    while (
+        not [m for m in env.state.legal_actions() if m >= num_moves()] or len(env.state.legal_actions()) > 24
+    ):
+        env.step(env.state.legal_actions()[0])
+    move = next(m for m in env.state.legal_actions() if m >= num_moves())
+    name = move_to_string(move, ("dark_matter",))
+    assert f"#{move} {name}" in board_svg(env.state)
+    seat = env.state.current_player()
+    env.step(move)
+    assert env.render().splitlines()[0] == f"P{seat} played {name}"
+    assert f"P{seat} {name}" in board_svg(env.state)  # the last move
