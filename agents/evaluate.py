@@ -108,6 +108,13 @@ def play_game(
     """Play one game with ``agent.act`` deciding for every seat. Past ``max_decisions`` decisions
     it raises RuntimeError, or with ``truncate`` stops there (like the env's ``max_steps``: a game
     not over after ``max_decisions`` decisions) and returns a result marked truncated, not won."""
+    return _result(config, *play_state(config, agent, max_decisions, truncate))
+
+
+def play_state(
+    config: GameConfig, agent: Any, max_decisions: int = 100_000, truncate: bool = False
+) -> tuple[GameState, tuple[str, ...], bool]:
+    """``play_game``'s game itself: (the last state, the Library dealt at setup, truncated)."""
     state = new_game(config)
     library = tuple(sorted(sid for pile in state.library for sid in pile))
     decisions = 0
@@ -115,10 +122,14 @@ def play_game(
         state.apply_action(agent.act(state))
         decisions += 1
         if truncate and decisions >= max_decisions and not state.is_terminal():
-            return summarise(state, config.seed, library, decisions, truncated=True)
+            return state, library, True
         if decisions > max_decisions:
             raise RuntimeError(f"game with seed {config.seed} exceeded {max_decisions} decisions")
-    return summarise(state, config.seed, library, decisions)
+    return state, library, False
+
+
+def _result(config: GameConfig, state: GameState, library: tuple[str, ...], truncated: bool) -> GameResult:
+    return summarise(state, config.seed, library, len(state.history), truncated=truncated)
 
 
 def _module_stats(state: GameState) -> tuple[tuple[str, int], ...]:
@@ -203,17 +214,41 @@ def _agent(team: str, seed: int, deterministic: bool = True) -> Any:
     return agent
 
 
+def evaluation_game(
+    team: str, cfg: dict[str, Any], seed: int, deterministic: bool = True, max_decisions: int | None = None
+) -> tuple[GameState, tuple[str, ...], bool]:
+    """Game ``seed`` of an evaluation of ``team`` (the deal and the agent's seed that ``play_games``
+    gives it): (last state, Library dealt, truncated). ``python -m bbom_env.replay --team`` replays it."""
+    config = GameConfig(**{**cfg, "seed": seed})
+    agent = _agent(team, seed, deterministic)
+    if max_decisions is None:
+        return play_state(config, agent)
+    return play_state(config, agent, max_decisions=max_decisions, truncate=True)
+
+
+def game_file_name(team: str, seed: int) -> str:
+    """The file ``--save-games`` writes game ``seed`` of ``team`` to: the team's name (a policy by
+    its path, its separators as ``_``) and the seed."""
+    slug = "".join(c if c.isalnum() or c in "-." else "_" for c in team).strip("_.") or "team"
+    return f"{slug}_seed{seed}.json"
+
+
 def _run_one(args: tuple) -> GameResult:
     """One game: ``(team, config dict, seed)`` plays to the end (raising past 100k decisions);
-    ``(team, config dict, seed, options)`` reads ``deterministic`` and ``max_decisions`` (truncate)."""
+    ``(team, config dict, seed, options)`` reads ``deterministic``, ``max_decisions`` (truncate) and
+    ``save_games`` (a folder: the game is written there as a game file, bbom_env.view.game_file)."""
     team, cfg, seed = args[:3]
     opts: dict[str, Any] = args[3] if len(args) > 3 else {}
-    config = GameConfig(**{**cfg, "seed": seed})
-    agent = _agent(team, seed, opts.get("deterministic", True))
-    limit = opts.get("max_decisions")
-    if limit is None:
-        return play_game(config, agent)
-    return play_game(config, agent, max_decisions=limit, truncate=True)
+    state, library, truncated = evaluation_game(
+        team, cfg, seed, opts.get("deterministic", True), opts.get("max_decisions")
+    )
+    if opts.get("save_games"):
+        from bbom_env.view.game_file import save_game
+
+        title = f"{team}, seed {seed}" + (" (truncated)" if truncated else "")
+        seats = [team] * len(state.players)
+        save_game(Path(opts["save_games"]) / game_file_name(team, seed), state, seats, title)
+    return _result(state.config, state, library, truncated)
 
 
 def play_games(
@@ -225,15 +260,20 @@ def play_games(
     deterministic: bool = True,
     max_decisions: int | None = None,
     config: dict[str, Any] | None = None,
+    save_games: str | Path | None = None,
 ) -> list[list[GameResult]]:
     """Per team (in order), its results on games ``base_seed .. base_seed + games - 1`` in seed
     order. All teams share one pool of "spawn" workers; ``max_decisions`` None keeps play_game's
-    raising limit, an int truncates there."""
+    raising limit, an int truncates there. ``save_games``: a folder each game is written to as a
+    game file (``game_file_name``; ``python -m bbom_env.replay FILE`` shows it)."""
     cfg = dict(config or {})
     for team in teams:
         check_team(team)
     GameConfig(**cfg)  # validate once, before spawning workers
-    opts = {"deterministic": deterministic, "max_decisions": max_decisions}
+    opts: dict[str, Any] = {"deterministic": deterministic, "max_decisions": max_decisions}
+    if save_games is not None:
+        Path(save_games).mkdir(parents=True, exist_ok=True)
+        opts["save_games"] = str(save_games)
     jobs = [(team, cfg, base_seed + i, opts) for team in teams for i in range(games)]
     if workers > 1 and len(jobs) > 1:
         import multiprocessing as mp

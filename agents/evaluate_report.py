@@ -229,6 +229,12 @@ def _parser() -> Any:
     ap.add_argument("--json", action="store_true", help="stdout is one JSON line (the table goes to stderr)")
     ap.add_argument("--spells", action="store_true", help="per Library Spell: learned, cast, win rates")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    ap.add_argument(
+        "--save-games",
+        metavar="DIR",
+        help="write every game to DIR as a game file (TEAM_seedN.json) that python -m bbom_env.replay "
+        "turns into a page to step through",
+    )
     return ap
 
 
@@ -282,13 +288,15 @@ def main(argv: list[str] | None = None) -> int:
     progress = None
     if not a.quiet and sys.stderr.isatty():
         try:
-            from tqdm import tqdm
+            from tqdm import tqdm  # type: ignore[import-untyped]
 
             progress = lambda it: tqdm(it, total=len(teams) * a.games, desc="games", leave=False)  # noqa: E731
         except ImportError:
             pass
     t0 = time.perf_counter()
-    results = play_games(teams, a.games, a.seed, a.workers, progress, deterministic, a.max_decisions, config)
+    results = play_games(
+        teams, a.games, a.seed, a.workers, progress, deterministic, a.max_decisions, config, a.save_games
+    )
     wall = time.perf_counter() - t0
     summaries = [summarise_results(t, config, res) for t, res in zip(teams, results, strict=True)]
     records = team_records(summaries, results)
@@ -308,6 +316,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {written} ({wall:.1f} s)", file=human)
     else:
         print(f"({wall:.1f} s; --out DIR writes the CSV and markdown reports)", file=human)
+    if a.save_games:
+        n = len(teams) * a.games
+        print(f"saved {n} games to {a.save_games} (python -m bbom_env.replay FILE -o game.html)", file=human)
     if a.json:
         print(
             json.dumps(

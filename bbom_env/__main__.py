@@ -4,6 +4,7 @@ python -m bbom_env                    # lists the commands
 python -m bbom_env play --watch       # = python -m bbom_env.play --watch      (script bbom-play)
 python -m bbom_env cards list         # = python -m bbom_env.cards list        (script bbom-cards)
 python -m bbom_env evaluate --help    # = python -m agents.evaluate --help     (script bbom-evaluate)
+python -m bbom_env replay game.json   # = python -m bbom_env.replay game.json
 python -m bbom_env --version
 """
 
@@ -19,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("bbom_env.play", "play in the terminal next to agents, or watch agents play"),
     "cards": ("bbom_env.cards", "list, show and validate card packs; write docs/cards.md"),
     "evaluate": ("agents.evaluate", "evaluate teams (random, heuristic, trained models) on the same deals"),
+    "replay": ("bbom_env.replay", "write a game as one HTML page to step through in a browser"),
 }
 
 # From a source checkout only (they are not part of the installed package).

@@ -4,6 +4,7 @@
   python -m bbom_env.play --seats human,heuristic,random   # three players, you are P0
   python -m bbom_env.play --players 3 --human 1 --agents runs/x/model.zip
   python -m bbom_env.play --watch --agents heuristic --seed 3 --delay 0.5
+  python -m bbom_env.play --watch --seed 3 --save game.json   # then: python -m bbom_env.replay game.json
 
 A seat is "human", "random", "heuristic" or the path of a trained model (.zip saved by train.py);
 a trained model plays the game of its run's config.yaml (players, level, modules ...) unless told
@@ -101,7 +102,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--step", action="store_true", help="wait for Enter after each agent move")
     ap.add_argument("--max-steps", type=cli.int_range(1), help="stop after this many decisions (>= 1)")
+    ap.add_argument(
+        "--save",
+        metavar="PATH",
+        help="write the game played (also when stopped early) to PATH as a game file; "
+        "python -m bbom_env.replay PATH makes a page to step through it",
+    )
     return ap
+
+
+def save(path: str, state: Any, seats: list[Seat], out: Any) -> None:
+    """Write the game to ``path`` (bbom_env.view.game_file) and say where."""
+    from .view.game_file import save_game
+
+    labels = [s.label for s in seats]
+    title = f"{', '.join(labels)}, seed {state.config.seed}"
+    written = save_game(path, state, labels, title)
+    out.write(f"game saved to {written} (python -m bbom_env.replay {written} -o game.html)\n")
 
 
 def seat_specs(args: argparse.Namespace, ap: argparse.ArgumentParser) -> list[str]:
@@ -208,10 +225,14 @@ def main(argv: list[str] | None = None, input_fn: InputFn | None = None, out: An
         )
     except KeyboardInterrupt:  # during an agent's move or a --delay pause
         out.write("\ninterrupted\n")
+        if args.save:  # the session plays on ``state`` itself: the game so far
+            save(args.save, state, seats, out)
         return 130
     except AgentError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    if args.save:
+        save(args.save, result.state, seats, out)
     return 130 if result.status == "interrupted" else 0
 
 

@@ -63,7 +63,7 @@ def _gloss(state: GameState, move: int, detail: bool) -> str:
     """What a move's arguments point at now (the spell, Curse, player or card), for people:
     ``ACTIVATE(spell#1 X=1)`` says which slot, this says "Ice". With ``detail``, add the cost and
     the card text (for the list of choices). Empty when there is nothing to add."""
-    mv = decode(move)
+    mv = decode(move, state.config.modules)  # a module's move ids follow the base game's
     p = state.current_player()
     frame = state.stack[-1] if state.stack else {}
     owner = frame["player"] if isinstance(frame.get("player"), int) else p
@@ -159,7 +159,7 @@ _GLOSSES: dict[str, Callable[[GameState, Move, _At], str]] = {
 
 def move_label(state: GameState, move: int, detail: bool = False) -> str:
     """``move_to_string`` plus what it points at, read from ``state`` before the move is applied."""
-    text = move_to_string(move)
+    text = move_to_string(move, state.config.modules)
     try:
         gloss = _gloss(state, move, detail)
     except (IndexError, KeyError, ValueError, TypeError):  # a layout the gloss does not know

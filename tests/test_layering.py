@@ -69,8 +69,8 @@ PACKAGE_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine", ("bbom_env.engine",)),
     # Rules modules (the Vth Element's): built on the engine's seams, read by the views.
     ("modules", ("bbom_env.modules",)),
-    ("views", ("bbom_env.rl", "bbom_env.cards", "bbom_env.play_text", "bbom_env.cli")),
-    ("apps", ("bbom_env.play_session", "bbom_env.play", "bbom_env.rllib")),
+    ("views", ("bbom_env.rl", "bbom_env.cards", "bbom_env.play_text", "bbom_env.cli", "bbom_env.view")),
+    ("apps", ("bbom_env.play_session", "bbom_env.play", "bbom_env.rllib", "bbom_env.replay")),
     ("entry", ("bbom_env", "bbom_env.__main__")),
 )
 

@@ -19,7 +19,7 @@ from bbom_env.engine.play.decision import describe, pending
 
 from .gym_env import DEFAULT_MAX_STEPS, as_action, draw_seed, make_encoder, render_state, split_config
 from .layout import ActionLayout
-from .render import RENDER_MODES, LastMove, before_move, check_render_mode
+from .render import RENDER_MODES, TEXT_MODES, LastMove, before_move, check_render_mode
 from .rewards import RewardConfig, RewardTracker
 
 
@@ -98,7 +98,9 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
     observation in seat order (each seat's own hand included), shape ``(num_players * size,)``;
     ``state_space`` is its Box. ``render()`` returns (``"ansi"``) or prints (``"human"``, also after
     ``reset`` and after every step) the text of ``BBoMGymEnv``'s render: the board, after a step
-    preceded by who did what (``P1 played LEARN(water) - Tide*`` and the events it set off).
+    preceded by who did what (``P1 played LEARN(water) - Tide*`` and the events it set off);
+    ``"rgb_array"`` returns the board picture as ``BBoMGymEnv``'s does (an ``(H, W, 3) uint8`` array,
+    the spectator's view; the ``render`` extra).
     Keyword arguments: those of ``BBoMGymEnv`` except ``dict_obs``.
     """
 
@@ -106,6 +108,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
         "render_modes": list(RENDER_MODES),
         "name": "bbom_v1",
         "is_parallelizable": False,
+        "render_fps": 4,
     }
 
     def __init__(
@@ -211,7 +214,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
         assert game is not None
         if type(action) is not int:
             action = as_action(action)
-        last = before_move(game, action) if self.render_mode is not None else None
+        last = before_move(game, action) if self.render_mode in TEXT_MODES else None
         game.apply_action(action)  # IllegalActionError / MoveTypeError (state unchanged) when bad
         self._last_move = last
         self._steps += 1
@@ -259,7 +262,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
             raise RuntimeError("state() before reset(): call reset() first")
         return np.concatenate([self.encoder.encode(game, s) for s in range(len(game.players))])
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.game is None:
             raise RuntimeError("render() before reset()")
         return render_state(self.game, self.render_mode, self._last_move)

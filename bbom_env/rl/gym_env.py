@@ -19,7 +19,15 @@ from bbom_env.engine.play.decision import pending
 
 from .layout import ActionLayout
 from .observation import ObservationEncoder
-from .render import RENDER_MODES, LastMove, before_move, check_render_mode, render_text
+from .render import (
+    RENDER_MODES,
+    TEXT_MODES,
+    LastMove,
+    before_move,
+    check_render_mode,
+    render_array,
+    render_text,
+)
 from .rewards import RewardConfig, RewardTracker
 
 CONFIG_FIELDS = frozenset(f.name for f in dataclasses.fields(GameConfig))
@@ -64,11 +72,13 @@ def make_encoder(config: GameConfig, observe_other_hands: bool) -> ObservationEn
     return ObservationEncoder(config, observe_other_hands=observe_other_hands)
 
 
-def render_state(state: GameState, mode: str | None, last: LastMove | None = None) -> str | None:
+def render_state(state: GameState, mode: str | None, last: LastMove | None = None) -> str | np.ndarray | None:
     """The text of ``render.render_text`` (the board, after a step preceded by who did what):
-    returned for "ansi", printed for "human" (both envs)."""
+    returned for "ansi", printed for "human"; the board picture for "rgb_array" (both envs)."""
     if mode == "ansi":
         return render_text(state, last)
+    if mode == "rgb_array":
+        return render_array(state)
     if mode == "human":
         print(render_text(state, last))
     return None
@@ -215,8 +225,12 @@ class BBoMGymEnv(gym.Env):
     * ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the text) or ``"human"`` (prints it
       after ``reset`` and after every step). The text is the board (``str(state)``), after a step
       preceded by who did what: ``P1 played ACTIVATE(spell#0 X=1) - Ice*`` and the events it set
-      off. Any other mode raises ``UnsupportedRenderModeError`` (a ValueError, and a TypeError so
-      that SB3's ``make_vec_env`` falls back to no render mode; bbom_env.rl.render).
+      off. ``"rgb_array"``: ``render()`` returns the board picture, an ``(H, W, 3) uint8`` array of
+      H = 288 + 128 x players, W = 1280 (the spectator's view: every hand; docs/rendering.md), what
+      ``gymnasium.wrappers.RecordVideo`` records; it needs the ``render`` extra
+      (``pip install "bbom-env[render]"``). Any other mode, or "rgb_array" without the extra, raises
+      ``UnsupportedRenderModeError`` (a ValueError, and a TypeError so that SB3's ``make_vec_env``
+      falls back to no render mode; bbom_env.rl.render).
     * ``reward``: a ``RewardConfig``, a dict of its fields or a preset name: "outcome" (the
       default: +1 win / -1 loss) or "shaped" (train.py's: +1 / 0 with potential-based terms).
     * ``dict_obs``: Dict observation with the mask (default False).
@@ -341,7 +355,7 @@ class BBoMGymEnv(gym.Env):
         if self.illegal is not None and not IllegalMoves.is_legal(self._mask, action, "BBoMGymEnv"):
             return self._illegal_step()
         seat = state.current_player()
-        last = before_move(state, action) if self.render_mode is not None else None
+        last = before_move(state, action) if self.render_mode in TEXT_MODES else None
         state.apply_action(action)  # IllegalActionError / MoveTypeError (state unchanged) when bad
         self._last_move = last
         self._steps += 1
@@ -389,12 +403,14 @@ class BBoMGymEnv(gym.Env):
         """int8 0/1 mask of the legal actions now (sb3-contrib MaskablePPO convention)."""
         return self._mask
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.state is None:
             raise RuntimeError("BBoMGymEnv.render() before reset()")
         if self.render_mode is not None:
             return render_state(self.state, self.render_mode, self._last_move)
-        gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+        gym.logger.warn(
+            "render() called without a render_mode; pass render_mode='ansi', 'human' or 'rgb_array'"
+        )
         return None
 
     # -- internals -----------------------------------------------------------------------------

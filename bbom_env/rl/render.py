@@ -1,9 +1,17 @@
-"""Text rendering shared by the Gymnasium and AEC envs (``render_mode="ansi"`` / ``"human"``).
+"""Rendering shared by the Gymnasium and AEC envs: text (``render_mode="ansi"`` / ``"human"``) and the
+board picture (``"rgb_array"``).
 
 After ``reset`` the text is the board, ``str(state)`` (the engine's rendering: card names, reconstructed
 cards marked ``*``). After a step, the board is preceded by who did what: the seat, the move by name
 with the card it points at (``play_text.move_label``: ``move_to_string`` plus e.g. the Spell's name,
 read before the move changes the state) and what the move set off, one line per event of the log.
+
+``"rgb_array"`` returns the board picture as an ``(H, W, 3) uint8`` array, H x W = (288 + 128 x
+players) x 1280 (``bbom_env.view.raster.board_array``, the spectator's view: every hand shown). It needs
+the ``render`` extra (the rasterizer); without it the mode is refused at construction with
+``UnsupportedRenderModeError`` naming the extra. The picture is drawn from the state alone (the last
+move from its history), so ``before_move`` runs for the text modes only: an env made with
+``"rgb_array"`` (SB3 asks for it, below) pays nothing per step until ``render()`` is called.
 
 Gymnasium's convention for a render mode the env does not have: ``gym.make`` only warns
 (``metadata["render_modes"]`` lists the modes) and leaves refusing it to the env, whose
@@ -19,9 +27,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from numbers import Integral
 
+import numpy as np
+
 from bbom_env.engine import GameState
 
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
+TEXT_MODES = ("ansi", "human")
 
 
 class UnsupportedRenderModeError(ValueError, TypeError):
@@ -32,9 +43,25 @@ class UnsupportedRenderModeError(ValueError, TypeError):
 def check_render_mode(mode: object, modes: Sequence[str] = RENDER_MODES) -> None:
     if mode is not None and mode not in modes:
         raise UnsupportedRenderModeError(
-            f"render_mode={mode!r} is not supported; the modes are None, {list(modes)} (text only: "
-            "no 'rgb_array'; SB3 then makes the env without a render mode)"
+            f"render_mode={mode!r} is not supported; the modes are None, {list(modes)} (SB3 then makes "
+            "the env without a render mode)"
         )
+    if mode == "rgb_array":
+        from bbom_env.view.raster import INSTALL, missing
+
+        gone = missing()
+        if gone:
+            raise UnsupportedRenderModeError(
+                f"render_mode='rgb_array' needs the 'render' extra ({', '.join(gone)} not installed): "
+                f"{INSTALL}; the text modes 'ansi' and 'human' need nothing more"
+            )
+
+
+def render_array(state: GameState) -> np.ndarray:
+    """``render_mode="rgb_array"``: the spectator's board picture as an ``(H, W, 3) uint8`` array."""
+    from bbom_env.view.raster import board_array  # the drawing code: loaded only when rendering
+
+    return board_array(state)
 
 
 @dataclass(frozen=True)

@@ -202,7 +202,7 @@ def test_bbom_env_lists_and_dispatches(capsys: pytest.CaptureFixture[str]) -> No
     assert dispatch(["cards", "show", "no_such_card", "--pack", "test"]) == 1  # bbom_env.cards' own status
     assert "no card 'no_such_card'" in capsys.readouterr().err
     assert dispatch(["conjure"]) == 2
-    assert "unknown command 'conjure'; commands: play, cards, evaluate" in capsys.readouterr().err
+    assert "unknown command 'conjure'; commands: play, cards, evaluate, replay" in capsys.readouterr().err
 
 
 def test_python_m_bbom_env_runs_a_command() -> None:

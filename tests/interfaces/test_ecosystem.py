@@ -1,6 +1,8 @@
 """The envs as Gymnasium and Stable-Baselines3 code expect them: SB3's ``make_vec_env`` and
-an env id given to MaskablePPO (both ask for ``render_mode="rgb_array"``), the registered episode
-limit (``max_episode_steps``: one truncation mechanism per path), unsupported render modes."""
+an env id given to MaskablePPO (both ask for ``render_mode="rgb_array"``: with the ``render`` extra
+they get it, without it the env refuses it with a TypeError and SB3 makes it without a render mode),
+the registered episode limit (``max_episode_steps``: one truncation mechanism per path), unsupported
+render modes."""
 
 from __future__ import annotations
 
@@ -12,17 +14,21 @@ import bbom_env
 from bbom_env.rl.gym_env import DEFAULT_MAX_STEPS, BBoMGymEnv
 from bbom_env.rl.render import UnsupportedRenderModeError
 from bbom_env.rl.vector_env import BBoMVectorEnv
+from bbom_env.view.raster import missing
 
-# gymnasium.make warns (it does not refuse) about a mode missing from metadata["render_modes"].
-RGB_WARNING = "render_mode='rgb_array' that is not in the possible render_modes"
+# What SB3 gets when it asks for render_mode="rgb_array": the mode with the render extra installed,
+# none without it (the env refuses the mode with a TypeError: SB3's fallback).
+SB3_MODE = None if missing() else "rgb_array"
 
 
 # -- render modes ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode", ["rgb_array", "rgb_array_list", "bogus"])
+@pytest.mark.parametrize("mode", ["rgb_array_list", "bogus"])
 def test_unsupported_render_mode_is_a_value_and_type_error_naming_it(mode: str) -> None:
-    with pytest.raises(UnsupportedRenderModeError, match=f"render_mode='{mode}'.*'ansi', 'human'"):
+    with pytest.raises(
+        UnsupportedRenderModeError, match=f"render_mode='{mode}'.*'ansi', 'human', 'rgb_array'"
+    ):
         BBoMGymEnv(pack="test", render_mode=mode)
     with pytest.raises(ValueError, match=mode):
         bbom_env.raw_env(pack="test", render_mode=mode)
@@ -30,9 +36,21 @@ def test_unsupported_render_mode_is_a_value_and_type_error_naming_it(mode: str) 
     assert issubclass(UnsupportedRenderModeError, TypeError)  # what SB3's fallback catches
 
 
-def test_metadata_lists_the_text_modes_only() -> None:
-    assert BBoMGymEnv.metadata["render_modes"] == ["ansi", "human"]
-    assert bbom_env.raw_env.metadata["render_modes"] == ["ansi", "human"]
+def test_metadata_lists_the_text_modes_and_rgb_array() -> None:
+    assert BBoMGymEnv.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
+    assert bbom_env.raw_env.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
+
+
+def test_rgb_array_without_the_render_extra_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bbom_env.view.raster as raster
+
+    monkeypatch.setattr(raster, "missing", lambda: ["resvg_py"])
+    with pytest.raises(
+        UnsupportedRenderModeError, match=r"'render' extra \(resvg_py not installed\).*\[render\]"
+    ):
+        BBoMGymEnv(pack="test", render_mode="rgb_array")
+    with pytest.raises(TypeError, match="render"):  # SB3's fallback catches it
+        bbom_env.raw_env(pack="test", render_mode="rgb_array")
 
 
 # -- Stable-Baselines3 ------------------------------------------------------------------------------
@@ -41,11 +59,10 @@ def test_metadata_lists_the_text_modes_only() -> None:
 def test_sb3_make_vec_env_with_the_env_id() -> None:
     from stable_baselines3.common.env_util import make_vec_env
 
-    with pytest.warns(UserWarning, match=RGB_WARNING):
-        venv = make_vec_env(bbom_env.GYM_ID, n_envs=2, seed=0, env_kwargs={"pack": "test"})
+    venv = make_vec_env(bbom_env.GYM_ID, n_envs=2, seed=0, env_kwargs={"pack": "test"})
     assert venv.num_envs == 2
     base = venv.envs[0].unwrapped
-    assert isinstance(base, BBoMGymEnv) and base.render_mode is None and base.config.pack == "test"
+    assert isinstance(base, BBoMGymEnv) and base.render_mode == SB3_MODE and base.config.pack == "test"
     obs = venv.reset()
     assert obs.shape == (2, base.observation_space.shape[0])
     masks = np.stack(venv.env_method("action_masks"))
@@ -58,11 +75,10 @@ def test_maskable_ppo_from_the_env_id_learns_with_masks() -> None:
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks
 
-    with pytest.warns(UserWarning, match=RGB_WARNING):
-        model = MaskablePPO("MlpPolicy", bbom_env.GYM_ID, n_steps=32, batch_size=32, n_epochs=1, seed=0)
+    model = MaskablePPO("MlpPolicy", bbom_env.GYM_ID, n_steps=32, batch_size=32, n_epochs=1, seed=0)
     env = model.get_env()
     base = env.envs[0].unwrapped
-    assert isinstance(base, BBoMGymEnv) and base.render_mode is None
+    assert isinstance(base, BBoMGymEnv) and base.render_mode == SB3_MODE
     # An unmasked random policy over this many ids would take an illegal move within 64 steps (the
     # env raises IllegalActionError); the masks reach the policy, so learning completes.
     assert base.action_space.n > 100

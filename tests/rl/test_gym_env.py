@@ -167,7 +167,7 @@ def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
     assert human.render() is None
     assert capsys.readouterr().out.strip() == str(human.state)
     with pytest.raises(ValueError, match="render_mode"):
-        BBoMGymEnv(pack="test", render_mode="rgb_array")
+        BBoMGymEnv(pack="test", render_mode="rgb")
 
 
 def test_config_and_option_errors() -> None:
