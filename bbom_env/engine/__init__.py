@@ -13,6 +13,7 @@ from .cards import Pack, PackError, load_pack
 from .config import ConfigError, GameConfig
 from .decision import Decision, describe, pending
 from .moves import decode, move_to_string, num_moves
+from .resample import Resampler, resample
 from .resolver import IllegalActionError
 from .serialize import from_json, replay, to_json
 from .setup import new_game
@@ -27,6 +28,7 @@ __all__ = [
     "MoveTypeError",
     "Pack",
     "PackError",
+    "Resampler",
     "SaveError",
     "decode",
     "describe",
@@ -37,5 +39,6 @@ __all__ = [
     "num_moves",
     "pending",
     "replay",
+    "resample",
     "to_json",
 ]
