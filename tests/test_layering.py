@@ -89,6 +89,7 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "invariants",
                 "scenario",
                 "render",
+                "resample",
             }
         ),
     ),
