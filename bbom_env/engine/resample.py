@@ -247,8 +247,11 @@ class Resampler:
 
 def rewrite_log(state: GameState, kinds: tuple[str, ...], fix: Callable[[tuple], tuple]) -> None:
     """Rewrite the log entries of ``kinds`` in a sample (its log is a copy of the real state's
-    list: ``clone`` copies each list one level deep; the entries are immutable tuples)."""
+    list: ``clone`` copies each list one level deep; the entries are immutable tuples). They are
+    setup entries, near the start of the log: the scan stops at the first turn's entry."""
     log = state.log
     for i, e in enumerate(log):
         if e[1] in kinds:
             log[i] = fix(e)
+        elif e[1] == "turn":
+            return
