@@ -101,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         rng = random.Random(0)
         samplers = [Resampler(s, s.current_player()) for s in sts]
-        row["sample_us"] = 1e6 * sum(per_call(lambda r=r, g=rng: r.sample(g), 200) for r in samplers) / len(sts)
+        draws = [per_call(lambda r=r, g=rng: r.sample(g), 200) for r in samplers]
+        row["sample_us"] = 1e6 * sum(draws) / len(sts)
         row["legal_moves"] = sum(len(s.legal_actions()) for s in sts) / len(sts)
         row.update(rollout_split(sts[: max(1, a.states // 2)]))
         for w in budgets:
