@@ -5,7 +5,8 @@
   python -m bbom_env.play --players 3 --human 1 --agents runs/x/model.zip
   python -m bbom_env.play --watch --agents heuristic --seed 3 --delay 0.5
 
-A seat is "human", "random", "heuristic" or the path of a trained model (.zip saved by train.py).
+A seat is "human", "random", "heuristic", "search[:key=value,...]" (the search team,
+docs/search.md) or the path of a trained model (.zip saved by train.py).
 Players are numbered from 0 (P0, P1 ...), as on the board. At your decision the legal moves are
 listed by number; answer with the number, the move name or #ID (help lists the commands).
 """
@@ -36,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     who.add_argument(
         "--seats",
         metavar="SPEC,SPEC,...",
-        help="one entry per player: human, random, heuristic or a model .zip (sets --players)",
+        help="one entry per player: human, random, heuristic, search[:...] or a model .zip (sets --players)",
     )
     who.add_argument(
         "--human",
@@ -50,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--agents",
         default="heuristic",
         metavar="SPEC",
-        help="agent of the seats not given by --seats: random, heuristic or a model .zip (default heuristic)",
+        help="agent of the seats not given by --seats: random, heuristic, search[:key=value,...] or a "
+        "model .zip (default heuristic)",
     )
     ap.add_argument(
         "--players",
