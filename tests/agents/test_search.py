@@ -146,3 +146,36 @@ def test_evaluate_cli_runs_a_search_team(tmp_path, capsys) -> None:
     assert rc == 0
     rec = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert [t["team"] for t in rec["teams"]] == ["heuristic", "search:worlds=1,max_candidates=2"]
+
+
+def test_search_eval_pools_chunks_by_deal(tmp_path) -> None:
+    """benchmarks/search_eval.py pool: games of several evaluate --out folders, paired by seed."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "search_eval.py"
+    spec = importlib.util.spec_from_file_location("search_eval", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    head = "team,seed,win,truncated,monsters,curses,madness,decisions,turns,reason\n"
+    chunks = {  # (heuristic win, search win) per seed
+        "a": {0: (1, 1), 1: (0, 1)},
+        "b": {2: (0, 0), 3: (1, 0), 4: (0, 1)},
+    }
+    folders = []
+    for name, games in chunks.items():
+        folder = tmp_path / name
+        folder.mkdir()
+        rows = [f"heuristic,{s},{h},0,2,10,20,200,30,x\n" for s, (h, _) in games.items()]
+        rows += [f"search:worlds=2,{s},{w},0,1,5,20,180,30,x\n" for s, (_, w) in games.items()]
+        (folder / "games.csv").write_text(head + "".join(rows))
+        folders.append(folder)
+    res = mod.pool(folders)
+    assert res["deals"] == 5 and res["seeds"] == [0, 4]
+    heur, search = res["teams"]
+    assert (heur["wins"], search["wins"]) == (2, 3)
+    assert (search["only_this"], search["only_first"]) == (2, 1) and search["diff"] == pytest.approx(0.2)
+    assert search["lo"] < 0.2 < search["hi"] and search["decisions"] == 180
+    with pytest.raises(SystemExit, match="no games.csv"):
+        mod.pool([tmp_path / "missing"])
