@@ -32,6 +32,7 @@ from bbom_env.engine.core.rules import ruleset
 from bbom_env.play_session import monsters_defeated
 
 from . import SCRIPTED, make_agent
+from .search import SearchAgent, is_search_spec, parse_search_spec
 
 AGENTS: dict[str, Callable[[int], Any]] = dict(SCRIPTED)
 DEFAULT_MAX_DECISIONS = 2000  # bbom_env.rl.gym_env.DEFAULT_MAX_STEPS (a test keeps them equal)
@@ -176,7 +177,11 @@ def _init_worker() -> None:
 
 
 def check_team(team: str) -> None:
-    """Raise ValueError unless ``team`` is a scripted team name or an existing policy file."""
+    """Raise ValueError unless ``team`` is a scripted team name, a search team (``search:...``,
+    agents/search.py, its settings checked) or an existing policy file."""
+    if is_search_spec(team):
+        parse_search_spec(team)
+        return
     if team.startswith("rllib:"):
         if not Path(team.removeprefix("rllib:")).is_dir():
             raise ValueError(
@@ -185,7 +190,8 @@ def check_team(team: str) -> None:
         return
     if team not in AGENTS and not Path(team).is_file():
         raise ValueError(
-            f"unknown team {team!r}: not one of {sorted(AGENTS)} and no policy file at that path "
+            f"unknown team {team!r}: not one of {sorted(AGENTS)}, not search[:key=value,...] and no "
+            "policy file at that path "
             "(a MaskablePPO .zip saved by train.py, or rllib:DIR for an RLlib checkpoint)"
         )
 
@@ -195,6 +201,8 @@ def _agent(team: str, seed: int, deterministic: bool = True) -> Any:
     second); an argmax policy ignores its seed, a sampling one gets a fresh generator per game."""
     if team in AGENTS:
         return AGENTS[team](seed)
+    if is_search_spec(team):
+        return SearchAgent.from_spec(team, seed)
     prefix = "rllib:" if team.startswith("rllib:") else ""
     path = Path(team.removeprefix(prefix)).resolve()
     key = (prefix + str(path), path.stat().st_mtime_ns, deterministic)  # a rewritten file is loaded again

@@ -6,7 +6,8 @@
   python -m bbom_env.play --watch --agents heuristic --seed 3 --delay 0.5
   python -m bbom_env.play --watch --seed 3 --save game.json   # then: python -m bbom_env.replay game.json
 
-A seat is "human", "random", "heuristic" or the path of a trained model (.zip saved by train.py);
+A seat is "human", "random", "heuristic", "search[:key=value,...]" (the search team,
+docs/search.md) or the path of a trained model (.zip saved by train.py);
 a trained model plays the game of its run's config.yaml (players, level, modules ...) unless told
 otherwise, and a setting that differs from it is refused. --modules plays the Vth Element:
 
@@ -42,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     who.add_argument(
         "--seats",
         metavar="SPEC,SPEC,...",
-        help="one entry per player: human, random, heuristic or a model .zip (sets --players)",
+        help="one entry per player: human, random, heuristic, search[:...] or a model .zip (sets --players)",
     )
     who.add_argument(
         "--human",
@@ -56,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--agents",
         default="heuristic",
         metavar="SPEC",
-        help="agent of the seats not given by --seats: random, heuristic or a model .zip (default heuristic)",
+        help="agent of the seats not given by --seats: random, heuristic, search[:key=value,...] or a "
+        "model .zip (default heuristic)",
     )
     ap.add_argument(
         "--players",

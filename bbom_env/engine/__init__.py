@@ -12,6 +12,7 @@ from bbom_env.engine.actions import base_game as base_module  # noqa: F401  (reg
 from bbom_env.engine.cards.pack import Pack, PackError, load_pack
 from bbom_env.engine.core.config import ConfigError, GameConfig
 from bbom_env.engine.core.moves import decode, move_to_string, num_moves
+from bbom_env.engine.core.resample import Resampler, resample
 from bbom_env.engine.core.resolver import IllegalActionError
 from bbom_env.engine.core.state import GameState, MoveTypeError, SaveError
 from bbom_env.engine.io.serialize import from_json, replay, to_json
@@ -27,6 +28,7 @@ __all__ = [
     "MoveTypeError",
     "Pack",
     "PackError",
+    "Resampler",
     "SaveError",
     "decode",
     "describe",
@@ -37,5 +39,6 @@ __all__ = [
     "num_moves",
     "pending",
     "replay",
+    "resample",
     "to_json",
 ]

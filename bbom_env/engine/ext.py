@@ -36,6 +36,7 @@ from bbom_env.engine.core.moves import (
     num_moves,
     support_arg,
 )
+from bbom_env.engine.core.resample import register_hidden, rewrite_log
 from bbom_env.engine.core.resolver import done, frame, push
 from bbom_env.engine.core.rules import (
     CurseRule,
@@ -132,9 +133,11 @@ __all__ = [
     "push",
     "react",
     "register",
+    "register_hidden",
     "registered",
     "req",
     "return_madness",
+    "rewrite_log",
     "rule_point",
     "ruleset",
     "seq",

@@ -8,11 +8,13 @@ Importing this package registers them (``rules.register``), so that
 through the registry.
 """
 
-from bbom_env.engine.ext import register, ruleset
+from bbom_env.engine.ext import register, register_hidden, ruleset
 
+from .dark_matter.hidden import resample_black_book
 from .dark_matter.module import DARK_MATTER_MODULE
 from .phobias.module import PHOBIA_MODULE
 
 ruleset()  # the base game's module registers itself first (rules.register requires it)
 register(DARK_MATTER_MODULE)
 register(PHOBIA_MODULE)
+register_hidden(DARK_MATTER_MODULE.name, resample_black_book)  # its face-down Black Book pages

@@ -127,6 +127,13 @@ class GameState:
         type (``typed_fields.py``); the config and the pack are shared, the RNG state copied."""
         return _clone_game(self)
 
+    def resample_from_infostate(self, seat: int, rng: random.Random | int) -> GameState:
+        """OpenSpiel's name for ``resample.resample(self, seat, rng)``: a state drawn uniformly from
+        what ``seat`` knows (docs/search.md); this state is unchanged."""
+        from bbom_env.engine.core.resample import resample
+
+        return resample(self, seat, rng)
+
     def __deepcopy__(self, memo: dict) -> GameState:
         return self.clone()
 
