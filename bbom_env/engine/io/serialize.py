@@ -36,14 +36,12 @@ from bbom_env.engine.model.records import (
 )
 from bbom_env.engine.model.typed import decoder, encoder, saved_fields
 
-FORMAT = "bbom-state/4"
+FORMAT = "bbom-state/5"
 # Saves of versions 1 (before the pack hash; it cannot tell an edited pack), 2 (one-letter frame
 # keys, records as positional lists) and 3 (a config without the Dark Matter module's switches)
-# still load: upgraded to format 4, then checked against a replay of their history (_from_old).
-OLD_FORMATS = ("bbom-state/1", "bbom-state/2", "bbom-state/3")
-# Module switches added to the config after format 4 first shipped: a format-4 save without one
-# played it at its default (a switch only changes a game with its module, at a non-default value).
-ADDED_SWITCHES = ("spell_surcharge_element",)
+# still load, and 4 (a config without the Phobia module's spell_surcharge_element, A-50): upgraded
+# to format 5, then checked against a replay of their history (_from_old).
+OLD_FORMATS = ("bbom-state/1", "bbom-state/2", "bbom-state/3", "bbom-state/4")
 # Every saved field of GameState, with its JSON codecs derived from its declared type
 # (``typed_fields.py``): a new field needs no edit here. The config is read by ``check_save``.
 _FIELDS = saved_fields(GameState)
@@ -90,7 +88,6 @@ def from_dict(data: Any) -> GameState:
         raise SaveError(f"not a saved bbom state (format {fmt!r}, expected {FORMAT!r})")
     if fmt != FORMAT:
         return _from_old(data, fmt)
-    data = _with_switch_defaults(data, ADDED_SWITCHES)
     if _non_canonical_modules(data):
         return _from_relabelled(data)
     config, pack = check_save(data, SAVE_KEYS, hashed=True)
@@ -171,11 +168,11 @@ def _with_switch_defaults(data: dict, switches: tuple[str, ...]) -> dict:
 
 
 def _upgrade(data: dict) -> dict:
-    """An old save's data in format 4's form (the checks then read it as any save)."""
-    # Formats 1-3: saved before the Dark Matter module's switches (and the Phobia module's).
+    """An old save's data in format 5's form (the checks then read it as any save)."""
+    # Formats 1-4: saved before some module switches (a switch missing played at its default).
     out = _with_switch_defaults(dict(data), DARK_MATTER_SWITCHES + PHOBIA_SWITCHES)
     out["format"] = FORMAT
-    if data.get("format") == "bbom-state/3":
+    if data.get("format") in ("bbom-state/3", "bbom-state/4"):
         return out
     if type(data.get("players")) is list:
         out["players"] = [_old_player(d) for d in data["players"]]
@@ -190,7 +187,7 @@ def _upgrade(data: dict) -> dict:
 
 
 def _from_old(data: dict, fmt: str) -> GameState:
-    """A save of an old format: upgraded to format 4's form and checked as one (a format-1 save has
+    """A save of an old format: upgraded to format 5's form and checked as one (a format-1 save has
     no pack hash), then refused unless replaying its config and history gives the same state,
     field by field (a seeded game replays exactly)."""
     from bbom_env.engine.io.save_check import check_save, check_state
