@@ -24,7 +24,6 @@ from bbom_env.engine import GameConfig, SaveError, from_json, new_game
 from bbom_env.engine.cards.pack import NAMED_PACKS
 from bbom_env.engine.core.state import GameState
 from bbom_env.engine.io.invariants import check_invariants
-from bbom_env.engine.io.serialize import ADDED_SWITCHES
 
 ROOT = Path(__file__).resolve().parents[2]
 Path_ = tuple[Any, ...]
@@ -120,10 +119,7 @@ def _mutations(data: dict) -> dict[str, dict[tuple, list[tuple[Path_, str, Any]]
         if isinstance(v, dict) and not in_stats:
             add("add_key", path, "add")
             for k, kv in v.items():
-                # (a switch added after the format shipped loads at its default when missing)
-                if not (path == ("curse_piles",) and k == "out" and not kv) and not (
-                    path == ("config",) and k in ADDED_SWITCHES
-                ):
+                if not (path == ("curse_piles",) and k == "out" and not kv):
                     add("remove_key", path + (k,), "del")
         if path and not _free(path) and not (in_stats and len(path) == 1):
             for w in _wrong_types(v):
