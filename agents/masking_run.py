@@ -49,7 +49,7 @@ def _make_venv(arm: str, n_envs: int, seed: int):
 
     kw = env_kwargs(arm)
     venv = DummyVecEnv(
-        [lambda: _EndStats(Monitor(gym.make("BigBookOfMadness-v1", **kw))) for _ in range(n_envs)]
+        [lambda: _EndStats(Monitor(gym.make("BigBookOfMadness-v2", **kw))) for _ in range(n_envs)]
     )
     venv.seed(seed * 1000)
     return venv

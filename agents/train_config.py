@@ -31,7 +31,7 @@ class TrainConfigError(ValueError):
 
 @dataclass
 class EnvSection:
-    """The game and the env options (Gymnasium ``BigBookOfMadness-v1`` keywords)."""
+    """The game and the env options (Gymnasium ``BigBookOfMadness-v2`` keywords)."""
 
     game: dict[str, Any] = field(
         default_factory=lambda: {"num_players": 2, "difficulty": 1, "mode": "normal", "payment": "auto"}
@@ -118,7 +118,7 @@ class TrainConfig:
         return RewardConfig.coerce({**self.env.reward, "gamma": self.ppo.gamma})
 
     def env_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments of ``gymnasium.make("BigBookOfMadness-v1", ...)``."""
+        """Keyword arguments of ``gymnasium.make("BigBookOfMadness-v2", ...)``."""
         return {
             **self.env.game,
             "observe_other_hands": self.env.observe_other_hands,

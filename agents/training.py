@@ -141,7 +141,7 @@ class Run:
         # DummyVecEnv: fastest here (docs/training.md, Early measurements: SubprocVecEnv pays a round
         # trip for the mask).
         venv = DummyVecEnv(
-            [lambda: Monitor(gym.make("BigBookOfMadness-v1", **kwargs)) for _ in range(self.cfg.ppo.n_envs)]
+            [lambda: Monitor(gym.make("BigBookOfMadness-v2", **kwargs)) for _ in range(self.cfg.ppo.n_envs)]
         )
         # Each resume reseeds with the step count, so a resumed run plays fresh, reproducible games.
         venv.seed(self.cfg.seed * 1000 + int(self.state["timesteps"]))

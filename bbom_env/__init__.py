@@ -30,8 +30,8 @@ def _version() -> str:
 
 __version__ = _version()
 
-GYM_ID = "BigBookOfMadness-v1"
-PZ_ID = "bbom/BigBookOfMadness-v1"
+GYM_ID = "BigBookOfMadness-v2"
+PZ_ID = "bbom/BigBookOfMadness-v2"
 # The registered episode limit: = bbom_env.rl.gym_env.DEFAULT_MAX_STEPS (tested; not imported from
 # there, which would load gymnasium on `import bbom_env.engine`).
 MAX_EPISODE_STEPS = 2000

@@ -200,7 +200,7 @@ def test_a_trained_model_takes_a_seat(tmp_path: Path) -> None:
     import bbom_env  # noqa: F401  (registers the env)
 
     path = tmp_path / "model.zip"
-    sb3.MaskablePPO("MlpPolicy", gym.make("BigBookOfMadness-v1"), seed=0).save(path)
+    sb3.MaskablePPO("MlpPolicy", gym.make("BigBookOfMadness-v2"), seed=0).save(path)
     rc, out = _run(["--watch", "--seats", f"{path},heuristic", "--seed", "0"])
     assert rc == 0 and OUTCOME.search(out), out[-2000:]
     assert re.search(r"^P0 \(model\.zip\) \[", out, re.M)

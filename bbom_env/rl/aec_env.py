@@ -1,6 +1,6 @@
 """The PettingZoo AEC view (classic-env convention): ``raw_env`` and the wrapped ``env()``.
 
-Registered on ``import bbom_env`` as ``bbom/BigBookOfMadness-v1`` in PettingZoo's registry.
+Registered on ``import bbom_env`` as ``bbom/BigBookOfMadness-v2`` in PettingZoo's registry.
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo classic naming)
 
     metadata: dict[str, Any] = {
         "render_modes": list(RENDER_MODES),
-        "name": "bbom_v1",
+        "name": "bbom_v2",
         "is_parallelizable": False,
         "render_fps": 4,
     }

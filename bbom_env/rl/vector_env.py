@@ -1,6 +1,6 @@
 """The native vector env: N games in one process, observations and masks encoded as one batch.
 
-``gymnasium.make_vec("BigBookOfMadness-v1", num_envs=N, vectorization_mode="vector_entry_point")``
+``gymnasium.make_vec("BigBookOfMadness-v2", num_envs=N, vectorization_mode="vector_entry_point")``
 builds ``BBoMVectorEnv``; ``bbom_env.rl.sb3_vec.BBoMSB3VecEnv`` is the same core behind SB3's
 ``VecEnv`` interface (for sb3-contrib's MaskablePPO). docs/scaling.md measures it against
 Gymnasium's ``SyncVectorEnv`` and SB3's ``DummyVecEnv``.

@@ -183,10 +183,10 @@ def test_unknown_policy_path_from_the_shell(tmp_path: Path) -> None:
 def tiny_policy(tmp_path_factory) -> Path:
     gym = pytest.importorskip("gymnasium")
     sb3c = pytest.importorskip("sb3_contrib")
-    import bbom_env  # noqa: F401  (registers BigBookOfMadness-v1)
+    import bbom_env  # noqa: F401  (registers BigBookOfMadness-v2)
 
     path = tmp_path_factory.mktemp("policy") / "tiny.zip"
-    sb3c.MaskablePPO("MlpPolicy", gym.make("BigBookOfMadness-v1"), seed=0).save(path)
+    sb3c.MaskablePPO("MlpPolicy", gym.make("BigBookOfMadness-v2"), seed=0).save(path)
     return path
 
 

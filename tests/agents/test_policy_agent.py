@@ -23,7 +23,7 @@ def model_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import bbom_env  # noqa: F401
 
     path = tmp_path_factory.mktemp("policy") / "tiny.zip"
-    MaskablePPO("MlpPolicy", gym.make("BigBookOfMadness-v1"), seed=0, policy_kwargs={"net_arch": [32]}).save(
+    MaskablePPO("MlpPolicy", gym.make("BigBookOfMadness-v2"), seed=0, policy_kwargs={"net_arch": [32]}).save(
         path
     )
     return path

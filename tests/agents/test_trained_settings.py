@@ -108,7 +108,7 @@ def dm_policy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run = _run_dir(
         tmp_path_factory.mktemp("runs"), "dm", "env.game.num_players=3", "env.game.modules=[dark_matter]"
     )
-    env = gym.make("BigBookOfMadness-v1", num_players=3, modules=("dark_matter",))
+    env = gym.make("BigBookOfMadness-v2", num_players=3, modules=("dark_matter",))
     sb3c.MaskablePPO("MlpPolicy", env, seed=0, policy_kwargs={"net_arch": [16]}).save(run / "best_model.zip")
     return run / "best_model.zip"
 

@@ -14,7 +14,7 @@ from bbom_env.engine import ConfigError, GameConfig, IllegalActionError, new_gam
 from bbom_env.rl.gym_env import BBoMGymEnv
 from bbom_env.rl.wrappers import IllegalActionPenalty
 
-ENV_ID = "BigBookOfMadness-v1"
+ENV_ID = "BigBookOfMadness-v2"
 
 
 def play(env: gym.Env, seed: int, agent_seed: int, max_steps: int = 10_000):

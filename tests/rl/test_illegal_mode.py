@@ -108,7 +108,7 @@ def test_step_limit_counts_illegal_attempts_on_both_paths() -> None:
     _, info = env.reset(seed=0)
     out = [env.step(_illegal(info)) for _ in range(3)]
     assert [o[3] for o in out] == [False, False, True] and out[-1][4]["illegal_cap"] is False
-    made = gym.make("BigBookOfMadness-v1", pack="test", illegal_action="penalty", max_episode_steps=3)
+    made = gym.make("BigBookOfMadness-v2", pack="test", illegal_action="penalty", max_episode_steps=3)
     assert made.unwrapped.illegal_action == "penalty"  # the keyword goes through gym.make
     _, info = made.reset(seed=0)
     out = [made.step(_illegal(info)) for _ in range(3)]
@@ -118,7 +118,7 @@ def test_step_limit_counts_illegal_attempts_on_both_paths() -> None:
 def test_check_env_passes_in_penalty_mode(capsys: pytest.CaptureFixture[str]) -> None:
     for dict_obs in (False, True):
         made = gym.make(
-            "BigBookOfMadness-v1",
+            "BigBookOfMadness-v2",
             pack="test",
             illegal_action="penalty",
             dict_obs=dict_obs,
@@ -146,7 +146,7 @@ def test_bad_values_are_refused_by_name(kwargs: dict, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         BBoMGymEnv(pack="test", **kwargs)
     with pytest.raises(ValueError, match=match):
-        gym.make("BigBookOfMadness-v1", pack="test", **kwargs)
+        gym.make("BigBookOfMadness-v2", pack="test", **kwargs)
 
 
 @pytest.mark.parametrize("bad", [0.9, "0", None, True])

@@ -82,7 +82,7 @@ def test_evaluation_modes_count_invalid_actions() -> None:
 
     from agents.masking_run import env_kwargs
 
-    env = gym.make("BigBookOfMadness-v1", **env_kwargs("masked"))
+    env = gym.make("BigBookOfMadness-v2", **env_kwargs("masked"))
     policy = ActorCriticPolicy(env.observation_space, env.action_space, lambda _: 1e-3, net_arch=[8])
     oracle = evaluate(policy, "oracle", 1, 0, env_kwargs("masked"), seed=0)
     assert oracle["eval_invalid_rate"] == 0 and oracle["eval_capped"] == 0 and oracle["eval_decisions"] > 20

@@ -115,7 +115,7 @@ def test_imitation_beats_the_uniform_legal_baseline() -> None:
     data = record(cfg.env.game, 12, 500, reward)  # a few thousand heuristic decisions
     held = record(cfg.env.game, 4, 900, reward)
     assert len(data) > 1000 and len(held) > 300
-    env = gym.make("BigBookOfMadness-v1", **cfg.env_kwargs())
+    env = gym.make("BigBookOfMadness-v2", **cfg.env_kwargs())
     model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [128, 128]}, seed=0, device="cpu")
     before, baseline = accuracy(model.policy, held)
     fit(model.policy, data, epochs=6, batch_size=256, learning_rate=1e-3, value_coef=0.5, seed=0)
