@@ -587,16 +587,20 @@ _OVERRIDE_HELP = "an override pack on top (repeatable)"
 
 def _pack_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pack", default="default", help=_PACK_HELP)
+    _module_args(
+        p,
+        "this rules module's cards only: `list` lists them alone, `show` reads them on top of "
+        "the pack (repeatable; default: every registered module's cards too)",
+        "no module's cards",
+    )
+
+
+def _module_args(p: argparse.ArgumentParser, module_help: str, base_help: str) -> None:
+    """--override, and --module / --base-only (one or the other), shared by the subcommands."""
     p.add_argument("--override", action="append", default=[], metavar="PATH", help=_OVERRIDE_HELP)
     which = p.add_mutually_exclusive_group()
-    which.add_argument(
-        "--module",
-        action="append",
-        metavar="NAME",
-        help="this rules module's cards only: `list` lists them alone, `show` reads them on top of "
-        "the pack (repeatable; default: every registered module's cards too)",
-    )
-    which.add_argument("--base-only", action="store_true", help="no module's cards")
+    which.add_argument("--module", action="append", metavar="NAME", help=module_help)
+    which.add_argument("--base-only", action="store_true", help=base_help)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -615,18 +619,12 @@ def _parser() -> argparse.ArgumentParser:
         "is checked as an override pack on top of the default pack",
     )
     p.add_argument("path", help=_PACK_HELP)
-    p.add_argument(
-        "--override", action="append", default=[], metavar="PATH", help="an override pack on top (repeatable)"
-    )
-    which = p.add_mutually_exclusive_group()
-    which.add_argument(
-        "--module",
-        action="append",
-        metavar="NAME",
-        help="check the pack for a game with these rules modules only (repeatable; default: the base "
+    _module_args(
+        p,
+        "check the pack for a game with these rules modules only (repeatable; default: the base "
         "game and every set of registered modules, as each game would load it)",
+        "check it for base games only",
     )
-    which.add_argument("--base-only", action="store_true", help="check it for base games only")
     p.set_defaults(fn=_cmd_validate)
     p = sub.add_parser("docs", help=f"write the catalogue (default {DOCS_PATH.name})")
     p.add_argument("--pack", default="default", help=_PACK_HELP)
