@@ -10,7 +10,6 @@ names and their meaning leaves every module working.
 
 from __future__ import annotations
 
-from bbom_env.engine.actions.menu import MenuView
 from bbom_env.engine.cards.card_types import check_arrival, parse_magician
 from bbom_env.engine.cards.checks import MAX_COST, check_fields, choice, int_in, labels, opt, req
 from bbom_env.engine.cards.pack import (
@@ -62,9 +61,10 @@ from bbom_env.engine.modifiers.hooks import (
     standing_surcharge,
     support_capacity,
 )
-from bbom_env.engine.modifiers.transforms import GatedTransform, transform_cost
-from bbom_env.engine.payment.cost import Cost, as_cost, with_flag
+from bbom_env.engine.modifiers.transforms import transform_cost
+from bbom_env.engine.payment.cost import Cost, as_cost
 from bbom_env.engine.payment.frame import pay_frame
+from bbom_env.engine.payment.seat import SeatView
 from bbom_env.engine.play.decision import Decision
 from bbom_env.engine.play.events import seq
 from bbom_env.engine.play.limits import enforce_limits, react
@@ -80,14 +80,12 @@ __all__ = [
     "Decision",
     "GameConfig",
     "GameState",
-    "GatedTransform",
     "GrimoirePage",
     "IntRange",
     "MADNESS",
     "MAX_COST",
     "Magician",
     "MenuAction",
-    "MenuView",
     "Module",
     "ModuleState",
     "ModulesMemo",
@@ -100,6 +98,7 @@ __all__ = [
     "Pack",
     "PackError",
     "PackMemo",
+    "SeatView",
     "PackSection",
     "TARGETS",
     "ability_lost",
@@ -147,5 +146,4 @@ __all__ = [
     "support_capacity",
     "transform_cost",
     "unregister",
-    "with_flag",
 ]

@@ -9,16 +9,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bbom_env.engine.actions import rulings
-from bbom_env.engine.actions.destroy import CURSE_ELEMENT, legal_destroy_modules
-from bbom_env.engine.actions.menu import MenuView, req_of
+from bbom_env.engine.actions.menu import req_of
 from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.resolver import done, frame, push
 from bbom_env.engine.core.rules import CurseRule, MenuAction, ruleset
 from bbom_env.engine.model import move_args as A
 from bbom_env.engine.model.constants import (
     CURE_COST,
+    ELEMENT_NAMES,
     MAX_POWER,
     MAX_SPELLS,
+    MAX_STACK,
     MAX_SUPPORT_SLOTS,
     NUM_CODES,
     NUM_ELEMENT_CODES,
@@ -30,6 +31,7 @@ from bbom_env.engine.model.move_args import ACQUIRABLE_VALUES
 from bbom_env.engine.model.records import CurseOnTrack, SpellSlot, with_exhausted
 from bbom_env.engine.modifiers import hooks
 from bbom_env.engine.payment.frame import pay_frame
+from bbom_env.engine.payment.seat import NO_BAN
 from bbom_env.engine.play.events import fire, seq
 from bbom_env.engine.play.zones import check_immediate_win, remove_curse, return_madness
 
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
         LearnFrame,
         RewardFrame,
     )
+    from bbom_env.engine.payment.seat import SeatView
 
 CURE_REQ = (0, 0, 0, 0, CURE_COST)  # A-11: 2 Elements of any type(s)
 POWERS = tuple(range(1, MAX_POWER + 1))  # the power X a Spell is activated with (section 4.1)
@@ -70,7 +73,9 @@ def _curse_base(state: GameState, curse: CurseOnTrack) -> tuple[tuple[int, ...],
     return base, _CURSE_ELEMENT.get(c.type)
 
 
-_CURSE_ELEMENT = CURSE_ELEMENT  # a Curse type's Element index (4.4: destroy_menu)
+# A Curse type's Element index; a Multi-Element Curse (or a module's Curse type) has none (4.4).
+CURSE_ELEMENT: dict[str, int | None] = {"multi": None, **{name: i for i, name in enumerate(ELEMENT_NAMES)}}
+_CURSE_ELEMENT = CURSE_ELEMENT
 
 
 def curse_req(state: GameState, p: int, curse: CurseOnTrack) -> tuple:
@@ -109,36 +114,25 @@ def destroy_cost(state: GameState, p: int, curse: CurseOnTrack) -> tuple:
 # -- what the menu offers (DP-03) and what choosing pushes ------------------------------------
 
 
-# The Actions' ``legal`` return lists (the menu extends its list with them: cheaper than resuming
-# a generator per id) and, when ``view.plain(action)`` (no modifier touches the Action), compare
-# the printed cost with ``view.tot`` inline instead of asking ``view.can_pay_single`` per id: the
-# menu is about a third of the engine's time in random play. One-Element costs compare
-# with ``view.single_tot`` (``tot`` itself when plain; with the Dark Matter module's Spontaneous
-# Elements and Air conversion, ``tot`` plus what they add: section 4.9, V-12).
+# Each Action's ``legal`` returns a list (the menu extends its list with it) and asks the decider's
+# seat view (``payment/seat.py``) whether each target is forbidden and whether its cost, after the
+# modifiers and the modules' cost transforms, can be paid: the same cost ``choose_*`` charges.
 
 
-def legal_activate(state: GameState, view: MenuView) -> list[int]:
+def legal_activate(state: GameState, view: SeatView) -> list[int]:
     """Section 4.1: a ready Spell (not exhausted, not neutralized), for each power X it can pay."""
     spells = state.pack.spells
     out: list[int] = []
-    tot = view.single_tot(state, "activate")  # None: ask can_pay_single
     for i, sp in enumerate(view.player.spells):
         if sp.exhausted or sp.neutralized:
             continue
-        moves = _ACTIVATE_MOVES[i]
         spell = spells[sp.spell]
         el = spell.element
-        if tot is not None:
-            have, cost = tot[el], spell.activation_cost
-            for x in POWERS:
-                if have < cost * x:
-                    break  # a higher X costs more
-                out.append(moves[x - 1])
+        if view.forbidden("activate", el):
             continue
-        if view.forbidden(state, "activate", el):
-            continue
+        moves = _ACTIVATE_MOVES[i]
         for x in POWERS:
-            if not view.can_pay_single(state, "activate", el, spell.activation_cost * x):
+            if not view.can_pay("activate", el, req_of(el, spell.activation_cost * x)):
                 break  # a higher X costs more
             out.append(moves[x - 1])
     return out
@@ -155,21 +149,13 @@ def choose_activate(state: GameState, f: dict, mv: M.Move) -> None:
     )
 
 
-def legal_learn(state: GameState, view: MenuView) -> list[int]:
+def legal_learn(state: GameState, view: SeatView) -> list[int]:
     """Section 4.2: the top Spell of a Library pile."""
     spells = state.pack.spells
-    tot = view.single_tot(state, "learn")  # None: ask can_pay_single
-    if tot is not None:
-        return [
-            M.LEARN + e
-            for e, pile in enumerate(state.library)
-            if pile and tot[e] >= spells[pile[-1]].learning_cost
-        ]
     out: list[int] = []
-    for e in range(NUM_ELEMENTS):
-        pile = state.library[e]
-        if pile and not view.forbidden(state, "learn", e):
-            if view.can_pay_single(state, "learn", e, spells[pile[-1]].learning_cost):
+    for e, pile in enumerate(state.library):
+        if pile and not view.forbidden("learn", e):
+            if view.can_pay("learn", e, req_of(e, spells[pile[-1]].learning_cost)):
                 out.append(M.LEARN + e)
     return out
 
@@ -183,22 +169,15 @@ def choose_learn(state: GameState, f: dict, mv: M.Move) -> None:
     )
 
 
-def legal_acquire(state: GameState, view: MenuView) -> list[int]:
+def legal_acquire(state: GameState, view: SeatView) -> list[int]:
     """Section 4.3: a value-2 or value-3 card of the supply, for its value in its Element."""
     out: list[int] = []
-    tot = view.single_tot(state, "acquire")  # None: ask can_pay_single
     for e in range(NUM_ELEMENTS):
+        if view.forbidden("acquire", e):
+            continue
         supply, moves = state.supply[e], _ACQUIRE_MOVES[e]  # both by index of ACQUIRABLE_VALUES
-        if tot is not None:
-            have = tot[e]
-            for j, v in enumerate(ACQUIRABLE_VALUES):
-                if supply[j] > 0 and have >= v:
-                    out.append(moves[j])
-            continue
-        if view.forbidden(state, "acquire", e):
-            continue
         for j, v in enumerate(ACQUIRABLE_VALUES):
-            if supply[j] > 0 and view.can_pay_single(state, "acquire", e, v):
+            if supply[j] > 0 and view.can_pay("acquire", e, req_of(e, v)):
                 out.append(moves[j])
     return out
 
@@ -213,38 +192,28 @@ def choose_acquire(state: GameState, f: dict, mv: M.Move) -> None:
     )
 
 
-def legal_destroy(state: GameState, view: MenuView) -> list[int]:
-    """Section 4.4: a face-up Curse on the track (neutralized Curses cannot be destroyed, section 7)."""
-    if state.config.modules:
-        return legal_destroy_modules(state, view)  # module Curse types, transforms, V-32, V-36, 4.10
+def legal_destroy(state: GameState, view: SeatView) -> list[int]:
+    """Section 4.4: a face-up Curse on the track (neutralized Curses cannot be destroyed, section
+    7), the top of each stack first, whose cost (``destroy_cost``) the decider can pay. In a game
+    with modules, a base Curse that needs an Element banned for the decider (its own, a token's;
+    a Multi-Element Curse's any) is forbidden (V-36); a module's Curse type stays allowed."""
     out: list[int] = []
-    if view.forbidden(state, "destroy", None):
+    if view.forbidden("destroy", None):
         return out
-    budget = view.part_budget(state, "destroy")  # 0 unless a modifier touches it: then ask can_pay
-    tot = view.tot
-    curses = state.pack.curses
+    p = view.p
+    banned = view.banned("destroy") if state.config.modules else NO_BAN
     for slot, stack in enumerate(state.track):
         depth = len(stack)
         for pos in range(depth):
             curse = stack[depth - 1 - pos]
             if curse.neutralized_at >= 0:
                 continue
-            if budget == 0:
-                # _curse_base's cost (printed plus tokens, A-62; no "any" part) against tot, as
-                # fits does for a cost without an "any" part.
-                cost, tokens = curses[curse.curse].cost, curse.tokens
-                if (
-                    tot[0] >= cost[0] + tokens[0]
-                    and tot[1] >= cost[1] + tokens[1]
-                    and tot[2] >= cost[2] + tokens[2]
-                    and tot[3] >= cost[3] + tokens[3]
-                ):
-                    out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
-                continue
-            # A base game's modifiers: each Curse's cost through MenuView.cost and can_pay.
-            base, el = _curse_base(state, curse)
-            if rulings.destroy_payable(state, view, curse, base, el, rulings.BASE_RULING):
-                out.append(M.DESTROY_CURSE + M.curse_arg(slot, pos))
+            if banned and curse_rule(state, curse) is None:
+                el = _CURSE_ELEMENT.get(state.pack.curses[curse.curse].type)
+                if el is None or el in banned or any(curse.tokens[e] for e in banned):
+                    continue  # V-36
+            if view.payable("destroy", destroy_cost(state, p, curse)):
+                out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)  # moves.curse_arg(slot, pos)
     return out
 
 
@@ -264,21 +233,14 @@ _MADNESS_CODES = tuple(c for c in range(NUM_ELEMENT_CODES, NUM_CODES) if is_madn
 _IS_MADNESS = frozenset(_MADNESS_CODES)
 
 
-def legal_cure(state: GameState, view: MenuView) -> list[int]:
-    """Section 4.5: a Madness card in the decider's hand or in any support (A-11)."""
-    out: list[int] = []
-    if view.plain("cure"):
-        tot = view.tot
-        if tot[0] + tot[1] + tot[2] + tot[3] < CURE_COST:  # fits for an "any"-only cost (A-11)
-            return out
-    elif view.forbidden(state, "cure", None):
-        return out
-    elif not rulings.cure_payable(state, view, CURE_REQ):
-        return out
-    elif view.cure_only and (only := view._reading.cure_targets) is not None:  # hooks.cure_targets
-        return rulings.cure_only_moves(state, view, only)  # V-31 (a "cure_only" modifier)
+def legal_cure(state: GameState, view: SeatView) -> list[int]:
+    """Section 4.5: a Madness card in the decider's hand or in any support (A-11); under a
+    "cure_only" modifier only the card that yields it (V-31, ``hooks.cure_targets``)."""
+    if view.forbidden("cure", None) or not view.can_pay("cure", None, CURE_REQ):
+        return []
+    only = hooks.cure_targets(state, view.p)
     hand = view.player.hand
-    out += [M.CURE_HAND + c for c in _MADNESS_CODES if hand[c]]
+    out = [M.CURE_HAND + c for c in _MADNESS_CODES if hand[c] and (only is None or c in only)]
     players = state.players
     n = len(players)
     for off in range(n):
@@ -286,7 +248,7 @@ def legal_cure(state: GameState, view: MenuView) -> list[int]:
         if q.eliminated or not q.support:
             continue
         for s, slot in enumerate(q.support):
-            if slot.card in _IS_MADNESS and s < MAX_SUPPORT_SLOTS:
+            if slot.card in _IS_MADNESS and s < MAX_SUPPORT_SLOTS and (only is None or slot.card in only):
                 out.append(M.CURE_SUPPORT + M.support_arg(off, s))
     return out
 
@@ -311,11 +273,11 @@ def choose_cure(state: GameState, f: dict, mv: M.Move) -> None:
     push(state, pay_frame(p, req, "cure", ""), target)
 
 
-def legal_ability(state: GameState, view: MenuView) -> list[int]:
+def legal_ability(state: GameState, view: SeatView) -> list[int]:
     """A Magician's activated ability: once per turn, on the owner's own turn (A-35)."""
     pl = view.player
-    if not pl.ability_used and view.frame["grants"] < 0 and state.pack.magicians[pl.magician].activated:
-        if not view.ability_lost(state):  # V-10: also while a lose_ability modifier lasts (hooks)
+    if not pl.ability_used and view.frame["grants"] < 0 and state.pack.magicians[pl.magician].activated:  # type: ignore[index]
+        if not view.ability_lost:  # V-10: also while a lose_ability modifier lasts (hooks)
             return [M.ABILITY]
     return []
 

@@ -78,9 +78,10 @@ def run(state: GameState) -> None:
                 raise AssertionError(f"frame {f} waits with no legal move")
             if skip_forced and len(legal) == 1:
                 f["decider"] = None
+                state.cache_views = None  # (read by the legal moves just found)
                 ANSWER[f["kind"]](state, f, legal[0])
                 continue
-            state.legal_cache = legal
+            state.cache_legal = legal
             return
         RUN[f["kind"]](state, f)
-    state.legal_cache = []
+    state.cache_legal = []

@@ -118,14 +118,30 @@ class GameState:
     # Each module's own state (``rules.Module.state_type``), by module name in ruleset order; made
     # at setup before the module setup steps. Empty in a base game, and then not saved at all.
     ext: dict[str, ModuleState] = field(default_factory=dict, metadata=SAVED_IF_SET)
-    legal_cache: list[int] | None = field(default=None, metadata=NOT_SAVED)  # recomputed
+    # Derived per decision, never saved, dropped on every move: the legal moves and the seat views
+    # (``payment/seat.py``). Set ``legal_cache = None`` after changing a state by hand: both go.
+    cache_legal: list[int] | None = field(default=None, metadata=NOT_SAVED)
+    cache_views: Any = field(default=None, metadata=NOT_SAVED)
+
+    @property
+    def legal_cache(self) -> list[int] | None:
+        """The legal moves of the pending decision, once computed (None: not yet)."""
+        return self.cache_legal
+
+    @legal_cache.setter
+    def legal_cache(self, legal: list[int] | None) -> None:
+        self.cache_legal = legal
+        if legal is None:
+            self.cache_views = None  # the state changed: every derived fact goes
 
     # -- copying ------------------------------------------------------------------------------
 
     def clone(self) -> GameState:
         """A copy sharing no mutable container: every field copied by the rule of its declared
         type (``typed_fields.py``); the config and the pack are shared, the RNG state copied."""
-        return _clone_game(self)
+        c = _clone_game(self)
+        c.cache_views = None  # (views read their own state)
+        return c
 
     def resample_from_infostate(self, seat: int, rng: random.Random | int) -> GameState:
         """OpenSpiel's name for ``resample.resample(self, seat, rng)``: a state drawn uniformly from
@@ -139,7 +155,7 @@ class GameState:
 
     def __getstate__(self) -> dict:
         d = self.__dict__.copy()
-        d["legal_cache"] = None
+        d["cache_legal"] = d["cache_views"] = None
         if not d["ext"]:
             del d["ext"]  # a base game pickles as it did before module states existed
         # The pack pickles by reference (its path): record what the files held, so that unpickling
@@ -160,16 +176,18 @@ class GameState:
         if any("k" in f for f in d.get("stack", ())):  # one-letter frame keys: before frames.py
             raise SaveError("cannot unpickle the state: it was pickled before the typed frames (frames.py)")
         d.setdefault("ext", {})
+        d["cache_legal"] = d["cache_views"] = None
         self.__dict__.update(d)
 
     # -- public API (the logic lives in resolver / decision / serialize) ----------------------
 
     def legal_actions(self) -> list[int]:
         """Sorted legal move ids of the current decider; [] once the game is over."""
-        if self.legal_cache is None:
+        legal = self.cache_legal
+        if legal is None:
             f = self.stack[-1] if self.stack else None
-            self.legal_cache = LEGAL[f["kind"]](self, f) if f and f.get("decider") is not None else []
-        return self.legal_cache
+            legal = self.cache_legal = LEGAL[f["kind"]](self, f) if f and f.get("decider") is not None else []
+        return legal
 
     def current_player(self) -> int:
         """Seat that must decide now, or -1 when the game is over."""
@@ -198,7 +216,7 @@ class GameState:
         self.movers.append(f["decider"])
         f["decider"] = None
         self.history.append(action)
-        self.legal_cache = None
+        self.cache_legal = self.cache_views = None
         ANSWER[f["kind"]](self, f, action)
         run(self)
 

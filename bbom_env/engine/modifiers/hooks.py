@@ -21,11 +21,7 @@ from typing import TYPE_CHECKING
 
 from bbom_env.engine.model.constants import COST_ANY, ELEMENT_NAMES, HAND_SIZE
 from bbom_env.engine.modifiers.sources import gather, magician_kinds
-from bbom_env.engine.modifiers.transforms import (
-    NO_BAN,
-    transform_cost,
-    transform_unbanned,
-)
+from bbom_env.engine.modifiers.transforms import NO_BAN, transform_cost
 
 if TYPE_CHECKING:
     from bbom_env.engine.cards.card_types import Magician
@@ -400,34 +396,15 @@ def adjust_cost(
 
     ``element`` is the Action's own Element ("same"), None for Actions without one (Cure). Then
     the game's modules' cost transforms (``rules.Module.cost_transforms``: the Vth Element's
-    Spontaneous Elements, section 4.9); a base game has none and skips them on an empty check."""
-    modules = state.config.modules
-    if not modules:
-        return apply_cost_mods(player_mods(state, p), action, element, req)
-    last = gather.last
-    sourced = (last[1] if last[0] is modules else gather(modules))(state, p)
-    if type(sourced) is not tuple:
-        sourced = tuple(sourced)  # any iterable (Module.modifier_sources): read once
-    # A module game (every chosen Action asks): the temporary and the sourced modifiers read
-    # where they lie, the source asked once (player_mods' list not built without a temporary one)
-    pl = state.players[p]
-    temp = pl.mods
-    mag = state.pack.magicians[pl.magician].mods
-    mods: Iterable[dict] = sourced
-    if temp:  # (a loop, as _of_kind's)
-        mods = []
-        for t in temp:
-            mods.append(t.modifier)
-        mods += sourced
-    costed, banning, lost = cost_flags(mods, mag, action, pl.ability_lost)
-    if costed:  # (most costs of a module game meet no "cost" modifier: no copy made)
-        # player_mods' order: the Magician's (unless lost: V-10, V-27), the temporary, the sourced
-        req = apply_cost_mods(mods if lost else [*mag, *mods], action, element, req)
-    if banning:
+    Spontaneous Elements, section 4.9); a base game has none."""
+    mods = player_mods(state, p)
+    for m in mods:
+        if m["kind"] == "cost" and m["action"] in (action, "all"):
+            req = apply_cost_mods(mods, action, element, req)
+            break
+    if state.config.modules:
         return transform_cost(state, p, action, req)
-    # No "forbid" modifier: no Element banned for any Action (section 4.10), so each open
-    # transform is called as its ``unbanned`` form (GatedTransform), which reads no modifier again.
-    return transform_unbanned(state, p, action, req)
+    return req
 
 
 def triggers(state: GameState, p: int, event: str) -> list[tuple[str, str]]:
@@ -450,37 +427,6 @@ def expire(state: GameState, duration: str) -> None:
         for i, sp in enumerate(pl.spells):
             if sp.neutralized == duration:
                 pl.spells[i] = sp._replace(neutralized="")
-
-
-def cost_flags(
-    mods: Iterable[dict], mag: tuple[dict, ...], action: str, lost: bool
-) -> tuple[bool, bool, bool]:
-    """For ``hooks.adjust_cost``: whether a "cost" modifier names ``action``, whether one is a "forbid"
-    and whether the Magician ability is lost (``lost``, the flag, or a "lose_ability" among
-    ``mods``, the temporary and the sourced ones: V-10, V-27), the Magician's (``mag``) read
-    only when it is not."""
-    costed, banning, lost_by = _scan_costs(mods, action)
-    if lost or lost_by:
-        return costed, banning, True
-    # (a "lose_ability" on the sheet itself does not drop the sheet's modifiers: player_mods' rule)
-    on_sheet, sheet_bans, _ = _scan_costs(mag, action)
-    return costed or on_sheet, banning or sheet_bans, False
-
-
-def _scan_costs(mods: Iterable[dict], action: str) -> tuple[bool, bool, bool]:
-    """``cost_flags`` of one list: a "cost" modifier naming ``action``, a "forbid", a
-    "lose_ability" among ``mods``."""
-    costed = banning = lost = False
-    for m in mods:
-        kind = m["kind"]
-        if kind == "cost":
-            if m["action"] in (action, "all"):
-                costed = True
-        elif kind == "forbid":
-            banning = True
-        elif kind == "lose_ability":
-            lost = True
-    return costed, banning, lost
 
 
 def apply_cost_mods(

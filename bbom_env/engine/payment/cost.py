@@ -15,19 +15,17 @@ Payment sources are the records ``HandSource(code)`` for a card of the payer's h
 ``usable_support`` applies the source filters: an Element banned for the payer (a "forbid"
 modifier with an Element: section 4.10), no support payment, and crushed support cards.
 
-The base game's costs (Element parts and ``any`` only) use closed forms (the hot path); costs with
-module parts use the exact search of ``payment_search.py``.
+Whether cards pay a cost is the one solver's answer (``payment/solver.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, NamedTuple
 
 from bbom_env.engine.model.constants import (
     CODE_COUNT_INDEX,
     CODE_ELEMENT,
-    COST_ANY,
     COST_PARTS,
     CURRENCY,
     ELEMENT_NAMES,
@@ -41,6 +39,8 @@ from bbom_env.engine.model.constants import (
 from bbom_env.engine.model.records import NO_CARD, HandSource, Source
 from bbom_env.engine.modifiers import hooks
 from bbom_env.engine.payment.search import remaining
+from bbom_env.engine.payment.solver import Funds, can_cover, can_pay
+from bbom_env.engine.payment.solver import min_sum_at_least as _min_sum_at_least  # noqa: F401  (agents read it here)
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState
@@ -174,56 +174,6 @@ def available_values(state: GameState, payer: int, banned: frozenset[int] = froz
     return counts
 
 
-def values_and_currency(
-    state: GameState, payer: int, mods: Iterable[dict] | None = None
-) -> tuple[list[list[int]], int]:
-    """``available_values`` (no banned Element) and ``currency_cards`` in one pass over the
-    support pool (the module menu's counts: ``menu.MenuView``). ``mods``: the payer's modifiers
-    (``hooks.player_mods``) where the caller has read them in this state (the menu, once per
-    query), so that "no_support_payment" is looked up in them rather than read again."""
-    hand = state.players[payer].hand
-    counts = [hand[0:3], hand[3:6], hand[6:9], hand[9:12]]  # _ELEMENT_FIRST_CODES' slices, written out
-    currency = hand[CURRENCY]
-    # usable_support's filters (no banned Element here) written out, without its list of
-    # (seat, slot, code): the Element cards' codes and the currency cards of the support pool that
-    # are not crushed (V-21), of players not eliminated; none with "no_support_payment".
-    pooled: list[int] | None = None
-    pooled_currency = 0
-    for pl in state.players:
-        if pl.eliminated or not pl.support:
-            continue
-        for slot in pl.support:
-            if slot.crushed == NO_CARD:
-                code = slot.card
-                if code < NUM_ELEMENT_CODES:
-                    if pooled is None:
-                        pooled = [code]
-                    else:
-                        pooled.append(code)
-                elif code == CURRENCY:
-                    pooled_currency += 1
-    if pooled is None and not pooled_currency:
-        return counts, currency
-    if _pool_barred(state, payer, mods):
-        return counts, currency
-    if pooled is not None:
-        for code in pooled:
-            e, i = CODE_COUNT_INDEX[code]
-            counts[e][i] += 1
-    return counts, currency + pooled_currency
-
-
-def _pool_barred(state: GameState, payer: int, mods: Iterable[dict] | None) -> bool:
-    """Whether "no_support_payment" (V-30) is among the payer's modifiers: read now, or looked
-    up in ``mods`` (read by the caller in this state: ``state.has_mod``'s loop on them)."""
-    if mods is None:
-        return hooks.has_mod(state, payer, "no_support_payment")
-    for m in mods:
-        if m["kind"] == "no_support_payment":
-            return True
-    return False
-
-
 def available_codes(state: GameState, payer: int, banned: frozenset[int] = frozenset()) -> list[int]:
     """Every card code the payer can pay with, one entry per card (for the exact search)."""
     hand = state.players[payer].hand
@@ -240,44 +190,6 @@ def available_codes(state: GameState, payer: int, banned: frozenset[int] = froze
 # -- the solver -------------------------------------------------------------------------------
 
 
-def _min_sum_at_least(r: int, n1: int, n2: int, n3: int) -> tuple[int, int, int] | None:
-    """Counts (c1, c2, c3) with c1 + 2 c2 + 3 c3 >= r and the smallest such sum (least waste);
-    ties: more cards (low values are spent first, high values kept). None when impossible."""
-    if r <= 0:
-        return (0, 0, 0)
-    best = None
-    best_key = None
-    for c3 in range(min(n3, (r + 2) // 3) + 1):
-        for c2 in range(min(n2, (r - 3 * c3 + 1) // 2 if r > 3 * c3 else 0) + 1):
-            c1 = max(0, r - 3 * c3 - 2 * c2)
-            if c1 > n1:
-                continue
-            total = c1 + 2 * c2 + 3 * c3
-            key = (total, -(c1 + c2 + c3))
-            if best_key is None or key < best_key:
-                best, best_key = (c1, c2, c3), key
-    return best
-
-
-def can_cover(counts: list[list[int]], req: tuple) -> bool:
-    """Whether Element cards with counts[element][value-1] cover an Element-only cost (exact, no
-    card splitting): each Element part takes its least-waste cards, the rest pays ``any``."""
-    need_any = req[COST_ANY]
-    leftover = 0
-    for e in range(NUM_ELEMENTS):
-        n1, n2, n3 = counts[e]
-        r = req[e]
-        if r > 0:
-            best = _min_sum_at_least(r, n1, n2, n3)
-            if best is None:
-                return False
-            c1, c2, c3 = best
-            leftover += (n1 - c1) + 2 * (n2 - c2) + 3 * (n3 - c3)
-        else:
-            leftover += n1 + 2 * n2 + 3 * n3
-    return leftover >= need_any
-
-
 def spreads(n: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
     """Every way to put n units on parts with these capacities, the first parts filled first."""
     if not caps:
@@ -287,69 +199,6 @@ def spreads(n: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
     for first in range(min(n, caps[0]), -1, -1):
         for rest in spreads(n - first, caps[1:]):
             yield (first, *rest)
-
-
-def can_cover_pairs(counts: list[list[int]], req: tuple, pairs: int) -> bool:
-    """``can_cover`` with ``pairs`` Spontaneous Elements besides (section 4.9: each one Element
-    of value 1 of any type): exact, by trying each way to spread them over the parts still owed
-    (a spread uses as many as the parts can take: one more never hurts)."""
-    if can_cover(counts, req):
-        return True
-    if pairs <= 0:
-        return False
-    parts = [k for k in range(COST_PARTS) if req[k] > 0]
-    if len(parts) == 1:
-        # One part: every card that may pay it counts, whole (overpaying is allowed), plus a
-        # Spontaneous Element per pair: the sum decides.
-        k = parts[0]
-        if k == COST_ANY:
-            have = sum(c[0] + 2 * c[1] + 3 * c[2] for c in counts)
-        else:
-            c = counts[k]
-            have = c[0] + 2 * c[1] + 3 * c[2]
-        return have + pairs >= req[k]
-    caps = [req[k] for k in parts]
-    n = min(pairs, sum(caps))
-    if n == sum(caps):
-        return True
-    for spread in spreads(n, caps):
-        left = list(req[:COST_PARTS])
-        for k, m in zip(parts, spread, strict=True):
-            left[k] -= m
-        if can_cover(counts, tuple(left)):
-            return True
-    return False
-
-
-def can_cover_module(counts: list[list[int]], cost: Cost, pairs: int) -> bool:
-    """Whether Element cards with counts[element][value-1] cover a cost of Element parts and
-    ``any`` with its wildcards (``pairs`` Spontaneous Elements, section 4.9; ignored without
-    ``cost.wildcards``) and its Air conversion (``cost.convert``: one Air card counts as any one
-    other Element, its whole value, V-12). Exact (``payment_search.remaining`` agrees): without
-    the conversion, ``can_cover_pairs``; with it, also each Air card value converted to pay each
-    other Element part still owed (an Air card pays ``any`` without converting)."""
-    if not cost.wildcards:
-        pairs = 0
-    if can_cover_pairs(counts, cost, pairs):
-        return True
-    if not cost.convert:
-        return False
-    air = counts[_AIR]
-    for i in range(NUM_VALUES):
-        if not air[i]:
-            continue
-        rest = [c if e != _AIR else [*c[:i], c[i] - 1, *c[i + 1 :]] for e, c in enumerate(counts)]
-        owed: list[int] = list(cost[:COST_PARTS])
-        for k in range(NUM_ELEMENTS):
-            if k != _AIR and owed[k] > 0:
-                left = owed.copy()
-                left[k] = max(0, left[k] - (i + 1))
-                if can_cover_pairs(rest, tuple(left), pairs):
-                    return True
-    return False
-
-
-_AIR = 3  # constants.Element.AIR: the Element of the Air conversion (V-12)
 
 
 def covers(codes: list[int], req: tuple) -> bool:
@@ -408,48 +257,20 @@ def affordable(
     state: GameState, payer: int, req: tuple, action: str = "", banned: frozenset[int] | None = None
 ) -> bool:
     """Whether the payer's cards (hand and usable support) cover the cost for this Action
-    (``banned``: the Elements barred for it, section 4.10, when the caller knows them already).
-    Closed forms where the cost's shape has one; the exact search of ``payment_search`` else."""
-    cost = as_cost(req)
+    (``banned``: the Elements barred for it, section 4.10, when the caller knows them already):
+    the one solver (``payment/solver.py``)."""
     if banned is None:
         banned = banned_elements(state, payer, action) if action else NO_BAN
-    if cost.elements_only:
-        return can_cover(available_values(state, payer, banned), cost)
-    if cost.one_of or (cost.convert and (cost.distinct or cost.currency)):
-        return not any(remaining(tuple(available_codes(state, payer, banned)), cost))
-    if cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY]:
-        if cost.distinct or cost.currency:
-            return not any(remaining(tuple(available_codes(state, payer, banned)), cost))
-        # Element parts, any, wildcards (section 4.9) and the Air conversion (V-12): closed forms.
-        pairs = currency_cards(state, payer) // 2 if cost.wildcards else 0
-        return can_cover_module(available_values(state, payer, banned), cost, pairs)
-    # A cost in cards only: currency cards (a Dark Curse, section 4.7; a Black Spell, 4.8) and
-    # cards of pairwise different Elements (Acquire Dark Matter, 4.6). Each part takes its own
-    # cards (a currency card is no Element; an Element card pays 1 of the distinct part, whatever
-    # its value), and wildcards pay only Element parts, any and the one-of surcharge (none here).
-    if cost.currency and currency_cards(state, payer) < cost.currency:
-        return False
-    if cost.distinct:
-        counts = available_values(state, payer, banned)
-        return sum(1 for c in counts if c[0] or c[1] or c[2]) >= cost.distinct
-    return True
+    cost = req if len(req) == COST_PARTS else as_cost(req)
+    return can_pay(funds_of(state, payer, banned), cost)
 
 
-def currency_cards(state: GameState, payer: int) -> int:
-    """Currency cards the payer can pay with: the hand's and the usable support pool's (no
-    Element ban reaches them: a currency card has no Element)."""
-    # usable_support's filters for a currency card (not crushed, owner not eliminated, no
-    # "no_support_payment" modifier), written out: the menu counts this on many queries.
-    pooled = 0
-    for pl in state.players:
-        if pl.eliminated or not pl.support:
-            continue
-        for slot in pl.support:
-            if slot.card == CURRENCY and slot.crushed == NO_CARD:
-                pooled += 1
-    if pooled and hooks.has_mod(state, payer, "no_support_payment"):
-        pooled = 0
-    return state.players[payer].hand[CURRENCY] + pooled
+def funds_of(state: GameState, payer: int, banned: frozenset[int] = NO_BAN) -> Funds:
+    """The payer's funds for an Action whose banned Elements are ``banned`` (section 4.10)."""
+    counts = available_values(state, payer, banned)
+    currency = state.players[payer].hand[CURRENCY]
+    currency += sum(1 for _, _, code in usable_support(state, payer, banned) if code == CURRENCY)
+    return Funds(counts, currency)
 
 
 def irreducible(codes: list[int], req: tuple) -> bool:
@@ -465,17 +286,3 @@ def source_code(state: GameState, src: Source) -> int:
     if type(src) is HandSource:  # records are final: no subclass (a hot path)
         return src.code
     return state.players[src.seat].support[src.slot].card
-
-
-_FLAGGED: dict[tuple[Cost, str], Cost] = {}  # the few costs of a game, each built once per flag
-
-
-def with_flag(cost: Cost, flag: Literal["wildcards", "convert"]) -> Cost:
-    """``cost`` with one of its flags (``wildcards``, ``convert``) set, built once per cost and
-    flag: module cost transforms ask for the same few costs on every menu query."""
-    out = _FLAGGED.get((cost, flag))
-    if out is None:
-        out = cost._replace(wildcards=True) if flag == "wildcards" else cost._replace(convert=True)
-        if len(_FLAGGED) < 8192:
-            _FLAGGED[(cost, flag)] = out
-    return out

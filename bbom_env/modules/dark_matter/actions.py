@@ -21,7 +21,6 @@ from bbom_env.engine.ext import (
     BlockSpec,
     Cost,
     MenuAction,
-    ModulesMemo,
     Move,
     as_cost,
     banned_elements,
@@ -31,7 +30,6 @@ from bbom_env.engine.ext import (
     pay_frame,
     push,
     transform_cost,
-    with_flag,
 )
 from bbom_env.engine.model.constants import DARK_MATTER
 from bbom_env.engine.model.frames import Frame, Seat
@@ -41,13 +39,12 @@ from bbom_env.engine.model.records import SupportSlot
 from .state import NAME, dm_state
 
 if TYPE_CHECKING:
-    from bbom_env.engine.ext import GameState, MenuView
+    from bbom_env.engine.ext import GameState, SeatView
 
 ACQUIRE = "acquire_dark_matter"  # the Action's name: payment frames and "forbid" modifiers read it
 ACQUIRE_BLOCK = "ACQUIRE_DARK_MATTER"
 # Section 4.6, V-17: 2 Element cards of pairwise different Elements, any values.
 ACQUIRE_COST = Cost(distinct=2)
-_ACQUIRE_CARDS = ACQUIRE_COST.distinct  # (read on every menu query)
 
 
 def dark_matter_cost(n: int) -> Cost:
@@ -79,43 +76,25 @@ SPONTANEOUS_ACTIONS = frozenset(("activate", "learn", "acquire", "destroy", "cur
 
 def spontaneous_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
     """The module's cost transform (``rules.Module.cost_transforms``): ``with_spontaneous`` on the
-    cost of an Action paid in Elements (section 4.9, A-64, V-06). An Element the payer may not pay
-    with for this Action (the Phobia module's ban, section 4.10) may not be a Spontaneous Element
-    either: when the cost needs that Element it stays unpayable, so it gets no wildcards."""
+    cost of an Action paid in Elements (section 4.9, A-64, V-06) while the payer may make a pair
+    (``may_pair``). An Element the payer may not pay with for this Action (the Phobia module's
+    ban, section 4.10) may not be a Spontaneous Element either: when the cost needs that Element
+    it stays unpayable, so it gets no wildcards."""
     if action not in SPONTANEOUS_ACTIONS or not may_pair(state, p):
-        return req
-    return spontaneous_opened(state, p, action, req)
-
-
-def spontaneous_opened(state: GameState, p: int, action: str, req: tuple) -> tuple:
-    """``spontaneous_cost`` for a payer whose gate ``may_pair`` is open (``hooks.GatedTransform``:
-    the menu asks the gate once per query): ``spontaneous_unbanned``, unless the cost needs an
-    Element banned for the payer."""
-    out = spontaneous_unbanned(state, p, action, req)
-    if out is req:
-        return req  # not a cost Spontaneous Elements pay (the modifiers are not read)
-    cost = as_cost(out)  # (the cost with its wildcards: the same parts)
-    banned = banned_elements(state, p, action)
-    if banned and (any(cost[e] for e in banned) or (cost.one_of and set(cost.one_of_set) <= banned)):
-        return req
-    return cost
-
-
-def spontaneous_unbanned(state: GameState, p: int, action: str, req: tuple) -> tuple:
-    """``spontaneous_opened`` for a payer with no banned Element (``hooks.GatedTransform``: the
-    menu knows when no "forbid" modifier bans one, section 4.10): the modifiers are not read."""
-    if action not in SPONTANEOUS_ACTIONS:
         return req
     cost = as_cost(req)
     if cost.currency or cost.distinct or cost.wildcards or cost.is_free:
         return req
-    return with_flag(cost, "wildcards")
+    banned = banned_elements(state, p, action)
+    if banned and (any(cost[e] for e in banned) or (cost.one_of and set(cost.one_of_set) <= banned)):
+        return req
+    return cost._replace(wildcards=True)
 
 
 def may_pair(state: GameState, p: int) -> bool:
-    """The gate of ``spontaneous_cost`` (``hooks.GatedTransform``): a payer who cannot make a pair
-    (fewer than 2 Dark Matter cards in hand and support pools) pays exactly as without the option
-    (section 4.9): the transform leaves every cost as it is (the menu's hot path in such games)."""
+    """Whether ``spontaneous_cost`` applies: a payer who cannot make a pair (fewer than 2 Dark
+    Matter cards in hand and support pools) pays exactly as without the option (section 4.9), and
+    the cost stays as printed."""
     held = state.players[p].hand[DARK_MATTER]
     if held >= 2:
         return True
@@ -132,35 +111,15 @@ def may_pair(state: GameState, p: int) -> bool:
 _DARK_MATTER_SLOT = SupportSlot(DARK_MATTER)
 
 
-def legal_acquire(state: GameState, view: MenuView) -> list[int]:
+def legal_acquire(state: GameState, view: SeatView) -> list[int]:
     """The Action's one id while the supply has a card, the Action is not forbidden and the
-    decider holds (hand and support pool) 2 payable Element cards of different Elements (a
-    list, not a generator: the menu asks on every query)."""
-    if view.plain(ACQUIRE):
-        # No modifier (so no "forbid"), no open transform (most menus): the Elements the player
-        # holds a payable card of (elements_held without a "forbid", inline: tot[e] > 0 exactly
-        # when one is held), then the supply.
-        tot = view.tot
-        if (tot[0] > 0) + (tot[1] > 0) + (tot[2] > 0) + (tot[3] > 0) < _ACQUIRE_CARDS:
-            return []
-        if state.ext[NAME].supply <= 0:  # type: ignore[attr-defined]  # dm_state, inline
-            return []
-    elif state.ext[NAME].supply <= 0 or view.forbidden(state, ACQUIRE, None):  # type: ignore[attr-defined]  # dm_state
+    decider can pay 2 cards of different Elements (after the cost transforms, which only add ways
+    to pay: the Air conversion, V-12; not the "cost" modifiers: V-17, counted in cards, A-51)."""
+    if state.ext[NAME].supply <= 0 or view.forbidden(ACQUIRE, None):  # type: ignore[attr-defined]  # dm_state
         return []
-    elif view.elements_held(state, ACQUIRE) < _ACQUIRE_CARDS:
-        # Short of the Elements as printed (the Elements the player holds a payable card of): the
-        # cost transforms, which only add ways to pay (the Air conversion, V-12: "different
-        # Elements" too), not the "cost" modifiers (V-17: counted in cards; A-51).
-        cost = view.transform(state, ACQUIRE, ACQUIRE_COST)
-        if cost is ACQUIRE_COST or not view.affordable(state, ACQUIRE, cost):
-            return []
-    modules = state.config.modules
-    last = _ACQUIRE_ID.last  # (inline: most queries)
-    return [last[1] if last[0] is modules else _ACQUIRE_ID(modules)]
-
-
-# The Action's move id in a module set's layout
-_ACQUIRE_ID: ModulesMemo[int] = ModulesMemo(lambda modules: block_start(ACQUIRE_BLOCK, modules))
+    if not view.payable(ACQUIRE, transform_cost(state, view.p, ACQUIRE, ACQUIRE_COST)):
+        return []
+    return [block_start(ACQUIRE_BLOCK, state.config.modules)]
 
 
 class AcquireDarkMatterFrame(Frame):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine.ext import PackMemo, ability_lost, as_cost, banned_elements, with_flag
+from bbom_env.engine.ext import PackMemo, ability_lost, as_cost, banned_elements
 from bbom_env.engine.model.constants import COST_ANY, Element
 
 if TYPE_CHECKING:
@@ -45,34 +45,19 @@ def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tu
     """The module's cost transform for the Air conversion (V-12): ``Cost.convert`` on a cost an
     Element card can pay, for the ability's owner on their own turn, once per turn, while the
     ability is not lost (V-10) and Air is not banned for this payment (section 4.10)."""
-    if not conversion_on(state, p):
+    if not conversion_on(state, p) or AIR in banned_elements(state, p, action):
         return req
-    return air_conversion_opened(state, p, action, req)
-
-
-def air_conversion_opened(state: GameState, p: int, action: str, req: tuple) -> tuple:
-    """``air_conversion_cost`` for a payer whose gate ``conversion_on`` is open
-    (``hooks.GatedTransform``: the menu asks the gate once per query)."""
-    if AIR in banned_elements(state, p, action):
-        return req
-    return air_conversion_unbanned(state, p, action, req)
-
-
-def air_conversion_unbanned(state: GameState, p: int, action: str, req: tuple) -> tuple:
-    """``air_conversion_opened`` for a payer with no banned Element (``hooks.GatedTransform``:
-    the menu knows when no "forbid" modifier bans Air, section 4.10): the modifiers are not read."""
     cost = as_cost(req)
     if cost.convert or not (
         cost[0] or cost[1] or cost[2] or cost[3] or cost[COST_ANY] or cost.one_of or cost.distinct
     ):
         return req  # nothing an Air card pays (a Dark Matter cost: sections 4.7, 4.8)
-    return with_flag(cost, "convert")
+    return cost._replace(convert=True)
 
 
 def conversion_on(state: GameState, p: int) -> bool:
-    """The gate of ``air_conversion_cost`` (``hooks.GatedTransform``): player p may use the
-    conversion now (their own turn, not used this turn, the ability not lost: V-10, V-12); when
-    False the transform leaves every cost of p as it is."""
+    """Whether player p may use the conversion now (their own turn, not used this turn, the
+    ability not lost: V-10, V-12); when False ``air_conversion_cost`` leaves every cost as it is."""
     if p != state.active:
         return False
     pl = state.players[p]

@@ -58,7 +58,7 @@ from .content import BLACK_PAGE, BlackPage, BlackSpell
 from .state import NAME, DarkMatterState, dm_state
 
 if TYPE_CHECKING:
-    from bbom_env.engine.ext import GameState, MenuView, Pack
+    from bbom_env.engine.ext import GameState, Pack, SeatView
 
 BLACK_BOOK = "black_book"  # the Action's name: payment frames and "forbid" modifiers read it
 LEFT, RIGHT = 0, 1  # the pages of the open spread (the frames' ``side``)
@@ -82,7 +82,7 @@ def shown_spell(state: GameState, side: int) -> tuple[str, BlackSpell] | None:
     return None if face is None else (pid, face)
 
 
-def legal_black_book(state: GameState, view: MenuView) -> list[int]:
+def legal_black_book(state: GameState, view: SeatView) -> list[int]:
     """The ids of the pages the decider may cast now (section 4.8, A-60; see the module doc): a
     list, not a generator (the menu asks on every query)."""
     p = view.p
@@ -92,11 +92,11 @@ def legal_black_book(state: GameState, view: MenuView) -> list[int]:
     # A Black Spell costs Dark Matter only (section 4.8, ``dark_matter_cost``): the menu's count of
     # the Dark Matter cards the player may pay with decides (no Element ban reaches them). Every
     # printed cost is at least 1 (``content``'s pack check): without one, no page is castable.
-    have = view.currency(state)
+    have = view.currency
     if not have:
         return []
     st: DarkMatterState = state.ext[NAME]  # type: ignore[assignment]  # dm_state, inline (every menu)
-    if st.closed or st.used_turn == state.turn or view.forbidden(state, BLACK_BOOK, None):
+    if st.closed or st.used_turn == state.turn or view.forbidden(BLACK_BOOK, None):
         return []
     last = _CASTABLE.last  # the memo's look-up, inline (asked on every menu query)
     costs = last[1] if last[0] is state.pack else _CASTABLE(state.pack)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from bbom_env.engine.ext import GameConfig, GameState, GatedTransform, Magician, Module, Pack, PackMemo
+from bbom_env.engine.ext import GameConfig, GameState, Magician, Module, Pack, PackMemo
 from bbom_env.engine.ext import registered as rules_registered
 from bbom_env.engine.model.constants import CURRENCY, DARK_MATTER
 
@@ -159,35 +159,8 @@ DARK_MATTER_MODULE = Module(
     modifier_schemas=(*air.MODIFIER_SCHEMAS, (MOVE_PHOBIA, {})),
     pay_actions=actions.PAY_ACTIONS + black_book.PAY_ACTIONS,
     card_codes=(DARK_MATTER,),
-    # Spontaneous Elements (section 4.9, V-06), the Air conversion (V-12); each with its gate (the
-    # menu leaves a transform out for a player it cannot change a cost of: GatedTransform).
-    # Both uniform: each sets one flag on every Element cost of its Actions that needs no banned
-    # Element (declared: flag, flag_actions, flag_stop; the menu reads them instead of probing).
-    cost_transforms=(
-        GatedTransform(
-            actions.spontaneous_cost,
-            actions.may_pair,
-            uniform=True,
-            opened=actions.spontaneous_opened,
-            unbanned=actions.spontaneous_unbanned,
-            flag="wildcards",
-            flag_actions=actions.SPONTANEOUS_ACTIONS,
-            # A pair needs 2 Dark Matter cards to pay with; holding them, may_pair is open.
-            min_currency=2,
-        ),
-        GatedTransform(
-            air.air_conversion_cost,
-            air.conversion_on,
-            uniform=True,
-            opened=air.air_conversion_opened,
-            unbanned=air.air_conversion_unbanned,
-            flag="convert",
-            flag_stop=air.AIR,
-            # The conversion is the ability of the Magicians that carry it (V-12): the menu
-            # leaves it out for another Magician's owner without asking conversion_on.
-            holders=air.CONVERTERS,
-        ),
-    ),
+    # Spontaneous Elements (section 4.9, V-06), the Air conversion (V-12): both add ways to pay.
+    cost_transforms=(actions.spontaneous_cost, air.air_conversion_cost),
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the
     # observation's Curse types follow from it.
     curse_types=(DARK_SYMBOL,),

@@ -50,7 +50,7 @@ from bbom_env.engine.model.move_args import NO_ARG
 from bbom_env.engine.model.records import NO_CARD, SupportSlot
 
 if TYPE_CHECKING:
-    from bbom_env.engine.ext import GameState, MenuView, Pack
+    from bbom_env.engine.ext import GameState, Pack, SeatView
 
 KIND = "move_phobia"  # the modifier kind on the Magician's sheet (the Dark Matter module declares it)
 ACTION = "move_phobia"  # the payment's Action name (rules.Module.pay_actions)
@@ -133,7 +133,7 @@ def _destinations(state: GameState, f: MoveToFrame) -> list[int]:
 # -- the menu Action ---------------------------------------------------------------------------------
 
 
-def legal_move(state: GameState, view: MenuView) -> list[int]:
+def legal_move(state: GameState, view: SeatView) -> list[int]:
     """The Action's one id: the owner's own Action phase (4.11, A-35: not a granted Action), once
     per turn, the ability not lost, a Phobia to move and 1 Dark Matter to pay with."""
     p = view.p
@@ -142,9 +142,9 @@ def legal_move(state: GameState, view: MenuView) -> list[int]:
     last = _MOVERS.last  # has_move, inline (asked by every menu of the Active Player)
     if state.players[p].magician not in (last[1] if last[0] is state.pack else _MOVERS(state.pack)):  # type: ignore[operator]
         return []
-    if state.players[p].ability_used or view.currency(state) < 1 or not _any_movable(state):
+    if state.players[p].ability_used or view.currency < 1 or not _any_movable(state):
         return []
-    if view.ability_lost(state):  # ability_lost, the query's modifiers read first
+    if view.ability_lost:  # ability_lost, the query's modifiers read first
         return []
     return [block_start(BLOCK, state.config.modules)]
 

@@ -1,0 +1,163 @@
+"""The seat view: what the rules ask of one seat in one state, read once (docs/rules.md sections
+4.0, 4.10, 4.11).
+
+A ``SeatView`` holds the seat's modifiers merged from every source (the Magician's sheet unless
+the ability is lost, the temporary ones, the modules' sourced ones: ``hooks.player_mods``), the
+Elements banned and the Actions forbidden by them, the cost of an Action after its "cost"
+modifiers and the modules' cost transforms (``hooks.adjust_cost``'s answer), and the funds the
+seat may pay with. "Can this seat pay this Action now?" is ``view.can_pay``, which asks the one
+solver (``payment/solver.py``).
+
+``seat_view(state, p)`` keeps the view on the state while a decision waits
+(``GameState.cache_views``, never saved): the Action menu, the payment decision and the
+observation read the same one; every move drops it, as it drops the legal moves. Between
+decisions (while effects resolve) a view is made fresh on each request, so no derived fact
+outlives a change of the state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bbom_env.engine.model.constants import CURRENCY, NUM_ELEMENT_CODES
+from bbom_env.engine.model.records import NO_CARD
+from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.modifiers.transforms import transform_cost
+from bbom_env.engine.payment.cost import as_cost
+from bbom_env.engine.payment.solver import Funds, can_pay
+
+if TYPE_CHECKING:
+    from bbom_env.engine.core.state import GameState
+
+Req = tuple[int, ...]
+NO_BAN: frozenset[int] = hooks.NO_BAN
+
+
+class SeatView:
+    """Player ``p``'s standing facts in ``state`` (see the module doc). ``frame``: the pending
+    decision's frame when the view was made for it (the Action menu reads its ``grants``)."""
+
+    __slots__ = (
+        "state", "p", "player", "frame", "mods", "_cost_mods", "_forbid", "funds_all", "_funds", "_lost",
+    )  # fmt: skip
+
+    def __init__(self, state: GameState, p: int) -> None:
+        self.state = state
+        self.p = p
+        self.player = state.players[p]
+        self.frame: dict | None = state.stack[-1] if state.stack else None
+        mods = hooks.player_mods(state, p)
+        if type(mods) is not tuple and type(mods) is not list:
+            mods = tuple(mods)  # any iterable a module's source yields: read once
+        self.mods = mods
+        cost_mods: list[dict] | None = None
+        forbid = no_pool = False
+        for m in mods:
+            kind = m["kind"]
+            if kind == "cost":
+                if cost_mods is None:
+                    cost_mods = []
+                cost_mods.append(m)
+            elif kind == "forbid":
+                forbid = True
+            elif kind == "no_support_payment":
+                no_pool = True  # V-30: the support pool does not pay for this player
+        self._cost_mods = cost_mods
+        self._forbid = forbid
+        self._funds: dict[frozenset[int], Funds] | None = None
+        self._lost: bool | None = None
+        self.funds_all = pool_funds(state, p, no_pool)
+
+    @property
+    def currency(self) -> int:
+        """Currency cards (Dark Matter) the seat may pay with: hand and usable support pool."""
+        return self.funds_all.currency
+
+    @property
+    def ability_lost(self) -> bool:
+        """``hooks.ability_lost`` (V-10, V-27)."""
+        if self._lost is None:
+            self._lost = hooks.ability_lost(self.state, self.p)
+        return self._lost
+
+    def forbidden(self, action: str, element: int | None) -> bool:
+        """Whether a "forbid" modifier stops this Action (its whole, or its own Element; 4.10)."""
+        return self._forbid and hooks.forbidden_by(self.mods, action, element)
+
+    def banned(self, action: str) -> frozenset[int]:
+        """Elements whose cards may not pay for this Action (section 4.10)."""
+        return hooks.banned_by(self.mods, action) if self._forbid else NO_BAN
+
+    def funds(self, action: str) -> Funds:
+        """The cards that may pay for this Action: a banned Element's left out (section 4.10)."""
+        if not self._forbid:
+            return self.funds_all
+        banned = hooks.banned_by(self.mods, action)
+        if not banned:
+            return self.funds_all
+        known = self._funds
+        if known is None:
+            known = self._funds = {}
+        funds = known.get(banned)
+        if funds is None:
+            funds = known[banned] = self.funds_all.without(banned)
+        return funds
+
+    def cost(self, action: str, element: int | None, req: Req) -> Req:
+        """What this Action costs the seat: the printed ``req`` after the "cost" modifiers (section
+        4.10; ``element``: the Action's own, for "same") and the modules' cost transforms
+        (Spontaneous Elements, 4.9; the Air conversion, V-12): ``hooks.adjust_cost``'s answer."""
+        if self._cost_mods is not None:
+            req = hooks.apply_cost_mods(self._cost_mods, action, element, req)
+        if self.state.config.modules:
+            req = transform_cost(self.state, self.p, action, req)
+        return req
+
+    def can_pay(self, action: str, element: int | None, req: Req) -> bool:
+        """Whether the seat can pay this Action's printed cost ``req`` now (``cost``, then the
+        solver with ``funds``)."""
+        return self.payable(action, self.cost(action, element, req))
+
+    def payable(self, action: str, cost: Req) -> bool:
+        """Whether the seat's funds for this Action pay ``cost`` (already adjusted)."""
+        if len(cost) != 5 and type(cost) is tuple:
+            cost = as_cost(cost)
+        return can_pay(self.funds(action) if self._forbid else self.funds_all, cost)
+
+
+def pool_funds(state: GameState, p: int, no_pool: bool) -> Funds:
+    """The hand's Element cards and currency cards, then the support pool's: cards of living
+    players, not crushed (V-21); none with ``no_pool`` (a "no_support_payment" modifier, V-30)."""
+    hand = state.players[p].hand
+    counts = [hand[0:3], hand[3:6], hand[6:9], hand[9:12]]  # constants.element_code's order
+    currency = hand[CURRENCY]
+    if not no_pool:
+        for q in state.players:
+            if q.eliminated or not q.support:
+                continue
+            for slot in q.support:
+                code = slot.card
+                if slot.crushed == NO_CARD:
+                    if code < NUM_ELEMENT_CODES:
+                        counts[code // 3][code % 3] += 1
+                    elif code == CURRENCY:
+                        currency += 1
+    return Funds(counts, currency)
+
+
+def seat_view(state: GameState, p: int) -> SeatView:
+    """Player p's view in this state: the one kept while the pending decision waits, else a new
+    one (kept when a decision waits: see the module doc)."""
+    views = state.cache_views
+    if views is not None:
+        view = views.get(p)
+        if view is not None:
+            return view
+    view = SeatView(state, p)
+    stack = state.stack
+    if stack and stack[-1].get("decider") is not None:
+        if views is None:
+            views = state.cache_views = {}
+        views[p] = view
+    return view
+

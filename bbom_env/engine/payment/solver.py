@@ -1,0 +1,132 @@
+"""The one payment solver (docs/rules.md section 4.0): whether a payer's funds pay a cost.
+
+Every "can this be paid?" of the engine ends here: the Action menu's (through the seat view,
+``payment/seat.py``), the module Actions', and ``cost.affordable``. ``Funds`` are the cards a
+payer may pay with for one Action (hand and usable support pool, an Element banned for the Action
+left out: section 4.10), counted by card code. ``can_pay(funds, cost)`` answers:
+
+- a cost of Element parts and "any" only (the base game's costs): the least-waste closed form
+  ``fits`` (each Element part takes its least-waste cards, the rest pays "any"; a card is never
+  split, [PROPOSED] 4.0);
+- a cost with a module's parts (a one-of surcharge, cards of different Elements, currency cards,
+  Spontaneous Elements, the Air conversion): the exact search of ``payment/search.py``, memoised
+  here by (funds, cost). Spontaneous Elements and the Air conversion only add ways to pay, so a
+  cost whose Element parts the Element cards already pay is payable without searching.
+"""
+
+from __future__ import annotations
+
+from bbom_env.engine.model.constants import COST_ANY, COST_PARTS, CURRENCY, NUM_ELEMENT_CODES
+from bbom_env.engine.payment.search import remaining
+
+Req = tuple[int, ...]
+
+
+class Funds:
+    """The cards a payer may pay with for one Action: ``counts[element][value - 1]`` of the
+    Element cards, ``tot[element]`` their value, and ``currency`` cards (Dark Matter)."""
+
+    __slots__ = ("counts", "tot", "currency", "_key")
+
+    def __init__(self, counts: list[list[int]], currency: int) -> None:
+        self.counts = counts
+        self.tot = [c[0] + 2 * c[1] + 3 * c[2] for c in counts]
+        self.currency = currency
+        self._key: tuple[int, ...] | None = None
+
+    def key(self) -> tuple[int, ...]:
+        """The funds as one tuple (the solver's memo key): the Element cards by code, then the
+        currency cards."""
+        if self._key is None:
+            c = self.counts
+            self._key = (*c[0], *c[1], *c[2], *c[3], self.currency)
+        return self._key
+
+    def codes(self) -> tuple[int, ...]:
+        """One card code per card (the exact search's input)."""
+        key = self.key()
+        out = [code for code in range(NUM_ELEMENT_CODES) for _ in range(key[code])]
+        return (*out, *([CURRENCY] * self.currency))
+
+    def without(self, banned: frozenset[int]) -> Funds:
+        """These funds less the cards of the banned Elements (section 4.10)."""
+        none = [0, 0, 0]
+        return Funds([none if e in banned else c for e, c in enumerate(self.counts)], self.currency)
+
+    def elements_held(self) -> int:
+        """How many Elements the funds hold a card of."""
+        tot = self.tot
+        return (tot[0] > 0) + (tot[1] > 0) + (tot[2] > 0) + (tot[3] > 0)
+
+
+def min_sum_at_least(r: int, n1: int, n2: int, n3: int) -> tuple[int, int, int] | None:
+    """Counts (c1, c2, c3) with c1 + 2 c2 + 3 c3 >= r and the smallest such sum (least waste);
+    ties: more cards (low values are spent first, high values kept). None when impossible."""
+    if r <= 0:
+        return (0, 0, 0)
+    best = None
+    best_key = None
+    for c3 in range(min(n3, (r + 2) // 3) + 1):
+        for c2 in range(min(n2, (r - 3 * c3 + 1) // 2 if r > 3 * c3 else 0) + 1):
+            c1 = max(0, r - 3 * c3 - 2 * c2)
+            if c1 > n1:
+                continue
+            total = c1 + 2 * c2 + 3 * c3
+            key = (total, -(c1 + c2 + c3))
+            if best_key is None or key < best_key:
+                best, best_key = (c1, c2, c3), key
+    return best
+
+
+def can_cover(counts: list[list[int]], req: Req) -> bool:
+    """Whether Element cards with counts[element][value-1] cover an Element-only cost (exact, no
+    card splitting): each Element part takes its least-waste cards, the rest pays ``any``."""
+    leftover = 0
+    for e in range(4):
+        n1, n2, n3 = counts[e]
+        r = req[e]
+        if r > 0:
+            best = min_sum_at_least(r, n1, n2, n3)
+            if best is None:
+                return False
+            c1, c2, c3 = best
+            leftover += (n1 - c1) + 2 * (n2 - c2) + 3 * (n3 - c3)
+        else:
+            leftover += n1 + 2 * n2 + 3 * n3
+    return leftover >= req[COST_ANY]
+
+
+def fits(tot: list[int], counts: list[list[int]], req: Req) -> bool:
+    """``can_cover``, decided by the values' sums where they decide: without an "any" part each
+    Element's value against its part; with only "any", the total."""
+    if req[COST_ANY] == 0:
+        return tot[0] >= req[0] and tot[1] >= req[1] and tot[2] >= req[2] and tot[3] >= req[3]
+    if req[0] == req[1] == req[2] == req[3] == 0:
+        return tot[0] + tot[1] + tot[2] + tot[3] >= req[COST_ANY]
+    if tot[0] + tot[1] + tot[2] + tot[3] < req[0] + req[1] + req[2] + req[3] + req[COST_ANY]:
+        return False
+    return can_cover(counts, req)
+
+
+def can_pay(funds: Funds, cost: Req) -> bool:
+    """Whether ``funds`` pay ``cost`` (five numbers, or a ``cost.Cost``)."""
+    if len(cost) == COST_PARTS:
+        return fits(funds.tot, funds.counts, cost)
+    # A Cost: fields 5-8 are the one-of surcharge, its Elements, distinct and currency parts;
+    # 9-10 the flags that only add ways to pay (Spontaneous Elements, the Air conversion).
+    if not (cost[5] or cost[7] or cost[8]):
+        if fits(funds.tot, funds.counts, cost[:COST_PARTS]):
+            return True
+        if not (cost[9] or cost[10]):
+            return False
+    key = (funds.key(), cost)
+    known = _MEMO.get(key)
+    if known is None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        known = _MEMO[key] = not any(remaining(funds.codes(), cost))  # type: ignore[arg-type]
+    return known
+
+
+_MEMO: dict[tuple, bool] = {}  # (funds, cost) -> answer: a pure function of both
+_MEMO_SIZE = 1 << 16
