@@ -19,7 +19,7 @@ from bbom_env.engine.cards.pack import (
     Magician,
     Monster,
     Pack,
-    PackMemo,
+    PackIndex,
     PackSection,
 )
 from bbom_env.engine.cards.vocab import TARGETS, IntRange, PackError, normalize_effect, normalize_mod, show
@@ -38,10 +38,10 @@ from bbom_env.engine.core.moves import (
 from bbom_env.engine.core.resample import register_hidden, rewrite_log
 from bbom_env.engine.core.resolver import done, frame, push
 from bbom_env.engine.core.rules import (
+    CostTransform,
     CurseRule,
     MenuAction,
     Module,
-    ModulesMemo,
     register,
     registered,
     ruleset,
@@ -60,8 +60,8 @@ from bbom_env.engine.modifiers.hooks import (
     rule_point,
     standing_surcharge,
     support_capacity,
+    transform_cost,
 )
-from bbom_env.engine.modifiers.transforms import transform_cost
 from bbom_env.engine.payment.cost import Cost, as_cost
 from bbom_env.engine.payment.frame import pay_frame
 from bbom_env.engine.payment.seat import SeatView
@@ -72,6 +72,7 @@ from bbom_env.engine.play.ops import OPS, auto_op, choice_op, lookup
 from bbom_env.engine.play.zones import eliminate, madness_in_hand, return_madness
 
 __all__ = [
+    "CostTransform",
     "BlockSpec",
     "COMMON_FIELDS",
     "Cost",
@@ -88,7 +89,6 @@ __all__ = [
     "MenuAction",
     "Module",
     "ModuleState",
-    "ModulesMemo",
     "Monster",
     "Move",
     "OPS",
@@ -97,7 +97,7 @@ __all__ = [
     "PICK_SUPPORT",
     "Pack",
     "PackError",
-    "PackMemo",
+    "PackIndex",
     "SeatView",
     "PackSection",
     "TARGETS",

@@ -3,16 +3,12 @@ block per seat relative to the observer (``seat0.*`` ... ``seat4.*``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import numpy as np
 from numpy import frombuffer, uint8
 
 from bbom_env.engine.core.state import GameState, PlayerState
 from bbom_env.engine.model.constants import MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS, NUM_CODES
-from bbom_env.engine.model.records import TempModifier
-from bbom_env.engine.modifiers.hooks import ability_lost, limit_sums
-from bbom_env.engine.modifiers.sources import gather
+from bbom_env.engine.payment.seat import seat_view
 
 from .obs_core import ObsContext, ObsSection, Part
 
@@ -92,18 +88,6 @@ def modifier_kinds(ctx: ObsContext) -> list[str]:
     return base + [k for k in ctx.rules.modifier_kinds if k not in base]
 
 
-def _loses(temp: list[TempModifier], sourced: Iterable[dict]) -> bool:
-    """Whether a "lose_ability" modifier (V-10, V-27) is among a player's temporary modifiers or
-    what the modules' sources yield for them (hooks.ability_lost's test, past the flag)."""
-    for t in temp:
-        if t.modifier["kind"] == "lose_ability":
-            return True
-    for m in sourced:
-        if m["kind"] == "lose_ability":
-            return True
-    return False
-
-
 # Card types up to which a seat's discard counts are gathered rather than written in place.
 _GATHER_MAX = 16
 # Offsets of a seat block's fields from its start (the status flags are 0..5).
@@ -126,22 +110,6 @@ class Seats(ObsSection):
         self.mod_index = {k: i for i, k in enumerate(mod_kinds)}
         for k in range(MAX_PLAYERS):
             self.parts += self._seat_parts(k, variants, mod_kinds)
-        # Support capacity and Spell limit before temporary and sourced modifiers and clipping, per
-        # Magician and ability-lost flag: the same sums as engine hooks (section 4.11, a lost ability
-        # drops the sheet's modifiers). With a module that adds modifier sources (cards active in a
-        # zone, hooks.player_mods' third source, e.g. a Phobia in a support, section 9.2) encode asks
-        # them once per seat (mod_sources.gather: the one source itself when there is one, as the
-        # hooks ask it; fresh every time, STYLE practice 10) and adds what they yield, as
-        # hooks.ability_and_limits does, instead of asking the hooks, which would ask them again.
-        self.fast_limits: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {}
-        self.source = gather(ctx.modules) if ctx.rules.modifier_sources else None
-        for mid, mag in ctx.pack.magicians.items():
-            slots = sum(m["amount"] for m in mag.mods if m["kind"] == "support_slots")
-            extra = sum(m["amount"] for m in mag.mods if m["kind"] == "spell_limit")
-            self.fast_limits[mid] = (
-                (mag.support_slots + slots, mag.spell_limit + extra),
-                (mag.support_slots, mag.spell_limit),
-            )
 
     def _seat_parts(self, k: int, variants: int, mod_kinds: list[str]) -> list[Part]:
         ctx = self.ctx
@@ -225,7 +193,6 @@ class Seats(ObsSection):
     ) -> None:
         players = state.players
         n = len(players)
-        source = self.source
         for k in range(MAX_PLAYERS):
             b = self.seat_start[k]
             if k >= n:
@@ -240,29 +207,18 @@ class Seats(ObsSection):
                 on.append(b + _ELIMINATED)
             if pl.ability_used:
                 on.append(b + _USED)
-            # Lost for good, or while a lose_ability modifier lasts (a module's kind, V-10, V-27).
-            sourced: Iterable[dict] = ()
-            if source is None:
-                lost = ability_lost(state, p)
-            else:
-                sourced = source(state, p)
-                if type(sourced) is not tuple:
-                    sourced = list(sourced)  # any iterable (Module.modifier_sources): read twice
-                lost = pl.ability_lost
-                if not lost and (sourced or pl.mods):  # (most seats: neither)
-                    lost = _loses(pl.mods, sourced)
-            if lost:
+            # The seat's view of the rules (kept while the decision waits): lost for good, or while a
+            # lose_ability modifier lasts (V-10, V-27); the limits with every modifier (4.11).
+            view = seat_view(state, p)
+            if view.ability_lost:
                 on.append(b + _LOST)
-            self._player(state, p, pl, k, lost, sourced, vec, on, idx, val)
+            self._player(pl, k, view.limits, vec, on, idx, val)
 
     def _player(
         self,
-        state: GameState,
-        p: int,
         pl: PlayerState,
         k: int,
-        lost: bool,
-        sourced: Iterable[dict],
+        limits: tuple[int, int],
         vec: np.ndarray,
         on: list[int],
         idx: list[int],
@@ -272,7 +228,10 @@ class Seats(ObsSection):
         nt = ctx.ntypes
         b_mag, b_sizes, b_disc, b_hand, b_sup, b_spells, b_mods = self.rows[k]
         on.append(b_mag + self.magician_index[pl.magician])
-        cap, lim = self._limits(pl, lost, sourced, b_mods, on)
+        cap, lim = limits
+        mod_index = self.mod_index
+        for m in pl.mods:  # the seat's temporary modifiers, by kind
+            on.append(b_mods + mod_index[m.modifier["kind"]])
         if ctx.codes_all:  # seatK.sizes then seatK.discard (contiguous): one run of bytes
             run = bytearray((sum(pl.hand), len(pl.deck), sum(pl.discard), len(pl.support), cap, lim))
             run.extend(pl.discard)
@@ -316,27 +275,3 @@ class Seats(ObsSection):
             vec[b_hand : b_hand + nt] = frombuffer(bytes(pl.hand), uint8)
         else:
             vec[b_hand : b_hand + nt] = ctx.types(pl.hand)
-
-    def _limits(
-        self, pl: PlayerState, lost: bool, sourced: Iterable[dict], b_mods: int, on: list[int]
-    ) -> tuple[int, int]:
-        """Support capacity and Spell limit of player ``pl`` (``lost``: hooks.ability_lost;
-        ``sourced``: what the modules' sources yield for them, hooks.ability_and_limits' third
-        group); flags their temporary modifiers."""
-        mod_index = self.mod_index
-        fast = self.fast_limits
-        # hooks.ability_lost, not pl.ability_lost: a lose_ability modifier (V-10) drops the sheet's too.
-        cap, lim = fast[pl.magician][lost]
-        for m in pl.mods:
-            mod = m.modifier
-            kind = mod["kind"]
-            on.append(b_mods + mod_index[kind])
-            if kind == "support_slots":
-                cap += mod["amount"]
-            elif kind == "spell_limit":
-                lim += mod["amount"]
-        if sourced:  # a module game's cards active in a zone (section 9.2)
-            more_slots, more_spells = limit_sums(sourced)
-            cap += more_slots
-            lim += more_spells
-        return (cap if cap > 0 else 0), (lim if lim > 1 else 1)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from bbom_env.engine.actions.menu import MenuView, req_of
+from bbom_env.engine.actions.menu import req_of
 from bbom_env.engine.cards.checks import check_fields, element, labels, opt, req
 from bbom_env.engine.cards.pack import COMMON_FIELDS, PackSection
 from bbom_env.engine.cards.vocab import TARGETS, IntRange, normalize_effect
@@ -47,6 +47,7 @@ from bbom_env.engine.model.frames import Decider, Element, Frame, Seat
 from bbom_env.engine.model.move_args import ELEMENT
 from bbom_env.engine.model.typed import ModuleState
 from bbom_env.engine.payment.frame import pay_frame
+from bbom_env.engine.payment.seat import SeatView
 from bbom_env.engine.play.decision import Decision
 from bbom_env.engine.play.ops import auto_op
 
@@ -124,11 +125,11 @@ def _start(state: GameState) -> int:
     return M.layout(state.config.modules).by_name[BLOCK].start
 
 
-def legal_meditate(state: GameState, view: MenuView) -> Iterator[int]:
+def legal_meditate(state: GameState, view: SeatView) -> Iterator[int]:
     """One id per Element the decider can pay 1 card of (not forbidden for this Action)."""
     start = _start(state)
     for e in range(4):
-        if not view.forbidden(state, "toy_meditate", e) and view.can_pay_single(state, "toy_meditate", e, 1):
+        if not view.forbidden("toy_meditate", e) and view.can_pay("toy_meditate", e, req_of(e, 1)):
             yield start + e
 
 

@@ -12,7 +12,7 @@ from bbom_env.engine.actions import rulings
 from bbom_env.engine.actions.menu import req_of
 from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.resolver import done, frame, push
-from bbom_env.engine.core.rules import CurseRule, MenuAction, ruleset
+from bbom_env.engine.core.rules import CurseRule, MenuAction
 from bbom_env.engine.model import move_args as A
 from bbom_env.engine.model.constants import (
     CURE_COST,
@@ -100,7 +100,7 @@ def curse_rule(state: GameState, curse: CurseOnTrack) -> CurseRule | None:
     ctype = state.pack.curses[curse.curse].type
     if ctype in _CURSE_ELEMENT:
         return None
-    return ruleset(state.config.modules).curse_rules.get(ctype)
+    return state.rules.curse_rules.get(ctype)
 
 
 def destroy_cost(state: GameState, p: int, curse: CurseOnTrack) -> tuple:
@@ -194,25 +194,36 @@ def choose_acquire(state: GameState, f: dict, mv: M.Move) -> None:
 
 def legal_destroy(state: GameState, view: SeatView) -> list[int]:
     """Section 4.4: a face-up Curse on the track (neutralized Curses cannot be destroyed, section
-    7), the top of each stack first, whose cost (``destroy_cost``) the decider can pay. In a game
-    with modules, a base Curse that needs an Element banned for the decider (its own, a token's;
-    a Multi-Element Curse's any) is forbidden (V-36); a module's Curse type stays allowed."""
+    7), the top of each stack first, whose cost (``destroy_cost``'s) the decider can pay. In a
+    game with modules, a base Curse that needs an Element banned for the decider (its own, a
+    token's; a Multi-Element Curse's any) is forbidden (V-36); a module's Curse type stays allowed."""
     out: list[int] = []
     if view.forbidden("destroy", None):
         return out
     p = view.p
-    banned = view.banned("destroy") if state.config.modules else NO_BAN
+    modules = state.config.modules
+    banned = view.banned("destroy") if modules else NO_BAN
+    surcharge = hooks.standing_surcharge(state, p, "destroy") if modules else 0  # (V-32)
     for slot, stack in enumerate(state.track):
         depth = len(stack)
         for pos in range(depth):
             curse = stack[depth - 1 - pos]
             if curse.neutralized_at >= 0:
                 continue
-            if banned and curse_rule(state, curse) is None:
-                el = _CURSE_ELEMENT.get(state.pack.curses[curse.curse].type)
-                if el is None or el in banned or any(curse.tokens[e] for e in banned):
+            rule = curse_rule(state, curse)
+            if rule is not None:
+                ok = view.payable("destroy", rule.cost(state, p, curse))
+            else:
+                base, el = _curse_base(state, curse)
+                if banned and (el is None or el in banned or any(curse.tokens[e] for e in banned)):
                     continue  # V-36
-            if view.payable("destroy", destroy_cost(state, p, curse)):
+                if surcharge and el is not None and rulings.other_colours(curse, el):
+                    ok = view.payable(
+                        "destroy", rulings.token_surcharge(state, p, curse, base, el, surcharge)
+                    )
+                else:
+                    ok = view.can_pay("destroy", el, base)  # curse_req's cost
+            if ok:
                 out.append(M.DESTROY_CURSE + slot * MAX_STACK + pos)  # moves.curse_arg(slot, pos)
     return out
 

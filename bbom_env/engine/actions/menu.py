@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.resolver import done, frame
-from bbom_env.engine.core.rules import ruleset
 from bbom_env.engine.model.constants import COST_PARTS
 from bbom_env.engine.payment.seat import seat_view
 
@@ -27,16 +26,22 @@ Req = tuple[int, ...]
 
 def req_of(e: int, n: int) -> Req:
     """A cost of n Elements of Element e: (fire, water, earth, air, any)."""
+    if n < _KNOWN:
+        return _REQS[e][n]
     r = [0] * COST_PARTS
     r[e] = n
     return tuple(r)
+
+
+_KNOWN = 16  # the costs of up to 15 Elements of one Element, built once
+_REQS = tuple(tuple((*(n if k == e else 0 for k in range(4)), 0) for n in range(_KNOWN)) for e in range(4))
 
 
 def menu_legal(state: GameState, f: MenuFrame) -> list[int]:
     """DP-03: END plus every Action whose target exists and whose cost can be paid."""
     view = seat_view(state, f["player"])
     out = [M.END]
-    for action in ruleset(state.config.modules).actions:
+    for action in state.rules.actions:
         out.extend(action.legal(state, view))
     out.sort()
     return out
@@ -57,7 +62,7 @@ def answer_menu(state: GameState, f: dict, move: int) -> None:  # rules.MenuActi
         f["grants"] -= 1
     modules = state.config.modules
     mv = M.decode(move, modules)
-    action = ruleset(modules).action_of_block.get(mv.block)
+    action = state.rules.action_of_block.get(mv.block)
     if action is None:
         raise AssertionError(f"menu: no registered Action owns move block {mv.block} ({mv})")
     action.choose(state, f, mv)

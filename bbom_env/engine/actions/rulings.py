@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from bbom_env.engine.model.records import CurseOnTrack
 
 
-
 def other_colours(curse: CurseOnTrack, el: int) -> bool:
     """Whether the Curse carries an Element token of another colour than its Element (A-62)."""
     tokens = curse.tokens

@@ -91,6 +91,8 @@ class Pack:
     section_modules: Mapping[str, str] = field(default_factory=dict)
     # The file each card comes from (an override's card: the override), for messages that name it.
     origins: Mapping[str, str] = field(default_factory=dict)
+    # Tables derived from the pack (``PackIndex``), built on first use: not part of the pack's value.
+    indexes: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __reduce__(self) -> tuple:
         # Pickle by reference: a state pickles small, and unpickles to the same cached pack.
@@ -158,31 +160,21 @@ class Pack:
 T = TypeVar("T")
 
 
-class PackMemo(Generic[T]):
-    """``build(pack)`` once per loaded pack: a module's table read by the menu or the hooks on
-    every query (a Magician set, castable pages, the Phobias' constraints). A pack is immutable
-    once loaded but not hashable (its tables are dicts), so it is keyed by identity and kept, so
-    that its id is not reused while the entry lives. ``last`` is ``(pack, value)`` of the last pack
-    asked: a hot path reads ``m.last[1] if m.last[0] is pack else m(pack)`` without a call."""
+class PackIndex(Generic[T]):
+    """A table derived from a pack (a Magician set, castable pages, the Phobias' constraints):
+    ``index(pack)`` is ``build(pack)``, built once and kept on the pack itself (``Pack.indexes``),
+    which every game of that pack references. A pack is immutable once loaded."""
 
-    __slots__ = ("build", "last", "_known")
+    __slots__ = ("build",)
 
     def __init__(self, build: Callable[[Pack], T]) -> None:
         self.build = build
-        self.last: tuple[Pack | None, T | None] = (None, None)
-        self._known: dict[int, tuple[Pack, T]] = {}
 
     def __call__(self, pack: Pack) -> T:
-        last = self.last
-        if last[0] is pack:
-            return last[1]  # type: ignore[return-value]
-        known = self._known.get(id(pack))
-        if known is None or known[0] is not pack:
-            if len(self._known) > 64:
-                self._known.clear()
-            known = self._known[id(pack)] = (pack, self.build(pack))
-        self.last = known
-        return known[1]
+        value = pack.indexes.get(self)
+        if value is None:
+            value = pack.indexes[self] = self.build(pack)
+        return value  # type: ignore[no-any-return]
 
 
 # -- sections of a module ------------------------------------------------------------------------

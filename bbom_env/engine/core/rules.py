@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bbom_env.engine.cards import pack as cards
 from bbom_env.engine.cards import vocab
@@ -52,6 +52,18 @@ if TYPE_CHECKING:
     from bbom_env.engine.core.config import GameConfig
     from bbom_env.engine.core.state import GameState
     from bbom_env.engine.play.decision import Decision
+
+
+class CostTransform(NamedTuple):
+    """A module's way to pay more (``Module.cost_transforms``; docs/rules.md section 4.10):
+    ``applies(state, payer)`` whether the payer may use it now (e.g. holds a pair of Dark Matter
+    cards, section 4.9); ``transform(state, payer, action, cost, banned)`` the cost of ``action``
+    with it (``banned``: the Elements barred for the payer's Action, section 4.10), the cost itself
+    where it adds nothing. ``hooks.adjust_cost`` and the seat view apply the transforms that apply,
+    in module order, after the "cost" modifiers."""
+
+    applies: Callable[[GameState, int], bool]
+    transform: Callable[[GameState, int, str, tuple, frozenset[int]], tuple]
 
 
 @dataclass(frozen=True)
@@ -121,11 +133,10 @@ class Module:
     offered in the Magician choice of this game (setup step 6; a config switch may leave them out).
     ``curse_rules``: a ``CurseRule`` per Curse type of its own that the base's destroy cost,
     destroy-by-effect or token rules do not fit (the Dark Curses, section 4.7, V-07, V-08).
-    ``cost_transforms``: functions ``(state, payer, action, cost)`` -> cost, applied after the
-    "cost" modifiers to every Action cost built by ``hooks.adjust_cost`` and checked by the menu's
-    ``MenuView.can_pay`` (the Vth Element's Spontaneous Elements, section 4.9, and Air conversion,
-    V-12). A transform may only add ways to pay (the menu tries a cost without them first); a base
-    game has none."""
+    ``cost_transforms``: ``CostTransform``s, applied after the "cost" modifiers to every Action
+    cost (``hooks.adjust_cost``, the seat view's ``cost``): the Vth Element's Spontaneous Elements
+    (section 4.9) and Air conversion (V-12). A transform may only add ways to pay; a base game has
+    none."""
 
     name: str
     blocks: tuple[BlockSpec, ...] = ()
@@ -140,7 +151,7 @@ class Module:
     pay_actions: tuple[str, ...] = ()
     curse_types: tuple[str, ...] = ()
     curse_rules: tuple[CurseRule, ...] = ()
-    cost_transforms: tuple[Callable[[GameState, int, str, tuple], tuple], ...] = ()
+    cost_transforms: tuple[CostTransform, ...] = ()
     card_codes: tuple[int, ...] = ()
     pack_sections: tuple[PackSection, ...] = ()
     state_type: type | None = None
@@ -274,44 +285,8 @@ def unregister(name: str) -> None:
     _forget_rulesets()
 
 
-# What the layers above keep of a ruleset (``ModulesMemo``s): forgotten with the cached rulesets
-# when a module is (un)registered.
-RULESET_MEMOS: list[Callable[[], None]] = []
-
-T = TypeVar("T")
-
-
-class ModulesMemo(Generic[T]):
-    """``build(modules)`` for the last modules tuple asked, found again by identity (a hot path
-    pays no hashing): a pure function of the immutable tuple and of the registered modules,
-    forgotten when a module is (un)registered (``RULESET_MEMOS``). ``last`` is ``(modules,
-    value)``: a hot path reads ``m.last[1] if m.last[0] is modules else m(modules)`` without a
-    call (``cards.PackMemo`` is the same for a pack)."""
-
-    __slots__ = ("build", "last")
-
-    def __init__(self, build: Callable[[tuple[str, ...]], T]) -> None:
-        self.build = build
-        # (no value before the first build: it is read only when the tuple matches, never None)
-        self.last: tuple[tuple[str, ...] | None, T] = (None, None)  # type: ignore[assignment]
-        RULESET_MEMOS.append(self.forget)
-
-    def __call__(self, modules: tuple[str, ...]) -> T:
-        last = self.last
-        if last[0] is modules:
-            return last[1]
-        value = self.build(modules)
-        self.last = (modules, value)
-        return value
-
-    def forget(self) -> None:
-        self.last = (None, None)  # type: ignore[assignment]
-
-
 def _forget_rulesets() -> None:
     ruleset.cache_clear()
-    for forget in RULESET_MEMOS:
-        forget()
 
 
 def _union(modules: Iterable[Module], part: str) -> tuple:
@@ -350,7 +325,7 @@ class Ruleset:
     curse_types: tuple[str, ...]
     card_codes: tuple[int, ...]
     stats: tuple[str, ...]
-    cost_transforms: tuple[Callable[[GameState, int, str, tuple], tuple], ...]
+    cost_transforms: tuple[CostTransform, ...]
     setup: tuple[Callable[[GameState], None], ...]
     invariants: tuple[Callable[[GameState], None], ...]
     render: tuple[Callable[[GameState], list[str]], ...]

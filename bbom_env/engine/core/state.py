@@ -21,7 +21,7 @@ from bbom_env.engine.cards.hashes import pack_mismatch, pack_sha256
 from bbom_env.engine.cards.pack import Pack
 from bbom_env.engine.core.config import GameConfig
 from bbom_env.engine.core.resolver import ANSWER, LEGAL, IllegalActionError, run
-from bbom_env.engine.core.rules import pack_spec
+from bbom_env.engine.core.rules import Ruleset, pack_spec, ruleset
 from bbom_env.engine.model.constants import NUM_CODES, NUM_TRACK_SLOTS, Phase
 from bbom_env.engine.model.records import NO_CARD, CurseOnTrack, SpellSlot, SupportSlot, TempModifier
 from bbom_env.engine.model.typed import NOT_SAVED, SAVED_IF_SET, ModuleState, make_clone
@@ -120,8 +120,15 @@ class GameState:
     ext: dict[str, ModuleState] = field(default_factory=dict, metadata=SAVED_IF_SET)
     # Derived per decision, never saved, dropped on every move: the legal moves and the seat views
     # (``payment/seat.py``). Set ``legal_cache = None`` after changing a state by hand: both go.
+    # The game's rules: the base game and its modules (``rules.ruleset(config.modules)``), made
+    # once per game and shared by its clones; not saved (the config names the modules).
+    rules: Ruleset = field(default=None, metadata=NOT_SAVED)  # type: ignore[assignment]  # (set by __post_init__)
     cache_legal: list[int] | None = field(default=None, metadata=NOT_SAVED)
     cache_views: Any = field(default=None, metadata=NOT_SAVED)
+
+    def __post_init__(self) -> None:
+        if self.rules is None:
+            self.rules = ruleset(self.config.modules)
 
     @property
     def legal_cache(self) -> list[int] | None:
@@ -155,7 +162,7 @@ class GameState:
 
     def __getstate__(self) -> dict:
         d = self.__dict__.copy()
-        d["cache_legal"] = d["cache_views"] = None
+        d["cache_legal"] = d["cache_views"] = d["rules"] = None
         if not d["ext"]:
             del d["ext"]  # a base game pickles as it did before module states existed
         # The pack pickles by reference (its path): record what the files held, so that unpickling
@@ -177,6 +184,7 @@ class GameState:
             raise SaveError("cannot unpickle the state: it was pickled before the typed frames (frames.py)")
         d.setdefault("ext", {})
         d["cache_legal"] = d["cache_views"] = None
+        d["rules"] = ruleset(d["config"].modules)
         self.__dict__.update(d)
 
     # -- public API (the logic lives in resolver / decision / serialize) ----------------------

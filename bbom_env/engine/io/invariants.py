@@ -134,7 +134,7 @@ def _check_cards(state: GameState) -> None:
 def _module_counted(state: GameState, code: int) -> bool:
     """A card code a module of this game adds (``rules.Module.card_codes``: Dark Matter) is
     conserved by that module's own invariant: its supply is in the module's state."""
-    return code in ruleset(state.config.modules).card_codes[len(ruleset(()).card_codes) :]
+    return code in state.rules.card_codes[len(ruleset(()).card_codes) :]
 
 
 def _check_curses(state: GameState) -> None:
@@ -145,7 +145,7 @@ def _check_curses(state: GameState) -> None:
         extra = sorted((seen - want).elements())
         missing = sorted((want - seen).elements())
         raise _fail(state, f"Curses not conserved: duplicated/unknown {extra}, missing {missing}")
-    rules = ruleset(state.config.modules).curse_rules
+    rules = state.rules.curse_rules
     for s, slot in enumerate(state.track):
         if len(slot) > MAX_STACK:
             raise _fail(state, f"track slot {s} stacks {len(slot)} Curses (max {MAX_STACK})")
@@ -243,5 +243,5 @@ def check_invariants(state: GameState) -> None:
     _check_spells(state)
     _check_ranges(state)
     _check_decision(state)
-    for check in ruleset(state.config.modules).invariants:  # the modules' own (rules.Module)
+    for check in state.rules.invariants:  # the modules' own (rules.Module)
         check(state)

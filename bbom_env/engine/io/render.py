@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine.core.rules import ruleset
 from bbom_env.engine.model.constants import ELEMENT_NAMES, NUM_CODES, PHASE_NAMES, code_name
 from bbom_env.engine.model.records import NO_CARD, SupportSlot
 from bbom_env.engine.play.decision import describe
@@ -66,7 +65,7 @@ def render(state: GameState) -> str:
             f"[{_counts(pl.discard)}] support [{' '.join(_slot_name(s) for s in pl.support) or '-'}]"
         )
         lines.append(f"    spells: {spells}")
-    for part in ruleset(state.config.modules).render:  # the modules' render parts (rules.Module)
+    for part in state.rules.render:  # the modules' render parts (rules.Module)
         lines += part(state)
     lines.append(f"decision: {describe(state)}")
     return "\n".join(lines)

@@ -340,7 +340,7 @@ def check_state(state: GameState) -> None:
     """The engine invariants of a state built from a checked save (SaveError when one fails)."""
     from bbom_env.engine.io.invariants import check_invariants
 
-    for check in ruleset(state.config.modules).save_checks:  # the modules' state, field by field
+    for check in state.rules.save_checks:  # the modules' state, field by field
         try:
             check(state)
         except AssertionError as exc:

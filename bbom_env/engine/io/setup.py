@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from bbom_env.engine.cards.pack import CURSE_TYPES, Pack, PackMemo
+from bbom_env.engine.cards.pack import CURSE_TYPES, Pack, PackIndex
 from bbom_env.engine.core.config import ConfigError, GameConfig
 from bbom_env.engine.core.rules import check_game_pack, game_pack, ruleset
 from bbom_env.engine.core.state import GameState, PlayerState
@@ -99,7 +99,7 @@ def _pack_lists(pack: Pack) -> _PackLists:
     )
 
 
-_LISTS: PackMemo[_PackLists] = PackMemo(_pack_lists)
+_LISTS: PackIndex[_PackLists] = PackIndex(_pack_lists)
 
 
 def _piles(state: GameState) -> None:

@@ -20,7 +20,6 @@ Whether cards pay a cost is the one solver's answer (``payment/solver.py``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from bbom_env.engine.model.constants import (
@@ -39,7 +38,7 @@ from bbom_env.engine.model.constants import (
 from bbom_env.engine.model.records import NO_CARD, HandSource, Source
 from bbom_env.engine.modifiers import hooks
 from bbom_env.engine.payment.search import remaining
-from bbom_env.engine.payment.solver import Funds, can_cover, can_pay
+from bbom_env.engine.payment.solver import Funds, can_cover, can_pay, spreads  # noqa: F401  (auto payment)
 from bbom_env.engine.payment.solver import min_sum_at_least as _min_sum_at_least  # noqa: F401  (agents read it here)
 
 if TYPE_CHECKING:
@@ -188,17 +187,6 @@ def available_codes(state: GameState, payer: int, banned: frozenset[int] = froze
 
 
 # -- the solver -------------------------------------------------------------------------------
-
-
-def spreads(n: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
-    """Every way to put n units on parts with these capacities, the first parts filled first."""
-    if not caps:
-        if n == 0:
-            yield ()
-        return
-    for first in range(min(n, caps[0]), -1, -1):
-        for rest in spreads(n - first, caps[1:]):
-            yield (first, *rest)
 
 
 def covers(codes: list[int], req: tuple) -> bool:

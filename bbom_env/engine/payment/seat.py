@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 from bbom_env.engine.model.constants import CURRENCY, NUM_ELEMENT_CODES
 from bbom_env.engine.model.records import NO_CARD
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.modifiers.transforms import transform_cost
 from bbom_env.engine.payment.cost import as_cost
 from bbom_env.engine.payment.solver import Funds, can_pay
 
@@ -38,7 +37,8 @@ class SeatView:
     decision's frame when the view was made for it (the Action menu reads its ``grants``)."""
 
     __slots__ = (
-        "state", "p", "player", "frame", "mods", "_cost_mods", "_forbid", "funds_all", "_funds", "_lost",
+        "state", "p", "player", "frame", "mods", "_cost_mods", "_forbid", "_no_pool", "_funds_all",
+        "_funds", "_lost", "_transforms",
     )  # fmt: skip
 
     def __init__(self, state: GameState, p: int) -> None:
@@ -66,7 +66,33 @@ class SeatView:
         self._forbid = forbid
         self._funds: dict[frozenset[int], Funds] | None = None
         self._lost: bool | None = None
-        self.funds_all = pool_funds(state, p, no_pool)
+        self._no_pool = no_pool
+        self._funds_all: Funds | None = None
+        # The modules' cost transforms that apply to this seat now (section 4.9, V-12).
+        rules = state.rules.cost_transforms
+        self._transforms = [t.transform for t in rules if t.applies(state, p)] if rules else rules
+
+    @property
+    def funds_all(self) -> Funds:
+        """The cards the seat may pay with, no Element banned (``pool_funds``)."""
+        funds = self._funds_all
+        if funds is None:
+            funds = self._funds_all = pool_funds(self.state, self.p, self._no_pool)
+        return funds
+
+    @property
+    def limits(self) -> tuple[int, int]:
+        """(support capacity, Spell limit): the Magician sheet's plus the modifiers' changes
+        (section 4.11; ``hooks.support_capacity``, ``hooks.spell_limit``)."""
+        mag = self.state.pack.magicians[self.player.magician]
+        slots = extra = 0
+        for m in self.mods:
+            kind = m["kind"]
+            if kind == "support_slots":
+                slots += m["amount"]
+            elif kind == "spell_limit":
+                extra += m["amount"]
+        return max(0, mag.support_slots + slots), max(1, mag.spell_limit + extra)
 
     @property
     def currency(self) -> int:
@@ -108,15 +134,22 @@ class SeatView:
         4.10; ``element``: the Action's own, for "same") and the modules' cost transforms
         (Spontaneous Elements, 4.9; the Air conversion, V-12): ``hooks.adjust_cost``'s answer."""
         if self._cost_mods is not None:
-            req = hooks.apply_cost_mods(self._cost_mods, action, element, req)
-        if self.state.config.modules:
-            req = transform_cost(self.state, self.p, action, req)
+            for m in self._cost_mods:
+                if m["action"] == action or m["action"] == "all":
+                    req = hooks.apply_cost_mods(self._cost_mods, action, element, req)
+                    break
+        if self._transforms:
+            banned = self.banned(action)
+            for transform in self._transforms:
+                req = transform(self.state, self.p, action, req, banned)
         return req
 
     def can_pay(self, action: str, element: int | None, req: Req) -> bool:
-        """Whether the seat can pay this Action's printed cost ``req`` now (``cost``, then the
-        solver with ``funds``)."""
-        return self.payable(action, self.cost(action, element, req))
+        """Whether the seat can pay this Action's printed cost ``req`` now: its ``cost``, then
+        the one solver with the seat's ``funds`` for the Action."""
+        if self._cost_mods is not None or self._transforms:
+            return self.payable(action, self.cost(action, element, req))
+        return can_pay(self.funds(action) if self._forbid else self.funds_all, req)
 
     def payable(self, action: str, cost: Req) -> bool:
         """Whether the seat's funds for this Action pay ``cost`` (already adjusted)."""
@@ -160,4 +193,3 @@ def seat_view(state: GameState, p: int) -> SeatView:
             views = state.cache_views = {}
         views[p] = view
     return view
-

@@ -8,18 +8,25 @@ left out: section 4.10), counted by card code. ``can_pay(funds, cost)`` answers:
 - a cost of Element parts and "any" only (the base game's costs): the least-waste closed form
   ``fits`` (each Element part takes its least-waste cards, the rest pays "any"; a card is never
   split, [PROPOSED] 4.0);
-- a cost with a module's parts (a one-of surcharge, cards of different Elements, currency cards,
-  Spontaneous Elements, the Air conversion): the exact search of ``payment/search.py``, memoised
-  here by (funds, cost). Spontaneous Elements and the Air conversion only add ways to pay, so a
-  cost whose Element parts the Element cards already pay is payable without searching.
+- the same cost with Spontaneous Elements (a pair of Dark Matter cards as one Element of value
+  1, section 4.9) or the Air conversion (one Air card counted as another Element, V-12): each way
+  to spread the pairs over the parts still owed, and each Air card converted to each part;
+- a cost with another module part (a one-of surcharge, cards of different Elements, currency
+  cards): the exact search of ``payment/search.py``, memoised here by (funds, cost).
+
+``tests/engine/test_payment_solver.py`` compares the answers with a brute force over every
+assignment of the cards.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from bbom_env.engine.model.constants import COST_ANY, COST_PARTS, CURRENCY, NUM_ELEMENT_CODES
 from bbom_env.engine.payment.search import remaining
 
 Req = tuple[int, ...]
+AIR = 3  # constants.Element.AIR: the Element of the Air conversion (V-12)
 
 
 class Funds:
@@ -108,6 +115,55 @@ def fits(tot: list[int], counts: list[list[int]], req: Req) -> bool:
     return can_cover(counts, req)
 
 
+def spreads(n: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to put n units on parts with these capacities, the first parts filled first."""
+    if not caps:
+        if n == 0:
+            yield ()
+        return
+    for first in range(min(n, caps[0]), -1, -1):
+        for rest in spreads(n - first, caps[1:]):
+            yield (first, *rest)
+
+
+def _with_pairs(counts: list[list[int]], req: Req, pairs: int) -> bool:
+    """``can_cover`` with ``pairs`` Spontaneous Elements besides (section 4.9: each one Element
+    of value 1 of any type): each way to spread them over the parts still owed."""
+    if can_cover(counts, req):
+        return True
+    if pairs <= 0:
+        return False
+    parts = [k for k in range(COST_PARTS) if req[k] > 0]
+    caps = [req[k] for k in parts]
+    if min(pairs, sum(caps)) == sum(caps):
+        return True
+    for spread in spreads(pairs, caps):
+        left = list(req[:COST_PARTS])
+        for k, m in zip(parts, spread, strict=True):
+            left[k] -= m
+        if can_cover(counts, tuple(left)):
+            return True
+    return False
+
+
+def _with_conversion(counts: list[list[int]], req: Req, pairs: int) -> bool:
+    """``_with_pairs`` where one Air card may also count as any one other Element, its whole
+    value (V-12): each Air card value converted to pay each other Element part still owed."""
+    if _with_pairs(counts, req, pairs):
+        return True
+    air = counts[AIR]
+    for i in range(3):
+        if air[i]:
+            rest = [c if e != AIR else [*c[:i], c[i] - 1, *c[i + 1 :]] for e, c in enumerate(counts)]
+            for k in range(3):  # the Elements other than Air
+                if req[k] > 0:
+                    left = list(req[:COST_PARTS])
+                    left[k] = max(0, left[k] - (i + 1))
+                    if _with_pairs(rest, tuple(left), pairs):
+                        return True
+    return False
+
+
 def can_pay(funds: Funds, cost: Req) -> bool:
     """Whether ``funds`` pay ``cost`` (five numbers, or a ``cost.Cost``)."""
     if len(cost) == COST_PARTS:
@@ -115,10 +171,13 @@ def can_pay(funds: Funds, cost: Req) -> bool:
     # A Cost: fields 5-8 are the one-of surcharge, its Elements, distinct and currency parts;
     # 9-10 the flags that only add ways to pay (Spontaneous Elements, the Air conversion).
     if not (cost[5] or cost[7] or cost[8]):
-        if fits(funds.tot, funds.counts, cost[:COST_PARTS]):
+        req = cost[:COST_PARTS]
+        if fits(funds.tot, funds.counts, req):
             return True
-        if not (cost[9] or cost[10]):
-            return False
+        pairs = funds.currency // 2 if cost[9] else 0
+        if cost[10]:
+            return _with_conversion(funds.counts, req, pairs)
+        return pairs > 0 and _with_pairs(funds.counts, req, pairs)
     key = (funds.key(), cost)
     known = _MEMO.get(key)
     if known is None:

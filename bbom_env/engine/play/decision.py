@@ -102,9 +102,8 @@ def pending(state: GameState) -> Decision:
 
 def _module_decision(state: GameState, f: dict) -> Decision:
     """The decision of a module's waiting frame, as its module describes it (``Module.decisions``)."""
-    from bbom_env.engine.core.rules import ruleset
 
-    rules = ruleset(state.config.modules)
+    rules = state.rules
     describe = rules.decisions.get(f["kind"])
     if describe is None:
         raise ValueError(

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from bbom_env.engine.core.moves import PICK_HAND, PICK_SPELL
 from bbom_env.engine.core.resolver import TURN_START, done, frame, push
-from bbom_env.engine.core.rules import ModulesMemo, ruleset
 from bbom_env.engine.model.constants import (
     LAST_SPACE,
     NUM_TRACK_SLOTS,
@@ -246,16 +245,10 @@ def run_recup(state: GameState, f: RecupFrame) -> None:
 def _recup_drawn(state: GameState, p: int) -> bool:
     """The modules' ``recup_drawn`` seams after the Recuperation draw (the Phobia module places the
     Phobias of the hand, docs/rules.md 9.2): True when one of them took over the end of Recuperation."""
-    modules = state.config.modules
-    last = _RECUP_HOOKS.last
     took = False
-    for hook in last[1] if last[0] is modules else _RECUP_HOOKS(modules):
+    for hook in state.rules.recup_drawn:
         took = hook(state, p) or took
     return took
-
-
-# A module set's recup_drawn seams
-_RECUP_HOOKS: ModulesMemo[tuple] = ModulesMemo(lambda modules: ruleset(modules).recup_drawn)
 
 
 def legal_recup(state: GameState, f: RecupFrame) -> list[int]:

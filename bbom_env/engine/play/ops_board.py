@@ -135,7 +135,7 @@ def _destroy_curse(state: GameState, f: dict, op: dict, move: int) -> None:
     cid = remove_curse(state, slot, pos, f["controller"])
     state.stat("curses_destroyed")
     if state.config.modules:  # a module's own count (a Dark Curse destroyed by effect, V-07 switch)
-        rule = ruleset(state.config.modules).curse_rules.get(ctype)
+        rule = state.rules.curse_rules.get(ctype)
         if rule is not None and rule.stat:
             state.stat(rule.stat)
     state.event("destroy", f["controller"], cid)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine.core.rules import ruleset  # (at import: an import in a function costs ~1 us per call)
 from bbom_env.engine.model.constants import MADNESS, NUM_CODES, NUM_ELEMENTS, PHOBIA_BASE, ROUNDS, Phase
 from bbom_env.engine.model.records import NO_CARD, SupportSlot
 from bbom_env.engine.modifiers.hooks import rule_point
@@ -93,7 +92,7 @@ def arrived(state: GameState, p: int, code: int, zone: str) -> None:
     """A card arrived directly in p's hand or support by an effect ("hand", "support"): the
     modules' ``madness_arrived`` seams see it (the Phobia module places a Phobia, V-21, V-22).
     Callers ask only in a game with modules."""
-    for hook in ruleset(state.config.modules).madness_arrived:
+    for hook in state.rules.madness_arrived:
         hook(state, p, code, zone)
 
 
@@ -102,7 +101,7 @@ def madness_under(state: GameState, curse: str, code: int) -> bool:
     module keeps it by identity (V-29: a Phobia), else the Curse's ``madness`` count takes it."""
     if code == MADNESS or not state.config.modules:
         return False
-    return any(hook(state, curse, code) for hook in ruleset(state.config.modules).under_curse)
+    return any(hook(state, curse, code) for hook in state.rules.under_curse)
 
 
 def return_madness(state: GameState, code: int) -> None:
@@ -151,7 +150,7 @@ def remove_curse(state: GameState, slot: int, pos: int, destroyer: int) -> str:
         state.tokens[e] += tokens[e]
     kept: list[int] = []
     if state.config.modules:  # V-29: the cards a module kept under it, each by identity
-        for hook in ruleset(state.config.modules).from_curse:
+        for hook in state.rules.from_curse:
             kept += hook(state, cid)
     for code in [MADNESS] * under + kept:
         if destroyer >= 0:

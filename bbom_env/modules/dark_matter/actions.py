@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 from bbom_env.engine.ext import (
     BlockSpec,
     Cost,
+    CostTransform,
     MenuAction,
     Move,
     as_cost,
-    banned_elements,
     block_start,
     done,
     frame,
@@ -74,18 +74,17 @@ def with_spontaneous(cost: Cost) -> Cost:
 SPONTANEOUS_ACTIONS = frozenset(("activate", "learn", "acquire", "destroy", "cure"))
 
 
-def spontaneous_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
-    """The module's cost transform (``rules.Module.cost_transforms``): ``with_spontaneous`` on the
-    cost of an Action paid in Elements (section 4.9, A-64, V-06) while the payer may make a pair
-    (``may_pair``). An Element the payer may not pay with for this Action (the Phobia module's
-    ban, section 4.10) may not be a Spontaneous Element either: when the cost needs that Element
-    it stays unpayable, so it gets no wildcards."""
-    if action not in SPONTANEOUS_ACTIONS or not may_pair(state, p):
+def spontaneous_cost(state: GameState, p: int, action: str, req: tuple, banned: frozenset[int]) -> tuple:
+    """The module's cost transform (``SPONTANEOUS``): ``with_spontaneous`` on the cost of an
+    Action paid in Elements (section 4.9, A-64, V-06), for a payer who may make a pair
+    (``may_pair``). An Element the payer may not pay with for this Action (``banned``: the Phobia
+    module's ban, section 4.10) may not be a Spontaneous Element either: when the cost needs that
+    Element it stays unpayable, so it gets no wildcards."""
+    if action not in SPONTANEOUS_ACTIONS:
         return req
     cost = as_cost(req)
     if cost.currency or cost.distinct or cost.wildcards or cost.is_free:
         return req
-    banned = banned_elements(state, p, action)
     if banned and (any(cost[e] for e in banned) or (cost.one_of and set(cost.one_of_set) <= banned)):
         return req
     return cost._replace(wildcards=True)
@@ -151,3 +150,6 @@ BLOCKS: tuple[BlockSpec, ...] = (BlockSpec(ACQUIRE_BLOCK, NO_ARG, "acquire a Dar
 ACTIONS: tuple[MenuAction, ...] = (MenuAction(ACQUIRE, (ACQUIRE_BLOCK,), legal_acquire, choose_acquire),)
 FRAMES: tuple[str, ...] = ("dm_acquire",)
 PAY_ACTIONS: tuple[str, ...] = (ACQUIRE,)
+
+# Spontaneous Elements (section 4.9, V-06): the module's cost transform for the base Actions.
+SPONTANEOUS = CostTransform(may_pair, spontaneous_cost)

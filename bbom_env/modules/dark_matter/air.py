@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine.ext import PackMemo, ability_lost, as_cost, banned_elements
+from bbom_env.engine.ext import CostTransform, PackIndex, ability_lost, as_cost
 from bbom_env.engine.model.constants import COST_ANY, Element
 
 if TYPE_CHECKING:
@@ -38,14 +38,14 @@ def _converter_ids(pack: Pack) -> frozenset[str]:
     return frozenset(mid for mid, m in pack.magicians.items() if any(x["kind"] == KIND for x in m.mods))
 
 
-CONVERTERS: PackMemo[frozenset[str]] = PackMemo(_converter_ids)
+CONVERTERS: PackIndex[frozenset[str]] = PackIndex(_converter_ids)
 
 
-def air_conversion_cost(state: GameState, p: int, action: str, req: tuple) -> tuple:
+def air_conversion_cost(state: GameState, p: int, action: str, req: tuple, banned: frozenset[int]) -> tuple:
     """The module's cost transform for the Air conversion (V-12): ``Cost.convert`` on a cost an
-    Element card can pay, for the ability's owner on their own turn, once per turn, while the
-    ability is not lost (V-10) and Air is not banned for this payment (section 4.10)."""
-    if not conversion_on(state, p) or AIR in banned_elements(state, p, action):
+    Element card can pay, for a payer whose conversion is on (``conversion_on``) while Air is
+    not banned for this payment (``banned``, section 4.10)."""
+    if AIR in banned:
         return req
     cost = as_cost(req)
     if cost.convert or not (
@@ -63,6 +63,8 @@ def conversion_on(state: GameState, p: int) -> bool:
     pl = state.players[p]
     if pl.ability_used:
         return False
-    last = CONVERTERS.last  # the memo's look-up, inline (asked on every menu query)
-    ids = last[1] if last[0] is state.pack else CONVERTERS(state.pack)
-    return pl.magician in ids and not ability_lost(state, p)  # type: ignore[operator]
+    return pl.magician in CONVERTERS(state.pack) and not ability_lost(state, p)
+
+
+# The Air conversion (V-12): the module's cost transform for the Air Magician's owner.
+AIR_CONVERSION = CostTransform(conversion_on, air_conversion_cost)

@@ -38,7 +38,7 @@ from bbom_env.engine.ext import (
     IntRange,
     MenuAction,
     Move,
-    PackMemo,
+    PackIndex,
     as_cost,
     auto_op,
     block_start,
@@ -98,9 +98,7 @@ def legal_black_book(state: GameState, view: SeatView) -> list[int]:
     st: DarkMatterState = state.ext[NAME]  # type: ignore[assignment]  # dm_state, inline (every menu)
     if st.closed or st.used_turn == state.turn or view.forbidden(BLACK_BOOK, None):
         return []
-    last = _CASTABLE.last  # the memo's look-up, inline (asked on every menu query)
-    costs = last[1] if last[0] is state.pack else _CASTABLE(state.pack)
-    assert costs is not None
+    costs = _CASTABLE(state.pack)
     left = costs[LEFT].get(st.book[st.spread])
     right = costs[RIGHT].get(st.book[st.spread + 1])
     out = []
@@ -124,7 +122,7 @@ def _castable(pack: Pack) -> tuple[dict[str, int], dict[str, int]]:
     return sides
 
 
-_CASTABLE: PackMemo[tuple[dict[str, int], dict[str, int]]] = PackMemo(_castable)
+_CASTABLE: PackIndex[tuple[dict[str, int], dict[str, int]]] = PackIndex(_castable)
 
 
 class BlackBookFrame(Frame):

@@ -39,7 +39,7 @@ from bbom_env.engine.ext import (
     TARGETS,
     CurseRule,
     GameConfig,
-    PackMemo,
+    PackIndex,
     auto_op,
     done,
     lookup,
@@ -79,8 +79,7 @@ def surcharged_cost(state: GameState, curse: CurseOnTrack, extra: int) -> Cost:
     """``dark_curse_cost`` with the payer's standing surcharge ``extra`` read by the caller (the
     menu: once per query, ``CurseRule.surcharged``): the printed cost plus ``extra`` Dark Matter
     cards (A-49), each size one object (``dark_matter_cost``)."""
-    last = _PRINTED.last  # the memo's look-up, inline (the menu asks for each Dark Curse)
-    printed = (last[1] if last[0] is state.pack else _PRINTED(state.pack))[curse.curse]  # type: ignore[index]
+    printed = _PRINTED(state.pack)[curse.curse]
     return dark_matter_cost(printed.currency + extra) if extra else printed
 
 
@@ -89,7 +88,7 @@ def _printed_costs(pack: Pack) -> dict[str, Cost]:
     return {cid: dark_matter_cost(c.cost) for cid, c in pack.sections[DARK_CURSE.name].items()}
 
 
-_PRINTED: PackMemo[dict[str, Cost]] = PackMemo(_printed_costs)
+_PRINTED: PackIndex[dict[str, Cost]] = PackIndex(_printed_costs)
 
 
 def _by_effect(config: GameConfig) -> bool:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine.ext import TARGETS, IntRange, PackMemo, auto_op, return_madness
+from bbom_env.engine.ext import TARGETS, IntRange, PackIndex, auto_op, return_madness
 from bbom_env.engine.model.constants import NUM_CODES, NUM_ELEMENTS, NUM_TRACK_SLOTS, ROUNDS, is_madness
 
 from .content import DARK_SYMBOL
@@ -62,7 +62,7 @@ def _setup_pages(pack: Pack) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 # Sorted once per pack (a game's setup sorted the pack's pages again: ~5 us of every new game).
-_SETUP_PAGES: PackMemo[tuple[tuple[str, ...], tuple[str, ...]]] = PackMemo(_setup_pages)
+_SETUP_PAGES: PackIndex[tuple[tuple[str, ...], tuple[str, ...]]] = PackIndex(_setup_pages)
 
 
 def dark_monster_count(state: GameState) -> int:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from bbom_env.engine.ext import GameConfig, GameState, Magician, Module, Pack, PackMemo
+from bbom_env.engine.ext import GameConfig, GameState, Magician, Module, Pack, PackIndex
 from bbom_env.engine.ext import registered as rules_registered
 from bbom_env.engine.model.constants import CURRENCY, DARK_MATTER
 
@@ -59,8 +59,10 @@ def _book_pages(pack: Pack) -> dict[str, tuple[str, ...]]:
 
 
 # Sorted once per pack (every new game sorted them again; the draws from them are unchanged).
-_DARK_CURSE_IDS: PackMemo[tuple[str, ...]] = PackMemo(lambda pk: tuple(sorted(pk.sections[DARK_CURSE.name])))
-_BOOK_PAGES: PackMemo[dict[str, tuple[str, ...]]] = PackMemo(_book_pages)
+_DARK_CURSE_IDS: PackIndex[tuple[str, ...]] = PackIndex(
+    lambda pk: tuple(sorted(pk.sections[DARK_CURSE.name]))
+)
+_BOOK_PAGES: PackIndex[dict[str, tuple[str, ...]]] = PackIndex(_book_pages)
 
 
 def setup_dark_curses(state: GameState) -> None:
@@ -160,7 +162,7 @@ DARK_MATTER_MODULE = Module(
     pay_actions=actions.PAY_ACTIONS + black_book.PAY_ACTIONS,
     card_codes=(DARK_MATTER,),
     # Spontaneous Elements (section 4.9, V-06), the Air conversion (V-12): both add ways to pay.
-    cost_transforms=(actions.spontaneous_cost, air.air_conversion_cost),
+    cost_transforms=(actions.SPONTANEOUS, air.AIR_CONVERSION),
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the
     # observation's Curse types follow from it.
     curse_types=(DARK_SYMBOL,),

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine.ext import PackMemo
+from bbom_env.engine.ext import PackIndex
 from bbom_env.engine.model.constants import NUM_PHOBIAS, PHOBIA_BASE
 
 from .content import SECTION, phobia_codes
@@ -86,7 +86,7 @@ def _build_table(pack: Pack) -> Constraints:
     return Constraints(tuple(rows))
 
 
-constraint_table: PackMemo[Constraints] = PackMemo(_build_table)  # built once per pack
+constraint_table: PackIndex[Constraints] = PackIndex(_build_table)  # built once per pack
 
 
 def _build_spell_surcharge_table(pack: Pack) -> Constraints:
@@ -105,7 +105,7 @@ def _build_spell_surcharge_table(pack: Pack) -> Constraints:
     return Constraints(rows)
 
 
-spell_surcharge_table: PackMemo[Constraints] = PackMemo(_build_spell_surcharge_table)
+spell_surcharge_table: PackIndex[Constraints] = PackIndex(_build_spell_surcharge_table)
 
 
 def phobia_modifiers(state: GameState, p: int) -> tuple[dict, ...]:
@@ -127,8 +127,7 @@ def phobia_modifiers(state: GameState, p: int) -> tuple[dict, ...]:
         return ()
     # the table of the game's spell_surcharge_element switch
     memo = constraint_table if state.config.spell_surcharge_element == "any" else spell_surcharge_table
-    last = memo.last  # the memo's look-up, inline (a hot path: every hook asks)
-    table = last[1] if last[0] is state.pack else memo(state.pack)
+    table = memo(state.pack)
     if codes is None:
         return table.rows[first - PHOBIA_BASE]  # type: ignore[union-attr]
     out = table.combos.get(codes)  # type: ignore[union-attr]  # (Constraints.combo's look-up, inline)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from bbom_env.engine.ext import GameState, Module, PackMemo, card_totals
+from bbom_env.engine.ext import GameState, Module, PackIndex, card_totals
 from bbom_env.engine.ext import registered as rules_registered
 from bbom_env.engine.model.constants import (
     MADNESS,
@@ -41,7 +41,7 @@ STATS = ("phobia_eliminations", "cards_crushed", "phobias_moved")
 # -- setup (section 1.3) -----------------------------------------------------------------------------
 
 # The pack's Phobia card codes, sorted, once per pack (every new game built and sorted them again).
-_PHOBIA_CODES: PackMemo[tuple[int, ...]] = PackMemo(
+_PHOBIA_CODES: PackIndex[tuple[int, ...]] = PackIndex(
     lambda pk: tuple(sorted(phobia_codes(pk.sections).values()))
 )
 

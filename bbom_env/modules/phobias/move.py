@@ -33,7 +33,7 @@ from bbom_env.engine.ext import (
     Decision,
     MenuAction,
     Move,
-    PackMemo,
+    PackIndex,
     block_start,
     decode,
     done,
@@ -78,9 +78,7 @@ class MoveToFrame(Frame):
 def has_move(state: GameState, p: int) -> bool:
     """Whether player p's Magician sheet has the ability (a ``move_phobia`` modifier): the
     Magician in a per-pack set (``legal_move`` reads the same set inline)."""
-    last = _MOVERS.last  # the memo's look-up, inline
-    ids = last[1] if last[0] is state.pack else _MOVERS(state.pack)
-    return state.players[p].magician in ids  # type: ignore[operator]
+    return state.players[p].magician in _MOVERS(state.pack)
 
 
 def _mover_ids(pack: Pack) -> frozenset[str]:
@@ -88,7 +86,7 @@ def _mover_ids(pack: Pack) -> frozenset[str]:
     return frozenset(mid for mid, m in pack.magicians.items() if any(x["kind"] == KIND for x in m.mods))
 
 
-_MOVERS: PackMemo[frozenset[str]] = PackMemo(_mover_ids)
+_MOVERS: PackIndex[frozenset[str]] = PackIndex(_mover_ids)
 
 
 def _sources(state: GameState, p: int) -> list[int]:
@@ -139,8 +137,7 @@ def legal_move(state: GameState, view: SeatView) -> list[int]:
     p = view.p
     if view.frame["grants"] >= 0 or p != state.active:
         return []
-    last = _MOVERS.last  # has_move, inline (asked by every menu of the Active Player)
-    if state.players[p].magician not in (last[1] if last[0] is state.pack else _MOVERS(state.pack)):  # type: ignore[operator]
+    if state.players[p].magician not in _MOVERS(state.pack):
         return []
     if state.players[p].ability_used or view.currency < 1 or not _any_movable(state):
         return []

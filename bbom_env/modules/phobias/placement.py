@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from bbom_env.engine.ext import (
     PICK_SUPPORT,
     Decision,
-    PackMemo,
+    PackIndex,
     decode,
     done,
     eliminate,
@@ -98,8 +98,7 @@ def _placed(state: GameState, p: int, code: int) -> None:
     Magician ability away shrinks a raised limit at once (V-27, A-75: the ``limits`` reaction, run
     next: the blue Magician discards non-Phobia support cards down to her printed slots, the green
     Magician boxes a Spell)."""
-    last = _LOSERS.last  # constraints.loses_ability as a per-pack set, looked up inline
-    if code in (last[1] if last[0] is state.pack else _LOSERS(state.pack)):  # type: ignore[operator]
+    if code in _LOSERS(state.pack):
         react(state, p)
 
 
@@ -114,7 +113,7 @@ def _loses(pack: Pack, code: int) -> bool:
 
 
 # The Phobia codes whose constraint takes the Magician ability away (V-27): a per-pack fact.
-_LOSERS: PackMemo[frozenset[int]] = PackMemo(_losers)
+_LOSERS: PackIndex[frozenset[int]] = PackIndex(_losers)
 
 
 def place_phobia(state: GameState, p: int, code: int) -> None:

@@ -10,7 +10,6 @@ import random
 from bbom_env.engine import GameConfig, new_game
 from bbom_env.engine.core.rules import ruleset
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.modifiers import transforms as seams
 
 ACTIONS = ("activate", "learn", "acquire", "destroy", "cure")
 REQS = ((1, 0, 0, 0, 0), (0, 2, 0, 0, 1), (0, 0, 3, 0, 0), (0, 0, 0, 0, 2), (1, 1, 1, 1, 0))
@@ -47,27 +46,3 @@ def test_transform_cost_follows_the_modules_tuple() -> None:
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
     assert checked > 5000 and changed > 50
-
-
-def test_a_plain_transform_is_called_and_a_gate_decides() -> None:
-    """``transform_cost``'s loop over (gate, call) pairs: a plain transform (no gate) is always
-    called; a ``GatedTransform``'s ``opened`` only while its gate is open, in the modules' order."""
-    from bbom_env.engine.modifiers import transforms as cost_transforms
-
-    def plain(state, p, action, req):  # type: ignore[no-untyped-def]
-        return (*req[:4], req[4] + 1)
-
-    def opened(state, p, action, req):  # type: ignore[no-untyped-def]
-        return (req[0] + 10, *req[1:])
-
-    state = new_game(GameConfig(num_players=2, seed=1, modules=("dark_matter",)))
-    saved = cost_transforms._GATES.last
-    try:
-        for is_open, want in ((True, (11, 0, 0, 0, 1)), (False, (1, 0, 0, 0, 1))):
-            gated = seams.GatedTransform(opened, lambda s, p, o=is_open: o, opened=opened)
-            pairs = cost_transforms._gates_and_calls((plain, gated))
-            assert pairs == ((None, plain), (gated.active, opened))
-            cost_transforms._GATES.last = (state.config.modules, pairs)
-            assert hooks.transform_cost(state, 0, "learn", (1, 0, 0, 0, 0)) == want
-    finally:
-        cost_transforms._GATES.last = saved

@@ -363,20 +363,3 @@ def test_random_games_with_the_air_magician_keep_the_invariants(dm: None, paymen
             check_invariants(state)
         used += sum(1 for e in state.log if e[1] == "ability" and e[3] == AIR_MAGICIAN)
     assert used > 0
-
-
-def test_the_menus_closed_form_with_pairs_agrees_with_the_exact_solver() -> None:
-    """``payment.can_cover_pairs`` (the menu's and ``affordable``'s check of section 4.9) says
-    what the exact search says (``covers``) for random hands, costs and Dark Matter counts."""
-    from bbom_env.engine.payment.cost import can_cover_pairs
-
-    rng = random.Random(11)
-    for _ in range(400):
-        cards = [rng.randrange(12) for _ in range(rng.randint(0, 6))]
-        dark = rng.randint(0, 7)
-        parts = [rng.choice((0, 0, 1, 2, 4)) for _ in range(4)] + [rng.randint(0, 2)]
-        counts = [[0, 0, 0] for _ in range(4)]
-        for c in cards:
-            counts[c // 3][c % 3] += 1
-        want = covers(cards + [DM] * dark, Cost(*parts, wildcards=True))
-        assert can_cover_pairs(counts, tuple(parts), dark // 2) == want, (cards, dark, parts)

@@ -19,7 +19,7 @@ from collections import Counter
 import pytest
 
 from bbom_env.engine import GameConfig, new_game
-from bbom_env.engine.cards.pack import PackMemo
+from bbom_env.engine.cards.pack import PackIndex
 from bbom_env.engine.core.state import GameState
 from bbom_env.engine.model.constants import ELEMENT_NAMES, HAND_SIZE
 from bbom_env.engine.model.records import TempModifier
@@ -150,7 +150,7 @@ def test_the_hooks_read_as_the_players_modifiers(modules: tuple[str, ...]) -> No
 def test_a_wrong_pack_fact_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Broken on purpose: a ``magician_kinds`` that forgets the Magicians' kinds makes the hooks
     skip the rigged Magicians' modifiers, which the comparison sees."""
-    monkeypatch.setattr(hooks, "magician_kinds", PackMemo(lambda pack: frozenset()))
+    monkeypatch.setattr(hooks, "magician_kinds", PackIndex(lambda pack: frozenset()))
     with pytest.raises(AssertionError):
         _walk(("dark_matter", "phobias"), range(1), Counter())
 
