@@ -27,7 +27,6 @@ from bbom_env.engine.model.constants import (
     NUM_VALUES,
 )
 from bbom_env.engine.model.records import HAND_SOURCES, HandSource, Source, SupportSource
-from bbom_env.engine.payment import counted as counted_costs
 from bbom_env.engine.payment.cost import (
     Cost,
     _min_sum_at_least,
@@ -82,8 +81,6 @@ def _unbanned_hand(hand: list[int], banned: frozenset[int]) -> list[int]:
 def _auto_elements(hand: list[int], pool: list[tuple[int, int, int]], payer: int, req: tuple) -> list[Source]:
     """The canonical payment of an Element-only cost from these cards (``hand``: counts by code,
     banned Elements zeroed, consumed; ``pool``: ``_pool``'s usable support cards)."""
-    if not pool and not req[COST_ANY]:
-        return _from_hand(hand, req)  # the common case, written out (the same cards as below)
     sources = _Sources(hand, pool, payer)
     for e, r in enumerate(req[:NUM_ELEMENTS]):
         if r > 0 and not sources.pay_element(e, r):
@@ -91,21 +88,6 @@ def _auto_elements(hand: list[int], pool: list[tuple[int, int, int]], payer: int
     if req[COST_ANY] > 0 and not sources.pay_any(req[COST_ANY]):
         raise ValueError(f"cost {as_cost(req).compact()} is not affordable")
     return sources.out
-
-
-def _from_hand(hand: list[int], req: tuple) -> list[Source]:
-    """``_Sources.pay_element`` for Element parts only, with no support card to draw on: the
-    least-waste cards of each Element, all from the hand."""
-    out: list[Source] = []
-    for e, r in enumerate(req[:NUM_ELEMENTS]):
-        if r > 0:
-            codes = ELEMENT_CODES[e]
-            best = _min_sum_at_least(r, hand[codes[0]], hand[codes[1]], hand[codes[2]])
-            if best is None:
-                raise ValueError(f"cost {as_cost(req).compact()} is not affordable")
-            for v in range(NUM_VALUES):
-                out += [HAND_SOURCES[codes[v]]] * best[v]
-    return out
 
 
 class _Sources:
@@ -200,13 +182,8 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
     hand = _unbanned_hand(hand, banned) if banned else hand.copy()
     pool = _pool(state, payer, banned)
     plain = tuple(cost[:COST_PARTS])
-    simple = not pool and not plain[COST_ANY]  # Element parts paid from the hand alone
-    if simple:
-        quick = _hand_alone(hand, cost, plain)
-        if quick is not None:
-            return quick
     counts = _counts(hand, pool)
-    if not simple and can_cover(counts, plain):
+    if can_cover(counts, plain):
         return _auto_elements(hand, pool, payer, plain)
     dark: list[Source] = []
     if cost.wildcards:
@@ -214,7 +191,7 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
         dark += [SupportSource(q, s) for q, s, c in pool if c == CURRENCY]
     converts = _conversions(hand, pool, plain) if cost.convert else []
     alone: list[_Conversion | None] = [None]  # no conversion
-    for pairs in range(_fewest_pairs(cost, plain, counts), len(dark) // 2 + 1):
+    for pairs in range(len(dark) // 2 + 1):
         for options in (alone, converts):  # the conversion only where it is needed (V-12)
             if pairs == 0 and options is alone:
                 continue  # the Element cards alone: they fall short (checked above)
@@ -227,85 +204,6 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
             if best is not None:
                 return best[1] + dark[: 2 * pairs]
     raise ValueError(f"cost {cost.compact()} is not affordable")
-
-
-def _hand_alone(hand: list[int], cost: Cost, plain: tuple) -> list[Source] | None:
-    """``_auto_spontaneous`` with no support card and no ``any`` part, counted: the hand's Element
-    cards alone (``_auto_elements``' own path), or ``_one_part_short`` (None: the search)."""
-    if _hand_covers(hand, plain):
-        return _from_hand(hand, plain)
-    return _one_part_short(hand, cost, plain)
-
-
-def _one_part_short(hand: list[int], cost: Cost, plain: tuple) -> list[Source] | None:
-    """The search, counted, for its most common case: one Element part that the hand's cards of
-    its Element fall short of, one of the two options (None: another case). Spontaneous Elements
-    (4.9): the fewest pairs are the shortfall, so every card of the Element is paid, then that
-    many pairs from the hand; the Air conversion (V-12): ``_converted_short``."""
-    parts = [k for k in range(NUM_ELEMENTS) if plain[k]]
-    if len(parts) != 1 or (cost.wildcards and cost.convert):
-        return None  # two parts (their spreads), both options: the search
-    e = parts[0]
-    codes = ELEMENT_CODES[e]
-    n1, n2, n3 = hand[codes[0]], hand[codes[1]], hand[codes[2]]
-    if not cost.wildcards:
-        return _converted_short(hand, e, plain[e], (n1, n2, n3))
-    short = plain[e] - (n1 + 2 * n2 + 3 * n3)
-    if hand[CURRENCY] < 2 * short:
-        return None  # unaffordable: the search says so
-    paid: list[Source] = []
-    paid += [HAND_SOURCES[codes[0]]] * n1 + [HAND_SOURCES[codes[1]]] * n2 + [HAND_SOURCES[codes[2]]] * n3
-    return paid + [HAND_SOURCES[CURRENCY]] * (2 * short)
-
-
-def _converted_short(hand: list[int], e: int, r: int, held: tuple[int, int, int]) -> list[Source] | None:
-    """``_one_part_short`` with the Air conversion: each Air value held, lowest first, converted
-    to Element e, and the least-waste cards of e for the rest of r; the least value paid, the
-    first found among equals (``_cheapest``'s choice between conversions)."""
-    if e == _AIR:
-        return None  # no other Element to convert to: the search refuses it
-    best: tuple[int, int, tuple[int, int, int]] | None = None
-    for v in range(1, NUM_VALUES + 1):
-        if hand[ELEMENT_CODES[_AIR][v - 1]]:
-            taken = _min_sum_at_least(r - v, *held)
-            if taken is not None:
-                value = v + taken[0] + 2 * taken[1] + 3 * taken[2]
-                if best is None or value < best[0]:
-                    best = (value, v, taken)
-    if best is None:
-        return None
-    _, v, (c1, c2, c3) = best
-    a, b, c = ELEMENT_CODES[e]
-    paid: list[Source] = [HAND_SOURCES[ELEMENT_CODES[_AIR][v - 1]]]
-    return paid + [HAND_SOURCES[a]] * c1 + [HAND_SOURCES[b]] * c2 + [HAND_SOURCES[c]] * c3
-
-
-def _hand_covers(hand: list[int], plain: tuple) -> bool:
-    """``can_cover`` for Element parts only (no ``any``) and no support card: each part needs its
-    Element's cards in hand worth at least as much (least waste always finds such cards)."""
-    for e in range(NUM_ELEMENTS):
-        r = plain[e]
-        if r > 0:
-            c1, c2, c3 = ELEMENT_CODES[e]
-            if hand[c1] + 2 * hand[c2] + 3 * hand[c3] < r:
-                return False
-    return True
-
-
-def _fewest_pairs(cost: Cost, plain: tuple, counts: list[list[int]]) -> int:
-    """The fewest Dark Matter pairs worth trying for an Element cost the Element cards (``counts``)
-    do not cover alone: without the conversion (V-12), only a part's own Element's cards and
-    pairs pay it (section 4.9), so the parts' shortfalls, summed, take that many pairs at least;
-    with it, 0 (one Air card converted may be enough)."""
-    if cost.convert:
-        return 0
-    short = 0
-    for e in range(NUM_ELEMENTS):
-        c = counts[e]
-        need = plain[e] - (c[0] + 2 * c[1] + 3 * c[2])
-        if need > 0:
-            short += need
-    return max(1, short)
 
 
 def _counts(hand: list[int], pool: list[tuple[int, int, int]]) -> list[list[int]]:
@@ -386,11 +284,6 @@ def _cheapest(
 
 
 def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:
-    if counted_costs.counted(cost):  # cards of one kind: counted (payment_counted)
-        pool = _pool(state, payer, banned)
-        if cost.currency:
-            return counted_costs.auto_currency(state, payer, cost, pool)
-        return counted_costs.auto_distinct(state, payer, cost, banned, pool)
     hand = state.players[payer].hand
     payable = (*range(NUM_ELEMENT_CODES), CURRENCY)
     chosen: list[Source] = [

@@ -32,7 +32,6 @@ from bbom_env.engine.model.constants import (
     NUM_VALUES,
 )
 from bbom_env.engine.model.records import HAND_SOURCES, HandSource, Source, SupportSource
-from bbom_env.engine.payment import counted as counted_costs
 from bbom_env.engine.payment.auto import auto_payment
 from bbom_env.engine.payment.cost import (
     Cost,
@@ -44,14 +43,6 @@ from bbom_env.engine.payment.cost import (
     is_free,
     source_code,
     usable_support,
-)
-from bbom_env.engine.payment.counted import (
-    completable_one_part,
-    counted,
-    one_part,
-    one_part_owed,
-    pays_counted,
-    useful_counted,
 )
 from bbom_env.engine.payment.search import remaining
 
@@ -190,9 +181,7 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     cost = None if len(req) == COST_PARTS else as_cost(req)
     if cost is not None and cost.elements_only:
         cost = None
-    # A module cost of one part (Spontaneous Elements, 4.9; the Air conversion, V-12): counted.
-    part = -1 if cost is None else one_part(cost)
-    covered = covers(picked, req) if part < 0 else _one_part_covered(picked, cost, part)
+    covered = covers(picked, req)
     irreducible_only = state.config.irreducible_payments
     if covered:
         out.append(M.PAY_CONFIRM)
@@ -201,7 +190,7 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
             return out
     offers, pool = _offers(state, f, cost is not None and bool(cost.currency or cost.wildcards))
     if cost is not None:
-        module_useful = _module_useful(picked, cost, pool, part, irreducible_only)
+        module_useful = _module_useful(picked, cost, pool, irreducible_only)
         out += [m for m, code in offers if module_useful(code)]
         out.sort()
         return out
@@ -233,29 +222,19 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     return out
 
 
-def _one_part_covered(picked: list[int], cost: Cost | None, part: int) -> bool:
-    """``covers`` for a ``payment_counted.one_part`` cost: nothing owed (counted)."""
-    assert cost is not None
-    return not one_part_owed(tuple(picked), cost, part)
-
-
 def _module_useful(
-    picked: list[int], cost: Cost, pool: list[int], part: int, irreducible_only: bool
+    picked: list[int], cost: Cost, pool: list[int], irreducible_only: bool
 ) -> Callable[[int], bool]:
     """``legal_pay``'s judge of a card for a cost with a module's parts: whether it pays part of
     what is still owed and, with irreducible payments (A-18), keeps an irreducible payment
     reachable (``completable_module``; the shapes it counts asked directly). Dark Matter that
     pays only as Spontaneous Elements (section 4.9) pays in pairs: each card is a pick (DP-P4),
     the first of a pair judged with its pair completed (A-18 counts a pair as one unit), offered
-    only while a second card is there. ``part``: the cost's ``payment_counted.one_part`` (>= 0:
-    what is owed is counted). A cost in cards of one kind (``payment_counted.counted``: sections
-    4.6-4.8) is judged by counting. Equal codes get equal answers (asked once)."""
-    if part < 0 and counted(cost):  # (no pairs: a counted cost has no wildcards)
-        return useful_counted(picked, pool, cost) if irreducible_only else pays_counted(picked, cost)
+    only while a second card is there. Equal codes get equal answers (asked once)."""
     verdict: dict[int, bool] = {}
     with_picks = _with_picks(pool, picked) if irreducible_only else pool  # the same for every card
     # What is owed, summed: ``remaining``'s numbers are ``left_to_pay``'s amounts (no Cost built).
-    owed = sum(remaining(tuple(picked), cost)) if part < 0 else one_part_owed(tuple(picked), cost, part)
+    owed = sum(remaining(tuple(picked), cost))
     pairs_only = cost.wildcards and not cost.currency
     odd = picked.count(CURRENCY) % 2
 
@@ -269,11 +248,6 @@ def _module_useful(
             trial = [*picked, code, code] if pool[CURRENCY] >= 2 else None
         if trial is None:
             ok = False
-        elif part >= 0:
-            ok = one_part_owed(tuple(trial), cost, part) < owed
-            if ok and irreducible_only:
-                known = completable_one_part(trial, with_picks, cost, part)
-                ok = completable_module(trial, with_picks, cost) if known is None else known
         else:
             ok = sum(remaining(tuple(trial), cost)) < owed
             if ok and irreducible_only:
@@ -347,7 +321,31 @@ def completable_pick(picked: list[int], pool: list[int], req: tuple[int, ...], c
         avail = [pool[a] + pool[b] + pool[c] + pool[d] for a, b, c, d in _CODES_BY_VALUE]
     fixed.append(CODE_VALUE[code])
     avail[CODE_VALUE[code] - 1] -= 1  # the candidate itself
-    return counted_costs.completable_values(fixed, avail, r)
+    return completable_values(fixed, avail, r)
+
+
+def completable_values(fixed: list[int], avail: list[int], r: int) -> bool:
+    """Whether values ``fixed`` (already chosen) plus some of ``avail`` (counts of values 1, 2, 3)
+    make an irreducible payment of r: sum >= r and sum - smallest < r. Adding a card never lowers
+    sum - smallest, so a fixed part that is already reducible can never be completed."""
+    t = sum(fixed)
+    m = min(fixed) if fixed else 9
+    if fixed and t - m >= r:
+        return False
+    if t >= r:
+        return True
+    n1, n2, n3 = avail
+    for q3 in range(n3 + 1):
+        for q2 in range(n2 + 1):
+            for q1 in range(n1 + 1):
+                s = t + q1 + 2 * q2 + 3 * q3
+                if s < r:
+                    continue
+                low = min(m, 1 if q1 else 9, 2 if q2 else 9, 3 if q3 else 9)
+                if s - low < r:
+                    return True
+                break  # one more value-1 card only raises s - low
+    return False
 
 
 # The card codes of each value (1, 2, 3), one per Element (for the "any" part above).
@@ -364,24 +362,17 @@ def completable_module(trial: list[int], pool: list[int], cost: Cost, budget: in
     time: section 4.9, a pair is one unit); it stops at a covering payment (adding to one makes it
     reducible). Past ``budget`` payments tried it answers True (no pick is refused on a guess).
     The answer depends on the trial's cards, not their order: memoised on the sorted trial (manual
-    payment asks the same trials again and again, about half of them in random play). A cost in
-    cards of one kind (``payment_counted.counted``) is answered by counting, as the search would."""
-    if budget >= counted_costs.COUNTED_SEARCH:
-        if counted_costs.counted(cost):
-            return counted_costs.completable_counted(trial, pool, cost)
-        part = counted_costs.one_part(cost)
-        if part >= 0:
-            known = counted_costs.completable_one_part(trial, pool, cost, part)
-            if known is not None:
-                return known
+    payment asks the same trials again and again, about half of them in random play)."""
     return _completable_module(tuple(sorted(trial)), tuple(pool), cost, budget)
 
 
 @lru_cache(maxsize=1 << 14)
 def _completable_module(trial: tuple[int, ...], pool: tuple[int, ...], cost: Cost, budget: int) -> bool:
-    left = counted_costs.pool_left(pool, trial)
-    if left is None:
-        return False
+    left = list(pool)
+    for c in trial:
+        left[c] -= 1
+    if min(left) < 0:
+        return False  # the pool lacks one of the trial's cards
     pairs = cost.wildcards and not cost.currency
     tried = 0
 
