@@ -113,17 +113,23 @@ def _offered(state) -> set[int]:  # type: ignore[no-untyped-def]
             continue
         spell = state.pack.spells[sp.spell]
         for x in (1, 2, 3):
-            req = hooks.adjust_cost(state, p, "activate", spell.element, req_of(spell.element, spell.activation_cost * x))
+            req = hooks.adjust_cost(
+                state, p, "activate", spell.element, req_of(spell.element, spell.activation_cost * x)
+            )
             if ok("activate", spell.element, req):
                 out.add(M.encode("ACTIVATE", M.A.SpellPower(i, x)))
     for e, pile in enumerate(state.library):
         if pile:
-            req = hooks.adjust_cost(state, p, "learn", e, req_of(e, state.pack.spells[pile[-1]].learning_cost))
+            req = hooks.adjust_cost(
+                state, p, "learn", e, req_of(e, state.pack.spells[pile[-1]].learning_cost)
+            )
             if ok("learn", e, req):
                 out.add(M.LEARN + e)
     for e in range(NUM_ELEMENTS):
         for j, v in enumerate((2, 3)):
-            if state.supply[e][j] and ok("acquire", e, hooks.adjust_cost(state, p, "acquire", e, req_of(e, v))):
+            if state.supply[e][j] and ok(
+                "acquire", e, hooks.adjust_cost(state, p, "acquire", e, req_of(e, v))
+            ):
                 out.add(M.encode("ACQUIRE", M.A.ElementValue(e, v)))
     return out
 
@@ -151,7 +157,9 @@ def test_the_menu_offers_what_choosing_charges_and_the_cards_cover(modules: tupl
                         curse = stack[len(stack) - 1 - mv.args.pos]
                         assert affordable(state, p, destroy_cost(state, p, curse), "destroy")
                     elif mv.block.startswith("CURE"):
-                        assert affordable(state, p, hooks.adjust_cost(state, p, "cure", None, CURE_REQ), "cure")
+                        assert affordable(
+                            state, p, hooks.adjust_cost(state, p, "cure", None, CURE_REQ), "cure"
+                        )
             state.apply_action(legal[rng.randrange(len(legal))])
     assert menus > 100
 

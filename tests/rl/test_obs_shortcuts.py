@@ -1,7 +1,7 @@
 """The observation encoder's module-game shortcuts against the general paths they stand for, on
 many random module-game states (``builders.random_decisions``): a seat's ability-lost flag,
 support capacity and Spell limit (``obs_player.Seats``: the modules' sources asked once per seat,
-their modifiers summed there) equal ``hooks.ability_and_limits`` (docs/rules.md sections 4.11, 9.2;
+their modifiers summed there) equal the hooks' (docs/rules.md sections 4.11, 9.2;
 V-10, V-27), with temporary modifiers and extra Phobias added to the random states, and with a
 test module whose source yields limit modifiers (the Phobias' yield none of them); and the count
 vectors written whole as bytes with both modules (``ObsContext.codes_all``: own hand and deck,
@@ -25,8 +25,7 @@ from bbom_env.engine.core import rules
 from bbom_env.engine.core.rules import Module
 from bbom_env.engine.model.constants import NUM_PHOBIAS, PHOBIA_BASE
 from bbom_env.engine.model.records import SupportSlot, TempModifier
-from bbom_env.engine.modifiers.hooks import ability_and_limits
-from bbom_env.engine.modifiers.sources import gather
+from bbom_env.engine.modifiers import hooks
 from bbom_env.rl.observation import ObservationEncoder
 
 PH = ("phobias",)
@@ -65,7 +64,7 @@ def _states(modules: tuple[str, ...], players: int, seed: int, pack: str) -> Ite
 
 
 def _check_seats(enc: ObservationEncoder, state: GameState, seat: int) -> Counter[tuple[bool, bool, bool]]:
-    """Assert seat blocks' ability-lost flag and limits equal hooks.ability_and_limits' (scaled and
+    """Assert seat blocks' ability-lost flag and limits equal the hooks' (scaled and
     clipped as the layout does, so byte for byte); count the cases seen."""
     vec = enc.encode(state, seat)
     scale = enc.obs_layout.scale
@@ -74,13 +73,17 @@ def _check_seats(enc: ObservationEncoder, state: GameState, seat: int) -> Counte
     cases: Counter[tuple[bool, bool, bool]] = Counter()
     for k in range(n):
         p = (seat + k) % n
-        lost, cap, lim = ability_and_limits(state, p)
+        lost, cap, lim = (
+            hooks.ability_lost(state, p),
+            hooks.support_capacity(state, p),
+            hooks.spell_limit(state, p),
+        )
         status = enc.obs_layout.groups["seat"].at[f"seat{k}.status"]  # type: ignore[attr-defined]
         sizes = enc.obs_layout.groups["seat"].at[f"seat{k}.sizes"]  # type: ignore[attr-defined]
         assert vec[status + 5] == float(lost), (k, p)
         for i, want in ((sizes + 4, cap), (sizes + 5, lim)):
             assert vec[i] == min(np.float32(want) * scale[i], one), (k, p, want)
-        sourced = tuple(gather(state.config.modules)(state, p))
+        sourced = tuple(hooks.sourced(state, p))
         cases[(bool(sourced), bool(state.players[p].mods), lost)] += 1
     return cases
 
@@ -128,7 +131,7 @@ def _limit_source(state: GameState, p: int) -> Iterator[dict]:
 @pytest.mark.parametrize("modules", [(LIMITS,), (*PH, LIMITS), (*BOTH, LIMITS)])
 def test_seat_limits_with_a_source_of_limit_modifiers(modules: tuple[str, ...]) -> None:
     """One source yielding a generator (read once for the flag and the sums), or two sources
-    (mod_sources.gather's list): the seat blocks still equal hooks.ability_and_limits."""
+    (hooks.sourced's list): the seat blocks still equal the hooks (ability_lost, the limits)."""
     module = Module(LIMITS, modifier_kinds=("lose_ability",), modifier_sources=(_limit_source,))
     with rules.registered(module):
         enc = ObservationEncoder(GameConfig(pack="default", modules=modules))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bbom_env.engine.actions import rulings
-from bbom_env.engine.actions.menu import req_of
+from bbom_env.engine.actions.menu import ELEMENT_COSTS, req_of
 from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.resolver import done, frame, push
 from bbom_env.engine.core.rules import CurseRule, MenuAction
@@ -130,9 +130,9 @@ def legal_activate(state: GameState, view: SeatView) -> list[int]:
         el = spell.element
         if view.forbidden("activate", el):
             continue
-        moves = _ACTIVATE_MOVES[i]
+        moves, costs, n = _ACTIVATE_MOVES[i], ELEMENT_COSTS[el], spell.activation_cost
         for x in POWERS:
-            if not view.can_pay("activate", el, req_of(el, spell.activation_cost * x)):
+            if not view.can_pay("activate", el, costs[n * x]):
                 break  # a higher X costs more
             out.append(moves[x - 1])
     return out
@@ -155,7 +155,7 @@ def legal_learn(state: GameState, view: SeatView) -> list[int]:
     out: list[int] = []
     for e, pile in enumerate(state.library):
         if pile and not view.forbidden("learn", e):
-            if view.can_pay("learn", e, req_of(e, spells[pile[-1]].learning_cost)):
+            if view.can_pay("learn", e, ELEMENT_COSTS[e][spells[pile[-1]].learning_cost]):
                 out.append(M.LEARN + e)
     return out
 
@@ -175,9 +175,9 @@ def legal_acquire(state: GameState, view: SeatView) -> list[int]:
     for e in range(NUM_ELEMENTS):
         if view.forbidden("acquire", e):
             continue
-        supply, moves = state.supply[e], _ACQUIRE_MOVES[e]  # both by index of ACQUIRABLE_VALUES
+        supply, moves, costs = state.supply[e], _ACQUIRE_MOVES[e], ELEMENT_COSTS[e]  # by value index
         for j, v in enumerate(ACQUIRABLE_VALUES):
-            if supply[j] > 0 and view.can_pay("acquire", e, req_of(e, v)):
+            if supply[j] > 0 and view.can_pay("acquire", e, costs[v]):
                 out.append(moves[j])
     return out
 
@@ -210,7 +210,7 @@ def legal_destroy(state: GameState, view: SeatView) -> list[int]:
             curse = stack[depth - 1 - pos]
             if curse.neutralized_at >= 0:
                 continue
-            rule = curse_rule(state, curse)
+            rule = curse_rule(state, curse) if modules else None
             if rule is not None:
                 ok = view.payable("destroy", rule.cost(state, p, curse))
             else:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bbom_env.engine.cards.checks import MAX_COST
 from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.resolver import done, frame
-from bbom_env.engine.model.constants import COST_PARTS
+from bbom_env.engine.model.constants import COST_PARTS, MAX_POWER
 from bbom_env.engine.payment.seat import seat_view
 
 if TYPE_CHECKING:
@@ -26,15 +27,14 @@ Req = tuple[int, ...]
 
 def req_of(e: int, n: int) -> Req:
     """A cost of n Elements of Element e: (fire, water, earth, air, any)."""
-    if n < _KNOWN:
-        return _REQS[e][n]
     r = [0] * COST_PARTS
     r[e] = n
     return tuple(r)
 
 
-_KNOWN = 16  # the costs of up to 15 Elements of one Element, built once
-_REQS = tuple(tuple((*(n if k == e else 0 for k in range(4)), 0) for n in range(_KNOWN)) for e in range(4))
+# ELEMENT_COSTS[e][n]: ``req_of(e, n)``, for the printed costs of the Actions (the pack's checks
+# bound a cost by ``checks.MAX_COST``; a Spell's power X multiplies its activation cost).
+ELEMENT_COSTS = tuple(tuple(req_of(e, n) for n in range(4 * MAX_COST * MAX_POWER)) for e in range(4))
 
 
 def menu_legal(state: GameState, f: MenuFrame) -> list[int]:

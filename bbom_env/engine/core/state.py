@@ -122,9 +122,9 @@ class GameState:
     # (``payment/seat.py``). Set ``legal_cache = None`` after changing a state by hand: both go.
     # The game's rules: the base game and its modules (``rules.ruleset(config.modules)``), made
     # once per game and shared by its clones; not saved (the config names the modules).
-    rules: Ruleset = field(default=None, metadata=NOT_SAVED)  # type: ignore[assignment]  # (set by __post_init__)
-    cache_legal: list[int] | None = field(default=None, metadata=NOT_SAVED)
-    cache_views: Any = field(default=None, metadata=NOT_SAVED)
+    rules: Ruleset = field(default=None, metadata=NOT_SAVED, repr=False)  # type: ignore[assignment]  # (set by __post_init__)
+    cache_legal: list[int] | None = field(default=None, metadata=NOT_SAVED, repr=False)
+    cache_views: Any = field(default=None, metadata=NOT_SAVED, repr=False)
 
     def __post_init__(self) -> None:
         if self.rules is None:

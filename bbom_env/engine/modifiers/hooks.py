@@ -43,7 +43,7 @@ def player_mods(state: GameState, p: int) -> Sequence[dict]:
     pl = state.players[p]
     temp = [m.modifier for m in pl.mods] if pl.mods else ()
     src = sourced(state, p)
-    if pl.ability_lost or _loses(temp) or _loses(src):
+    if pl.ability_lost or (temp and _loses(temp)) or (src and _loses(src)):
         return [*temp, *src]
     mag = state.pack.magicians[pl.magician].mods
     if not temp and not src:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from bbom_env.engine.model.constants import CURRENCY, NUM_ELEMENT_CODES
 from bbom_env.engine.model.records import NO_CARD
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.payment.cost import as_cost
+from bbom_env.engine.payment.cost import Cost, as_cost
 from bbom_env.engine.payment.solver import Funds, can_pay
 
 if TYPE_CHECKING:
@@ -37,8 +37,8 @@ class SeatView:
     decision's frame when the view was made for it (the Action menu reads its ``grants``)."""
 
     __slots__ = (
-        "state", "p", "player", "frame", "mods", "_cost_mods", "_forbid", "_no_pool", "_funds_all",
-        "_funds", "_lost", "_transforms",
+        "state", "p", "player", "frame", "mods", "funds_all", "_cost_mods", "_forbid", "_funds",
+        "_lost", "_transforms", "_plain",
     )  # fmt: skip
 
     def __init__(self, state: GameState, p: int) -> None:
@@ -66,19 +66,25 @@ class SeatView:
         self._forbid = forbid
         self._funds: dict[frozenset[int], Funds] | None = None
         self._lost: bool | None = None
-        self._no_pool = no_pool
-        self._funds_all: Funds | None = None
+        self.funds_all = pool_funds(state, p, no_pool)  # the cards it may pay with, no ban
         # The modules' cost transforms that apply to this seat now (section 4.9, V-12).
         rules = state.rules.cost_transforms
-        self._transforms = [t.transform for t in rules if t.applies(state, p)] if rules else rules
+        self._transforms = [t.transform for t in rules if t.applies(state, p)] if rules else None
+        # The value per Element that decides a cost without an "any" part when nothing changes a
+        # printed cost or the cards that pay it (``can_pay``: the solver's first closed form).
+        self._plain = None if cost_mods or forbid or self._transforms else self.funds_all.tot
 
     @property
-    def funds_all(self) -> Funds:
-        """The cards the seat may pay with, no Element banned (``pool_funds``)."""
-        funds = self._funds_all
-        if funds is None:
-            funds = self._funds_all = pool_funds(self.state, self.p, self._no_pool)
-        return funds
+    def currency(self) -> int:
+        """Currency cards (Dark Matter) the seat may pay with: hand and usable support pool."""
+        return self.funds_all.currency
+
+    @property
+    def ability_lost(self) -> bool:
+        """``hooks.ability_lost`` (V-10, V-27)."""
+        if self._lost is None:
+            self._lost = hooks.ability_lost(self.state, self.p)
+        return self._lost
 
     @property
     def limits(self) -> tuple[int, int]:
@@ -93,18 +99,6 @@ class SeatView:
             elif kind == "spell_limit":
                 extra += m["amount"]
         return max(0, mag.support_slots + slots), max(1, mag.spell_limit + extra)
-
-    @property
-    def currency(self) -> int:
-        """Currency cards (Dark Matter) the seat may pay with: hand and usable support pool."""
-        return self.funds_all.currency
-
-    @property
-    def ability_lost(self) -> bool:
-        """``hooks.ability_lost`` (V-10, V-27)."""
-        if self._lost is None:
-            self._lost = hooks.ability_lost(self.state, self.p)
-        return self._lost
 
     def forbidden(self, action: str, element: int | None) -> bool:
         """Whether a "forbid" modifier stops this Action (its whole, or its own Element; 4.10)."""
@@ -129,31 +123,50 @@ class SeatView:
             funds = known[banned] = self.funds_all.without(banned)
         return funds
 
-    def cost(self, action: str, element: int | None, req: Req) -> Req:
-        """What this Action costs the seat: the printed ``req`` after the "cost" modifiers (section
-        4.10; ``element``: the Action's own, for "same") and the modules' cost transforms
-        (Spontaneous Elements, 4.9; the Air conversion, V-12): ``hooks.adjust_cost``'s answer."""
+    def modified(self, action: str, element: int | None, req: Req) -> Req:
+        """The printed ``req`` after the seat's "cost" modifiers (section 4.10; ``element``: the
+        Action's own, for "same")."""
         if self._cost_mods is not None:
             for m in self._cost_mods:
                 if m["action"] == action or m["action"] == "all":
-                    req = hooks.apply_cost_mods(self._cost_mods, action, element, req)
-                    break
+                    return hooks.apply_cost_mods(self._cost_mods, action, element, req)
+        return req
+
+    def transformed(self, action: str, req: Req) -> Req:
+        """``req`` after the modules' cost transforms that apply to the seat now (Spontaneous
+        Elements, 4.9; the Air conversion, V-12)."""
         if self._transforms:
             banned = self.banned(action)
             for transform in self._transforms:
                 req = transform(self.state, self.p, action, req, banned)
         return req
 
+    def cost(self, action: str, element: int | None, req: Req) -> Req:
+        """What this Action costs the seat: ``hooks.adjust_cost``'s answer (the "cost" modifiers,
+        then the modules' cost transforms)."""
+        return self.transformed(action, self.modified(action, element, req))
+
     def can_pay(self, action: str, element: int | None, req: Req) -> bool:
-        """Whether the seat can pay this Action's printed cost ``req`` now: its ``cost``, then
-        the one solver with the seat's ``funds`` for the Action."""
-        if self._cost_mods is not None or self._transforms:
-            return self.payable(action, self.cost(action, element, req))
-        return can_pay(self.funds(action) if self._forbid else self.funds_all, req)
+        """Whether the seat can pay this Action's printed cost ``req`` (five numbers) now: its
+        ``cost``, asked of the one solver with the seat's ``funds`` for the Action. The cost
+        transforms only add ways to pay (``rules.CostTransform``), so a cost the cards pay as
+        modified is payable without them: the solver's closed form answers it first."""
+        tot = self._plain
+        if tot is not None and not req[4]:  # can_pay's first case (every menu asks it many times)
+            return tot[0] >= req[0] and tot[1] >= req[1] and tot[2] >= req[2] and tot[3] >= req[3]
+        funds = self.funds(action) if self._forbid else self.funds_all
+        if self._cost_mods is not None:
+            req = self.modified(action, element, req)
+        if can_pay(funds, req):
+            return True
+        if not self._transforms:
+            return False
+        cost = self.transformed(action, req)
+        return cost is not req and can_pay(funds, as_cost(cost))
 
     def payable(self, action: str, cost: Req) -> bool:
         """Whether the seat's funds for this Action pay ``cost`` (already adjusted)."""
-        if len(cost) != 5 and type(cost) is tuple:
+        if len(cost) != 5 and type(cost) is not Cost:
             cost = as_cost(cost)
         return can_pay(self.funds(action) if self._forbid else self.funds_all, cost)
 

@@ -60,11 +60,6 @@ class Funds:
         none = [0, 0, 0]
         return Funds([none if e in banned else c for e, c in enumerate(self.counts)], self.currency)
 
-    def elements_held(self) -> int:
-        """How many Elements the funds hold a card of."""
-        tot = self.tot
-        return (tot[0] > 0) + (tot[1] > 0) + (tot[2] > 0) + (tot[3] > 0)
-
 
 def min_sum_at_least(r: int, n1: int, n2: int, n3: int) -> tuple[int, int, int] | None:
     """Counts (c1, c2, c3) with c1 + 2 c2 + 3 c3 >= r and the smallest such sum (least waste);
@@ -134,6 +129,11 @@ def _with_pairs(counts: list[list[int]], req: Req, pairs: int) -> bool:
     if pairs <= 0:
         return False
     parts = [k for k in range(COST_PARTS) if req[k] > 0]
+    if len(parts) == 1:
+        # One part: every card that may pay it counts, whole, and a pair pays 1 of it.
+        k = parts[0]
+        have = sum(c[0] + 2 * c[1] + 3 * c[2] for c in (counts if k == COST_ANY else (counts[k],)))
+        return have + pairs >= req[k]
     caps = [req[k] for k in parts]
     if min(pairs, sum(caps)) == sum(caps):
         return True
@@ -167,6 +167,9 @@ def _with_conversion(counts: list[list[int]], req: Req, pairs: int) -> bool:
 def can_pay(funds: Funds, cost: Req) -> bool:
     """Whether ``funds`` pay ``cost`` (five numbers, or a ``cost.Cost``)."""
     if len(cost) == COST_PARTS:
+        if not cost[COST_ANY]:  # (fits' first case, the most asked)
+            tot = funds.tot
+            return tot[0] >= cost[0] and tot[1] >= cost[1] and tot[2] >= cost[2] and tot[3] >= cost[3]
         return fits(funds.tot, funds.counts, cost)
     # A Cost: fields 5-8 are the one-of surcharge, its Elements, distinct and currency parts;
     # 9-10 the flags that only add ways to pay (Spontaneous Elements, the Air conversion).

@@ -87,7 +87,13 @@ def spontaneous_cost(state: GameState, p: int, action: str, req: tuple, banned: 
         return req
     if banned and (any(cost[e] for e in banned) or (cost.one_of and set(cost.one_of_set) <= banned)):
         return req
-    return cost._replace(wildcards=True)
+    paired = _PAIRED.get(cost)
+    if paired is None:
+        paired = _PAIRED[cost] = cost._replace(wildcards=True)
+    return paired
+
+
+_PAIRED: dict[Cost, Cost] = {}  # a cost -> the same with Spontaneous Elements (a few per game)
 
 
 def may_pair(state: GameState, p: int) -> bool:

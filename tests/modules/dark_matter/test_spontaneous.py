@@ -72,7 +72,7 @@ def test_never_for_dark_matter_costs_acquire_dark_matter_or_abilities(dm: None, 
     Dark Matter (section 4.6: Dark Matter cannot pay it), nor an ability's cost."""
     sc = scenario()
     for cost in (dark_matter_cost(4), ACQUIRE_COST, Cost(fire=1)):
-        out = spontaneous_cost(sc.s, 0, action, cost)
+        out = spontaneous_cost(sc.s, 0, action, cost, frozenset())
         if action == "destroy" and cost == Cost(fire=1):
             continue  # a base Curse: an Element cost (the test above)
         assert out == cost and not as_cost(out).wildcards
@@ -327,17 +327,22 @@ def test_the_conversion_comes_before_dark_matter_pairs(dm: None) -> None:
 def test_the_conversion_only_on_the_owners_own_turn_and_not_while_lost(dm: None) -> None:
     """V-12: own turn only; a lost ability (V-10) converts nothing."""
     from bbom_env.engine.model.records import TempModifier
-    from bbom_env.modules.dark_matter.air import air_conversion_cost
+    from bbom_env.modules.dark_matter.air import AIR_CONVERSION
+
+    def converted(s, action, cost):  # type: ignore[no-untyped-def]
+        if not AIR_CONVERSION.applies(s, 0):
+            return cost
+        return AIR_CONVERSION.transform(s, 0, action, cost, frozenset())
 
     sc = air("air-2", "fire-1")
     cost = (3, 0, 0, 0, 0)
-    assert as_cost(air_conversion_cost(sc.s, 0, "acquire", cost)).convert
+    assert as_cost(converted(sc.s, "acquire", cost)).convert
+    assert converted(sc.s, BLACK_BOOK, dark_matter_cost(2)) == dark_matter_cost(2)
     sc.at(active=1)
-    assert air_conversion_cost(sc.s, 0, "acquire", cost) == cost  # another player's turn
+    assert converted(sc.s, "acquire", cost) == cost  # another player's turn
     sc.at(active=0)
     sc.p(0).mods.append(TempModifier({"kind": "lose_ability"}, "until_next_monster", "dark_curse_01"))
-    assert air_conversion_cost(sc.s, 0, "acquire", cost) == cost
-    assert air_conversion_cost(sc.s, 0, BLACK_BOOK, dark_matter_cost(2)) == dark_matter_cost(2)
+    assert converted(sc.s, "acquire", cost) == cost
 
 
 @pytest.mark.parametrize("payment", ["auto", "manual"])

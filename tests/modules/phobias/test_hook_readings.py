@@ -19,7 +19,6 @@ from collections import Counter
 import pytest
 
 from bbom_env.engine import GameConfig, new_game
-from bbom_env.engine.cards.pack import PackIndex
 from bbom_env.engine.core.state import GameState
 from bbom_env.engine.model.constants import ELEMENT_NAMES, HAND_SIZE
 from bbom_env.engine.model.records import TempModifier
@@ -97,7 +96,6 @@ def _check(state: GameState, p: int) -> None:
         assert hooks.adjust_cost(state, p, action, el, req) == want, (action, req)
     for kind in KINDS:
         assert has_mod(state, p, kind) == any(m["kind"] == kind for m in ref), kind
-        assert hooks.has_kind(state, p, kind) == any(m["kind"] == kind for m in ref), kind
 
 
 def _rigged(state: GameState) -> GameState:
@@ -145,18 +143,3 @@ def test_the_hooks_read_as_the_players_modifiers(modules: tuple[str, ...]) -> No
     assert seen["rigged"] > 50, seen
     if "phobias" in modules:  # Phobias in support, one taking the ability away (V-27)
         assert seen["phobia"] > 500 and seen["lose"] > 2, seen
-
-
-def test_a_wrong_pack_fact_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Broken on purpose: a ``magician_kinds`` that forgets the Magicians' kinds makes the hooks
-    skip the rigged Magicians' modifiers, which the comparison sees."""
-    monkeypatch.setattr(hooks, "magician_kinds", PackIndex(lambda pack: frozenset()))
-    with pytest.raises(AssertionError):
-        _walk(("dark_matter", "phobias"), range(1), Counter())
-
-
-def test_the_per_pack_fact_names_every_magicians_kind() -> None:
-    state = new_game(GameConfig(num_players=2, seed=0, modules=("phobias",)))
-    for pack in (state.pack, _rigged(state).pack):
-        kinds = {m["kind"] for mag in pack.magicians.values() for m in mag.mods}
-        assert hooks.magician_kinds(pack) == kinds
