@@ -4,12 +4,12 @@ by kind of decider and by Action, for the base game and a module set side by sid
     python benchmarks/menu_profile.py [--modules NAMES] [--players N] [--games G] [--reps R] [--json]
 
 It collects every menu decision of G seeded random games (auto payment), then times, per category
-of decider, the whole query and each registered Action's ``legal`` (and the ``MenuView`` built for
-them), in CPU time, the best of R passes over the same states. The categories (docs/rules.md 4.10, 9.1,
-9.2): ``F`` a "forbid" modifier, ``C`` a "cost" modifier, ``T`` a module cost transform open (a
-pair of Dark Matter cards, the Air conversion), ``P`` a Phobia in the decider's support; ``-`` where
-not. The speed goal of a module set is a ratio to the base game (`engine_throughput.py --modules`):
-this script says which menus and which Actions make the difference. No game is changed.
+of decider, the whole query and each registered Action's ``legal`` (and the decider's seat view,
+``payment/seat.py``, built for them), in CPU time, the best of R passes over the same states. The
+categories (docs/rules.md 4.10, 9.1, 9.2): ``F`` a "forbid" modifier, ``C`` a "cost" modifier,
+``T`` a module cost transform open (a pair of Dark Matter cards, the Air conversion), ``P`` a
+Phobia in the decider's support; ``-`` where not. It says which menus and which Actions cost the
+most, beside the base game's (``engine_throughput.py --modules``). No game is changed.
 """
 
 from __future__ import annotations
@@ -29,10 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bbom_env import cli  # noqa: E402
 from bbom_env.engine import GameConfig, GameState, new_game  # noqa: E402
-from bbom_env.engine.actions.menu import MenuView, menu_legal  # noqa: E402
+from bbom_env.engine.actions.menu import menu_legal  # noqa: E402
 from bbom_env.engine.core.rules import ruleset  # noqa: E402
 from bbom_env.engine.model.constants import PHOBIA_BASE  # noqa: E402
 from bbom_env.engine.model.frames import MenuFrame  # noqa: E402
+from bbom_env.engine.modifiers import hooks  # noqa: E402
+from bbom_env.engine.payment.seat import SeatView  # noqa: E402
 
 Menus = list[tuple[GameState, MenuFrame]]
 
@@ -54,28 +56,29 @@ def menu_states(config: GameConfig, games: int) -> Menus:
 
 
 def category(state: GameState, f: MenuFrame) -> str:
-    view = MenuView(state, f)
-    phobia = any(slot.card >= PHOBIA_BASE for slot in state.players[f["player"]].support)
-    return "".join(
-        flag if on else "-"
-        for flag, on in (("F", view._forbid), ("C", view._cost), ("T", bool(view._transforms)), ("P", phobia))
-    )
+    p = f["player"]
+    kinds = {m["kind"] for m in hooks.player_mods(state, p)}
+    transform = any(t.applies(state, p) for t in state.rules.cost_transforms)
+    phobia = any(slot.card >= PHOBIA_BASE for slot in state.players[p].support)
+    flags = (("F", "forbid" in kinds), ("C", "cost" in kinds), ("T", transform), ("P", phobia))
+    return "".join(flag if on else "-" for flag, on in flags)
 
 
 def _queries(menus: Menus) -> None:
     for state, f in menus:
+        state.cache_views = None  # (the view kept by the last pass: each query makes its own)
         menu_legal(state, f)
 
 
 def _views(menus: Menus) -> None:
     for state, f in menus:
-        MenuView(state, f)
+        SeatView(state, f["player"])
 
 
 Legal = Callable[[GameState, Any], Iterable[int]]  # a MenuAction's legal (rules.MenuAction.legal)
 
 
-def _legal(legal: Legal, pairs: list[tuple[GameState, MenuView]]) -> None:
+def _legal(legal: Legal, pairs: list[tuple[GameState, SeatView]]) -> None:
     for state, view in pairs:
         legal(state, view)
 
@@ -103,7 +106,7 @@ def profile(config: GameConfig, games: int, reps: int) -> dict[str, dict[str, fl
         n = len(menus)
         whole = _best(partial(_queries, menus), reps)
         total += whole
-        views = [MenuView(s, f) for s, f in menus]
+        views = [SeatView(s, f["player"]) for s, f in menus]
         row = {"share": n / len(states), "menu_us": whole / n * 1e6}
         row["view_us"] = _best(partial(_views, menus), reps) / n * 1e6
         pairs = [(s, v) for (s, _f), v in zip(menus, views, strict=True)]

@@ -151,7 +151,13 @@ def _full_state() -> GameState:
         config=real.config.replace(seed=11),
         pack=real.pack,
         players=[_dataclass(PlayerState, k) for k in range(2)],
+        rules=real.rules,
+        cache_views={0: "a seat view"},  # derived, never saved or cloned (DERIVED)
     )
+
+
+# Fields derived from the rest, shared or dropped by clone, pickle and saves (docs/engine.md).
+DERIVED = ("pack", "rules", "cache_views")
 
 
 def _default(f: dataclasses.Field) -> Any:
@@ -189,7 +195,7 @@ def _records(x: Any) -> list[Any]:
             out += _records(v)
     elif isinstance(x, (GameState, PlayerState, ModuleState)):
         for f in dataclasses.fields(x):
-            if f.name not in ("config", "pack"):
+            if f.name not in ("config", *DERIVED):
                 out += _records(getattr(x, f.name))
     return out
 
@@ -203,7 +209,7 @@ def _same(a: Any, b: Any, where: str) -> None:
         for f in dataclasses.fields(a):
             if f.name == "rng":
                 assert a.rng.getstate() == b.rng.getstate(), f"{where}.rng"
-            elif f.name not in ("pack",):
+            elif f.name not in DERIVED:
                 _same(getattr(a, f.name), getattr(b, f.name), f"{where}.{f.name}")
     elif isinstance(a, (list, tuple)):
         assert len(a) == len(b), f"{where}: {len(a)} != {len(b)} items"
@@ -233,7 +239,7 @@ def _mutables(x: Any, out: dict[int, str], where: str) -> None:
     elif isinstance(x, (GameState, PlayerState, ModuleState)):
         out[id(x)] = where
         for f in dataclasses.fields(x):
-            if f.name not in ("config", "pack"):
+            if f.name not in ("config", *DERIVED):
                 _mutables(getattr(x, f.name), out, f"{where}.{f.name}")
 
 
@@ -241,7 +247,7 @@ def test_clone_copies_every_field_and_shares_no_mutable_container() -> None:
     s = _full_state()
     c = s.clone()
     _same(s, c, "state")
-    assert c.config is s.config and c.pack is s.pack
+    assert c.config is s.config and c.pack is s.pack and c.rules is s.rules and c.cache_views is None
     mine: dict[int, str] = {}
     theirs: dict[int, str] = {}
     _mutables(s, mine, "state")

@@ -287,7 +287,7 @@ def choose_cure(state: GameState, f: dict, mv: M.Move) -> None:
 def legal_ability(state: GameState, view: SeatView) -> list[int]:
     """A Magician's activated ability: once per turn, on the owner's own turn (A-35)."""
     pl = view.player
-    if not pl.ability_used and view.frame["grants"] < 0 and state.pack.magicians[pl.magician].activated:  # type: ignore[index]
+    if not pl.ability_used and view.frame["grants"] < 0 and state.pack.magicians[pl.magician].activated:
         if not view.ability_lost:  # V-10: also while a lose_ability modifier lasts (hooks)
             return [M.ABILITY]
     return []

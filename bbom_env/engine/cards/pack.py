@@ -174,7 +174,7 @@ class PackIndex(Generic[T]):
         value = pack.indexes.get(self)
         if value is None:
             value = pack.indexes[self] = self.build(pack)
-        return value  # type: ignore[no-any-return]
+        return value
 
 
 # -- sections of a module ------------------------------------------------------------------------

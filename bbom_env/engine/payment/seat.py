@@ -17,7 +17,7 @@ outlives a change of the state.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bbom_env.engine.model.constants import CURRENCY, NUM_ELEMENT_CODES
 from bbom_env.engine.model.records import NO_CARD
@@ -45,7 +45,7 @@ class SeatView:
         self.state = state
         self.p = p
         self.player = state.players[p]
-        self.frame: dict | None = state.stack[-1] if state.stack else None
+        self.frame: Any = state.stack[-1] if state.stack else None  # (None once the game is over)
         mods = hooks.player_mods(state, p)
         if type(mods) is not tuple and type(mods) is not list:
             mods = tuple(mods)  # any iterable a module's source yields: read once
@@ -164,10 +164,10 @@ class SeatView:
         cost = self.transformed(action, req)
         return cost is not req and can_pay(funds, as_cost(cost))
 
-    def payable(self, action: str, cost: Req) -> bool:
+    def payable(self, action: str, cost: tuple) -> bool:
         """Whether the seat's funds for this Action pay ``cost`` (already adjusted)."""
         if len(cost) != 5 and type(cost) is not Cost:
-            cost = as_cost(cost)
+            cost = as_cost(cost)  # (a cost's fields as a plain tuple: "cost" modifiers give one)
         return can_pay(self.funds(action) if self._forbid else self.funds_all, cost)
 
 

@@ -164,7 +164,7 @@ def _with_conversion(counts: list[list[int]], req: Req, pairs: int) -> bool:
     return False
 
 
-def can_pay(funds: Funds, cost: Req) -> bool:
+def can_pay(funds: Funds, cost: tuple) -> bool:
     """Whether ``funds`` pay ``cost`` (five numbers, or a ``cost.Cost``)."""
     if len(cost) == COST_PARTS:
         if not cost[COST_ANY]:  # (fits' first case, the most asked)
@@ -186,7 +186,7 @@ def can_pay(funds: Funds, cost: Req) -> bool:
     if known is None:
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.clear()
-        known = _MEMO[key] = not any(remaining(funds.codes(), cost))  # type: ignore[arg-type]
+        known = _MEMO[key] = not any(remaining(funds.codes(), cost))
     return known
 
 

@@ -129,9 +129,9 @@ def phobia_modifiers(state: GameState, p: int) -> tuple[dict, ...]:
     memo = constraint_table if state.config.spell_surcharge_element == "any" else spell_surcharge_table
     table = memo(state.pack)
     if codes is None:
-        return table.rows[first - PHOBIA_BASE]  # type: ignore[union-attr]
-    out = table.combos.get(codes)  # type: ignore[union-attr]  # (Constraints.combo's look-up, inline)
-    return out if out is not None else table.combo(codes)  # type: ignore[union-attr]
+        return table.rows[first - PHOBIA_BASE]
+    out = table.combos.get(codes)  # (Constraints.combo's look-up, inline)
+    return out if out is not None else table.combo(codes)
 
 
 def loses_ability(state: GameState, code: int) -> bool:

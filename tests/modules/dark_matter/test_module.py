@@ -70,7 +70,7 @@ def test_setup_makes_the_module_state(dm: None) -> None:
 BASE_FIELDS = [
     f.name
     for f in dataclasses.fields(new_game(GameConfig(seed=1)))
-    if f.name not in ("config", "pack", "rng", "ext", "log", "legal_cache")
+    if f.name not in ("config", "pack", "rng", "ext", "log", "rules", "cache_legal", "cache_views")
 ]
 
 

@@ -259,18 +259,18 @@ def test_lost_ability_flag(enc: ObservationEncoder) -> None:
             {"kind": "lose_ability"}, "until_next_monster", sorted(state.pack.sections["dark_curse"])[0]
         )
     )
+    state.legal_cache = None  # a state changed by hand: its derived facts go (GameState.legal_cache)
     v = enc.views(enc.encode(state, 0))
     assert v["seat1.status"][5] == 1 and not v["seat0.status"][5]
     assert enc.views(enc.encode(state, 2))["seat2.status"][5] == 1  # seat 1 is 2 seats after seat 2
 
 
 def test_seat_limits_match_the_engine_hooks(enc: ObservationEncoder, states: list[GameState]) -> None:
-    """The encoder's precomputed support capacity and Spell limit (used while no module adds a
-    modifier source) equal hooks.support_capacity / spell_limit, a lose_ability modifier (V-10)
-    dropping the Magician sheet's modifiers included (docs/rules.md section 4.11)."""
+    """The encoder's support capacity and Spell limit (the seat views') equal
+    hooks.support_capacity / spell_limit, a lose_ability modifier (V-10) dropping the Magician
+    sheet's modifiers included (docs/rules.md section 4.11)."""
     from bbom_env.engine.modifiers.hooks import ability_lost, spell_limit, support_capacity
 
-    assert enc.groups["seat"].fast_limits is not None  # type: ignore[attr-defined]
     lose = {"kind": "lose_ability"}
     checked = 0
     for i, state in enumerate(states[::7]):
@@ -291,8 +291,10 @@ def test_seat_limits_match_the_engine_hooks(enc: ObservationEncoder, states: lis
     limits = ("support_slots", "spell_limit")
     mid = next(m.id for m in s.pack.magicians.values() if any(x["kind"] in limits for x in m.mods))
     s.players[0].magician = mid
+    s.legal_cache = None
     before = enc.views(enc.encode(s, 0))["seat0.sizes"][4:].copy()
     s.players[0].mods.append(TempModifier(lose, "until_next_monster", "test"))
+    s.legal_cache = None  # a state changed by hand: its derived facts go (GameState.legal_cache)
     after = enc.views(enc.encode(s, 0))["seat0.sizes"][4:]
     assert not np.array_equal(before, after)
     assert after.tolist() == pytest.approx(

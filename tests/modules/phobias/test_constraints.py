@@ -30,7 +30,6 @@ from bbom_env.engine.model.records import SupportSlot, TempModifier
 from bbom_env.engine.modifiers import hooks
 from bbom_env.engine.payment.cost import Cost, available_values
 from bbom_env.engine.play.zones import draw, receive_madness
-from bbom_env.modules.dark_matter.air import air_conversion_cost
 from bbom_env.modules.dark_matter.dark_curses import dark_curse_cost
 from bbom_env.modules.dark_matter.state import dm_state
 from bbom_env.modules.phobias.constraints import phobia_modifiers
@@ -549,9 +548,9 @@ def test_phobia_14_v36_v12_no_air_conversion_under_an_air_ban(ph: None) -> None:
     ban; Dark Matter Actions stay allowed (Acquire Dark Matter, paid without Air)."""
     sc = scen(modules=BOTH, magicians=("magician_vth_air", "test_mag_earth")).at(active=0)
     req = (0, 0, 0, 0, 2)
-    assert air_conversion_cost(sc.s, 0, "cure", req) != req  # the conversion flag
+    assert hooks.transform_cost(sc.s, 0, "cure", req) != req  # the conversion flag
     give(sc, 0, P(14))
-    assert air_conversion_cost(sc.s, 0, "cure", req) == req
+    assert hooks.transform_cost(sc.s, 0, "cure", req) == req
     sc.hand(0, "air-1", "fire-1").action_phase(0)
     assert "ACQUIRE_DARK_MATTER" not in sc.legal_names()
     sc.hand(0, "water-1", "fire-1")
