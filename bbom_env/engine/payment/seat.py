@@ -38,7 +38,7 @@ class SeatView:
 
     __slots__ = (
         "state", "p", "player", "frame", "mods", "funds_all", "_cost_mods", "_forbid", "_funds",
-        "_lost", "_transforms", "_plain",
+        "_lost", "_transforms", "_plain", "_costed",
     )  # fmt: skip
 
     def __init__(self, state: GameState, p: int) -> None:
@@ -63,6 +63,8 @@ class SeatView:
             elif kind == "no_support_payment":
                 no_pool = True  # V-30: the support pool does not pay for this player
         self._cost_mods = cost_mods
+        # The Actions a "cost" modifier names ("all": every one); the others cost as printed.
+        self._costed = None if cost_mods is None else frozenset(m["action"] for m in cost_mods)
         self._forbid = forbid
         self._funds: dict[frozenset[int], Funds] | None = None
         self._lost: bool | None = None
@@ -70,9 +72,9 @@ class SeatView:
         # The modules' cost transforms that apply to this seat now (section 4.9, V-12).
         rules = state.rules.cost_transforms
         self._transforms = [t.transform for t in rules if t.applies(state, p)] if rules else None
-        # The value per Element that decides a cost without an "any" part when nothing changes a
-        # printed cost or the cards that pay it (``can_pay``: the solver's first closed form).
-        self._plain = None if cost_mods or forbid or self._transforms else self.funds_all.tot
+        # The value per Element that decides a cost without an "any" part when no Element is
+        # banned and no transform applies (``can_pay``: the solver's first closed form).
+        self._plain = None if forbid or self._transforms else self.funds_all.tot
 
     @property
     def currency(self) -> int:
@@ -126,10 +128,9 @@ class SeatView:
     def modified(self, action: str, element: int | None, req: Req) -> Req:
         """The printed ``req`` after the seat's "cost" modifiers (section 4.10; ``element``: the
         Action's own, for "same")."""
-        if self._cost_mods is not None:
-            for m in self._cost_mods:
-                if m["action"] == action or m["action"] == "all":
-                    return hooks.apply_cost_mods(self._cost_mods, action, element, req)
+        costed = self._costed
+        if costed is not None and (action in costed or "all" in costed):
+            return hooks.apply_cost_mods(self._cost_mods, action, element, req)  # type: ignore[arg-type]
         return req
 
     def transformed(self, action: str, req: Req) -> Req:
@@ -151,12 +152,13 @@ class SeatView:
         ``cost``, asked of the one solver with the seat's ``funds`` for the Action. The cost
         transforms only add ways to pay (``rules.CostTransform``), so a cost the cards pay as
         modified is payable without them: the solver's closed form answers it first."""
+        costed = self._costed
+        if costed is not None and (action in costed or "all" in costed):
+            req = hooks.apply_cost_mods(self._cost_mods, action, element, req)  # type: ignore[arg-type]
         tot = self._plain
         if tot is not None and not req[4]:  # can_pay's first case (every menu asks it many times)
             return tot[0] >= req[0] and tot[1] >= req[1] and tot[2] >= req[2] and tot[3] >= req[3]
         funds = self.funds(action) if self._forbid else self.funds_all
-        if self._cost_mods is not None:
-            req = self.modified(action, element, req)
         if can_pay(funds, req):
             return True
         if not self._transforms:

@@ -124,19 +124,17 @@ def spreads(n: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
 def _with_pairs(counts: list[list[int]], req: Req, pairs: int) -> bool:
     """``can_cover`` with ``pairs`` Spontaneous Elements besides (section 4.9: each one Element
     of value 1 of any type): each way to spread them over the parts still owed."""
-    if can_cover(counts, req):
-        return True
-    if pairs <= 0:
-        return False
     parts = [k for k in range(COST_PARTS) if req[k] > 0]
     if len(parts) == 1:
         # One part: every card that may pay it counts, whole, and a pair pays 1 of it.
         k = parts[0]
         have = sum(c[0] + 2 * c[1] + 3 * c[2] for c in (counts if k == COST_ANY else (counts[k],)))
         return have + pairs >= req[k]
-    caps = [req[k] for k in parts]
-    if min(pairs, sum(caps)) == sum(caps):
+    if can_cover(counts, req):
         return True
+    caps = [req[k] for k in parts]
+    if pairs <= 0 or pairs >= sum(caps):
+        return pairs > 0
     for spread in spreads(pairs, caps):
         left = list(req[:COST_PARTS])
         for k, m in zip(parts, spread, strict=True):
