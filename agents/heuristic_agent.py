@@ -41,7 +41,7 @@ from bbom_env.engine.modifiers.hooks import adjust_cost, spell_limit, support_ca
 from bbom_env.engine.payment.cost import available_values, can_cover
 
 from .heuristic_choices import answer_choice, pay_move, reward_element
-from .heuristic_dark_matter import dark_matter_acquire, dark_matter_first
+from .heuristic_dark_matter import dark_matter_acquire, dark_matter_first, stock_up, store_in_support
 from .heuristic_eval import (
     ZERO,
     CurseInfo,
@@ -190,6 +190,7 @@ class HeuristicAgent:
                 return t.cure_hand[0]
             return M.END
         for step in (
+            self._dark_matter_stock,
             self._telepathy,
             self._phobias,
             self._cure,
@@ -316,6 +317,21 @@ class HeuristicAgent:
         return dark_matter_acquire(t.state, t.state.stack[-1], t.legal)
 
     @staticmethod
+    def _dark_matter_stock(t: _Turn) -> int | None:
+        # The Dark Matter module: Dark Matter within one payer's reach for the Dark Curses, Dark
+        # Matter in hand stored in the support pool first (every teammate pays with it there).
+        room = support_capacity(t.state, t.p) - len(t.pl.support)
+        store = store_in_support(t.state, t.p, room)
+        if store:
+            for i, _sid, sp in t.spells:
+                if sp.effect[0]["op"] == "place_in_support" and sp.effect[0].get("target", "you") == "you":
+                    move = t.cast_best(i, store)
+                    if move is not None:
+                        return move
+        spare = sum(sum(c) for c in t.hand) - sum(t.reserve[:4])
+        return stock_up(t.state, t.state.stack[-1], t.legal, spare)
+
+    @staticmethod
     def _worth_casting(t: _Turn) -> int | None:
         # 9. Any other Spell whose effect is worth its cost now.
         best_move, best_gain = None, 0.0
@@ -349,7 +365,7 @@ class HeuristicAgent:
         """Ice-like: fill the support pool with spare cards (frees hand slots for Recuperation,
         section 5.1, and lets teammates pay with them, section 4.0)."""
         room = support_capacity(t.state, t.p) - len(t.pl.support)
-        n_cards = sum(sum(c) for c in t.hand)
+        n_cards = sum(sum(c) for c in t.hand) + store_in_support(t.state, t.p, room)
         for i, _sid, sp in t.spells:
             if sp.effect[0]["op"] == "place_in_support" and sp.effect[0].get("target", "you") == "you":
                 x_max = min(3, room, n_cards - sp.activation_cost)

@@ -23,7 +23,7 @@ from bbom_env.engine.payment.cost import _min_sum_at_least
 from bbom_env.engine.play.decision import pending
 from bbom_env.engine.play.ops import lookup
 
-from .heuristic_dark_matter import keep_dark_matter
+from .heuristic_dark_matter import dark_matter_to_support, keep_dark_matter
 from .heuristic_eval import (
     CYCLE,
     can_destroy_count,
@@ -142,6 +142,8 @@ def _curse_picks(state: GameState, payer: int, legal: list[int]) -> list[int]:
 
 
 def _worst_card(state: GameState, p: int, codes: list[int]) -> int:
+    if keep_dark_matter(state):  # Dark Matter saved up for a Dark Curse (section 4.7)
+        codes = [c for c in codes if c != DARK_MATTER] or codes
     want = wanted(state, p)
     return min(codes, key=lambda c: (card_score(c, want), c))
 
@@ -200,6 +202,8 @@ def _discard(c: _Choice) -> int | None:
     state, p, hand = c.state, c.p, c.hand
     if hand and c.name == "discard":
         want = wanted(state, p)
+        if keep_dark_matter(state):  # Dark Matter saved up for a Dark Curse (section 4.7)
+            hand = [code for code in hand if code != DARK_MATTER] or hand
         worst = min(hand, key=lambda code: (keep_value(code, want), code))
         # Cycling (the rule heuristic_eval values discards with): an optional discard only
         # of a card worth less than the fresh draw that replaces it at Recuperation.
@@ -244,6 +248,8 @@ def _destroy(c: _Choice) -> int | None:
 
 
 def _place_in_support(c: _Choice) -> int | None:
+    if DARK_MATTER in c.hand and dark_matter_to_support(c.state, c.p):
+        return M.PICK_HAND + DARK_MATTER  # the Dark Matter stock, within every teammate's reach
     elems = [code for code in c.hand if code < NUM_ELEMENT_CODES]
     if elems:
         return M.PICK_HAND + _best_card(c.state, c.p, elems)
