@@ -183,6 +183,7 @@ class GameState:
         if any("k" in f for f in d.get("stack", ())):  # one-letter frame keys: before frames.py
             raise SaveError("cannot unpickle the state: it was pickled before the typed frames (frames.py)")
         d.setdefault("ext", {})
+        d.pop("legal_cache", None)  # (the field's name in pickles made before the seat views)
         d["cache_legal"] = d["cache_views"] = None
         d["rules"] = ruleset(d["config"].modules)
         self.__dict__.update(d)
