@@ -28,12 +28,10 @@ from bbom_env.engine.model.constants import (
     COST_PARTS,
     CURRENCY,
     ELEMENT_NAMES,
-    ELEMENTS,
     NUM_ELEMENT_CODES,
     NUM_ELEMENTS,
     NUM_VALUES,
     code_name,
-    element_code,
 )
 from bbom_env.engine.model.records import NO_CARD, HandSource, Source
 from bbom_env.engine.modifiers import hooks
@@ -155,35 +153,35 @@ banned_elements = hooks.banned_elements
 NO_BAN = hooks.NO_BAN
 
 
-_ELEMENT_FIRST_CODES = tuple(element_code(e, 1) for e in ELEMENTS)
-assert _ELEMENT_FIRST_CODES == (0, 3, 6, 9)  # values_and_currency's slices, written out
+def pool_funds(state: GameState, p: int, no_pool: bool) -> Funds:
+    """The hand's Element cards and currency cards, then the support pool's: cards of living
+    players, not crushed (V-21); none with ``no_pool`` (a "no_support_payment" modifier, V-30)."""
+    hand = state.players[p].hand
+    counts = [hand[0:3], hand[3:6], hand[6:9], hand[9:12]]  # constants.element_code's order
+    currency = hand[CURRENCY]
+    if not no_pool:
+        for q in state.players:
+            if q.eliminated or not q.support:
+                continue
+            for slot in q.support:
+                code = slot.card
+                if slot.crushed == NO_CARD:
+                    if code < NUM_ELEMENT_CODES:
+                        counts[code // 3][code % 3] += 1
+                    elif code == CURRENCY:
+                        currency += 1
+    return Funds(counts, currency)
 
 
-def available_values(state: GameState, payer: int, banned: frozenset[int] = frozenset()) -> list[list[int]]:
+def funds_of(state: GameState, payer: int, banned: frozenset[int] = NO_BAN) -> Funds:
+    """The payer's funds for an Action whose banned Elements are ``banned`` (section 4.10)."""
+    funds = pool_funds(state, payer, hooks.has_mod(state, payer, "no_support_payment"))
+    return funds.without(banned) if banned else funds
+
+
+def available_values(state: GameState, payer: int, banned: frozenset[int] = NO_BAN) -> list[list[int]]:
     """counts[element][value-1] of the Element cards the payer can pay with (hand + pool)."""
-    hand = state.players[payer].hand
-    # counts[e] is the hand's slice of Element e's codes (constants.element_code: value 1, 2, 3).
-    counts = [hand[lo : lo + NUM_VALUES] for lo in _ELEMENT_FIRST_CODES]
-    for e in banned:
-        counts[e] = [0, 0, 0]
-    for _, _, code in usable_support(state, payer, banned):
-        if code < NUM_ELEMENT_CODES:
-            e, i = CODE_COUNT_INDEX[code]
-            counts[e][i] += 1
-    return counts
-
-
-def available_codes(state: GameState, payer: int, banned: frozenset[int] = frozenset()) -> list[int]:
-    """Every card code the payer can pay with, one entry per card (for the exact search)."""
-    hand = state.players[payer].hand
-    out = [
-        c
-        for c in (*range(NUM_ELEMENT_CODES), CURRENCY)
-        if CODE_ELEMENT[c] not in banned
-        for _ in range(hand[c])
-    ]
-    out += [code for _, _, code in usable_support(state, payer, banned)]
-    return out
+    return funds_of(state, payer, banned).counts
 
 
 # -- the solver -------------------------------------------------------------------------------
@@ -251,14 +249,6 @@ def affordable(
         banned = banned_elements(state, payer, action) if action else NO_BAN
     cost = req if len(req) == COST_PARTS else as_cost(req)
     return can_pay(funds_of(state, payer, banned), cost)
-
-
-def funds_of(state: GameState, payer: int, banned: frozenset[int] = NO_BAN) -> Funds:
-    """The payer's funds for an Action whose banned Elements are ``banned`` (section 4.10)."""
-    counts = available_values(state, payer, banned)
-    currency = state.players[payer].hand[CURRENCY]
-    currency += sum(1 for _, _, code in usable_support(state, payer, banned) if code == CURRENCY)
-    return Funds(counts, currency)
 
 
 def irreducible(codes: list[int], req: tuple) -> bool:

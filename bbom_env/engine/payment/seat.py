@@ -19,10 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bbom_env.engine.model.constants import CURRENCY, NUM_ELEMENT_CODES
-from bbom_env.engine.model.records import NO_CARD
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.payment.cost import Cost, as_cost
+from bbom_env.engine.payment.cost import Cost, as_cost, pool_funds
 from bbom_env.engine.payment.solver import Funds, can_pay
 
 if TYPE_CHECKING:
@@ -171,26 +169,6 @@ class SeatView:
         if len(cost) != 5 and type(cost) is not Cost:
             cost = as_cost(cost)  # (a cost's fields as a plain tuple: "cost" modifiers give one)
         return can_pay(self.funds(action) if self._forbid else self.funds_all, cost)
-
-
-def pool_funds(state: GameState, p: int, no_pool: bool) -> Funds:
-    """The hand's Element cards and currency cards, then the support pool's: cards of living
-    players, not crushed (V-21); none with ``no_pool`` (a "no_support_payment" modifier, V-30)."""
-    hand = state.players[p].hand
-    counts = [hand[0:3], hand[3:6], hand[6:9], hand[9:12]]  # constants.element_code's order
-    currency = hand[CURRENCY]
-    if not no_pool:
-        for q in state.players:
-            if q.eliminated or not q.support:
-                continue
-            for slot in q.support:
-                code = slot.card
-                if slot.crushed == NO_CARD:
-                    if code < NUM_ELEMENT_CODES:
-                        counts[code // 3][code % 3] += 1
-                    elif code == CURRENCY:
-                        currency += 1
-    return Funds(counts, currency)
 
 
 def seat_view(state: GameState, p: int) -> SeatView:

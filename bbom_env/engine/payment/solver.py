@@ -57,8 +57,7 @@ class Funds:
 
     def without(self, banned: frozenset[int]) -> Funds:
         """These funds less the cards of the banned Elements (section 4.10)."""
-        none = [0, 0, 0]
-        return Funds([none if e in banned else c for e, c in enumerate(self.counts)], self.currency)
+        return Funds([[0, 0, 0] if e in banned else c for e, c in enumerate(self.counts)], self.currency)
 
 
 def min_sum_at_least(r: int, n1: int, n2: int, n3: int) -> tuple[int, int, int] | None:
