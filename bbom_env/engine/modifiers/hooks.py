@@ -42,7 +42,7 @@ def player_mods(state: GameState, p: int) -> Sequence[dict]:
     modules' sources yield."""
     pl = state.players[p]
     temp = [m.modifier for m in pl.mods] if pl.mods else ()
-    src = sourced(state, p)
+    src = sourced(state, p) if state.rules.modifier_sources else ()
     if pl.ability_lost or (temp and _loses(temp)) or (src and _loses(src)):
         return [*temp, *src]
     mag = state.pack.magicians[pl.magician].mods
@@ -83,6 +83,8 @@ RULE_POINTS: dict[str, str] = {
 def rule_point(state: GameState, p: int, point: str, default: int) -> int:
     """The value of a named rule point for player p: ``default`` unless a "replace" modifier of
     the player names the point (the last one found wins: sources in ``player_mods`` order)."""
+    if not state.config.modules:
+        return default  # "replace" is a module kind (vocab.MODULE_MOD_SCHEMAS): never in a base game
     value = default
     for m in player_mods(state, p):
         if m["kind"] == "replace" and m["point"] == point:
@@ -96,6 +98,8 @@ def cure_targets(state: GameState, p: int) -> frozenset[int] | None:
     (except for this card)", V-31) allows only the card that yields it (its ``code``; one without
     a code allows none). Only the Cure Action reads it: others may cure p's Madness, and cure
     effects work as printed (docs/rules.md 4.5)."""
+    if not state.config.modules:
+        return None  # "cure_only" is a module kind: never in a base game
     out = None
     for m in player_mods(state, p):
         if m["kind"] == "cure_only":

@@ -152,6 +152,9 @@ class _Sources:
     def counts_of(self, e: int) -> tuple[int, int, int]:
         """How many cards of Element e, by value, are still available."""
         hand, used_pool = self.hand, self.used_pool
+        if not self.pool:  # (most payments: the hand alone)
+            a, b, c = ELEMENT_CODES[e]
+            return hand[a], hand[b], hand[c]
         n = [hand[c] for c in ELEMENT_CODES[e]]
         for q, s, c in self.pool:
             if CODE_ELEMENT[c] == e and (q, s) not in used_pool:
