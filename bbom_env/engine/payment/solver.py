@@ -11,8 +11,9 @@ left out: section 4.10), counted by card code. ``can_pay(funds, cost)`` answers:
 - the same cost with Spontaneous Elements (a pair of Dark Matter cards as one Element of value
   1, section 4.9) or the Air conversion (one Air card counted as another Element, V-12): each way
   to spread the pairs over the parts still owed, and each Air card converted to each part;
-- a cost with another module part (a one-of surcharge, cards of different Elements, currency
-  cards): the exact search of ``payment/search.py``, memoised here by (funds, cost).
+- a cost counted in cards (n currency cards, n cards of different Elements): the counts;
+- a cost with a one-of surcharge, or cards mixed with Element parts or the Air conversion: the
+  exact search of ``payment/search.py``, memoised here by (funds, cost).
 
 ``tests/engine/test_payment_solver.py`` compares the answers with a brute force over every
 assignment of the cards.
@@ -127,7 +128,9 @@ def _with_pairs(counts: list[list[int]], req: Req, pairs: int) -> bool:
     if len(parts) == 1:
         # One part: every card that may pay it counts, whole, and a pair pays 1 of it.
         k = parts[0]
-        have = sum(c[0] + 2 * c[1] + 3 * c[2] for c in (counts if k == COST_ANY else (counts[k],)))
+        have = 0
+        for c in counts if k == COST_ANY else (counts[k],):
+            have += c[0] + 2 * c[1] + 3 * c[2]
         return have + pairs >= req[k]
     if can_cover(counts, req):
         return True
@@ -178,6 +181,12 @@ def can_pay(funds: Funds, cost: tuple) -> bool:
         if cost[10]:
             return _with_conversion(funds.counts, req, pairs)
         return pairs > 0 and _with_pairs(funds.counts, req, pairs)
+    if not (cost[0] or cost[1] or cost[2] or cost[3] or cost[4] or cost[5] or cost[10]):
+        # Cards counted, not valued (sections 4.6-4.8): n currency cards (a currency card pays
+        # nothing else, and pairs pay only Element parts), n cards of different Elements (an
+        # Element card pays 1 of it whatever its value), or both: each part its own cards.
+        held = (funds.tot[0] > 0) + (funds.tot[1] > 0) + (funds.tot[2] > 0) + (funds.tot[3] > 0)
+        return funds.currency >= cost[8] and held >= cost[7]
     key = (funds.key(), cost)
     known = _MEMO.get(key)
     if known is None:
