@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from bbom_env.engine import GameState, decode, move_to_string, pending
-from bbom_env.engine.actions.base import CURE_REQ, curse_req, spell_req
+from bbom_env.engine.actions.base import cure_req, curse_req, spell_req
 from bbom_env.engine.core.moves import Move
 from bbom_env.engine.model.constants import ELEMENT_NAMES, code_name
 from bbom_env.engine.modifiers.hooks import adjust_cost
@@ -105,7 +105,7 @@ def _curse(state: GameState, mv: Move, at: _At) -> str:
 def _cure(state: GameState, mv: Move, at: _At) -> str:
     if not at.detail:
         return _support_card(state, mv, at) if mv.block == "CURE_SUPPORT" else ""
-    cure = f"pay {_cost_text(adjust_cost(state, at.p, 'cure', None, CURE_REQ))}"
+    cure = f"pay {_cost_text(adjust_cost(state, at.p, 'cure', None, cure_req(state)))}"
     return cure if mv.block == "CURE_HAND" else f"{_support_card(state, mv, at)}, {cure}"
 
 

@@ -47,6 +47,8 @@ BAD_VALUES = [
     ("phobia_dealing", "by_player", ["its default 'round_robin' without module 'phobias'"]),
     ("spell_surcharge_element", "fire", ["any, spell"]),
     ("spell_surcharge_element", "spell", ["its default 'any' without module 'phobias'"]),
+    ("cure_cost_mode", "both", ["value, cards"]),  # V-37
+    ("cure_cost_mode", "cards", ["its default 'value' without module 'phobias'"]),
     ("pack_overrides", None, ["override pack paths"]),
     ("pack_overrides", 5, ["override pack paths"]),
     ("pack_overrides", ("a.toml", 3), ["override pack paths (str)"]),

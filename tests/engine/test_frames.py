@@ -233,7 +233,7 @@ def test_a_format_2_save_loads_by_replay(name: str) -> None:
     assert state.stack[-1]["kind"] == data["stack"][-1]["k"]
     assert state.stack[-1]["decider"] == data["stack"][-1]["w"] == state.current_player()
     resaved = json.loads(state.to_json())
-    assert resaved["format"] == FORMAT == "bbom-state/5"
+    assert resaved["format"] == FORMAT == "bbom-state/6"
     # The upgrade to format 4's form (records as objects, named frame keys) is exactly what the
     # replayed state saves.
     assert resaved == _upgrade(data)

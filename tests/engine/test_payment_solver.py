@@ -1,7 +1,7 @@
 """The one payment solver (``payment/solver.py``) and the seat view (``payment/seat.py``).
 
 * ``can_pay`` says what a brute force over every assignment of the cards says, for random small
-  funds and costs with every part and flag (docs/rules.md sections 4.0, 4.6-4.9, V-12).
+  funds and costs with every part and flag (docs/rules.md sections 4.0, 4.6-4.9, V-12, V-37).
 * The Action menu offers exactly the targets that are not forbidden and whose cost, as choosing
   them charges it (``hooks.adjust_cost``, ``actions.destroy_cost``), the payer's cards cover:
   random games of every module set, every menu, every Action of the base game.
@@ -35,6 +35,8 @@ def _options(e: int, cost: Cost) -> list[tuple[str, int, bool]]:
         out.append(("one_of", 0, False))
     if cost.distinct:
         out.append(("distinct", e, False))
+    if cost.cards:
+        out.append(("cards", 0, False))
     if e == AIR and cost.convert:
         out += [("part", k, True) for k in range(3)]
         if AIR not in cost.one_of_set:
@@ -49,7 +51,7 @@ def _brute(cards: list[tuple[int, int]], dark: int, cost: Cost) -> bool:
     for dest in product(*(_options(e, cost) for e, _ in cards)):
         owed = [*cost[:5], cost.one_of]
         distinct: set[int] = set()
-        converted = 0
+        converted = counted = 0
         for (_, v), (kind, k, conv) in zip(cards, dest, strict=True):
             converted += conv
             if kind == "part":
@@ -60,8 +62,10 @@ def _brute(cards: list[tuple[int, int]], dark: int, cost: Cost) -> bool:
                 if k in distinct:
                     break
                 distinct.add(k)
+            elif kind == "cards":
+                counted += 1
         else:
-            if converted > 1 or len(distinct) < cost.distinct:
+            if converted > 1 or len(distinct) < cost.distinct or counted < cost.cards:
                 continue
             pairs = (dark - min(dark, cost.currency)) // 2 if cost.wildcards else 0
             if dark >= cost.currency and sum(owed) <= pairs:
@@ -86,6 +90,7 @@ def test_the_solver_answers_as_a_brute_force(seed: int) -> None:
             currency=rng.choice((0, 0, 0, 1, 2)),
             wildcards=rng.random() < 0.5,
             convert=rng.random() < 0.4,
+            cards=rng.choice((0, 0, 0, 1, 2)),
         )
         counts = [[0, 0, 0] for _ in range(NUM_ELEMENTS)]
         for e, v in cards:

@@ -354,6 +354,7 @@ def test_plain_bad_saves(mutate: Any, message: str) -> None:
         "null",
         "42",
         '"text"',
+        '{"format": "bbom-state/6"}',
         '{"format": "bbom-state/5"}',
         '{"format": "bbom-state/4"}',
         '{"format": "bbom-state/3"}',
@@ -375,7 +376,7 @@ def test_save_records_the_pack_hashes() -> None:
     import hashlib
 
     save = _save()
-    assert save["format"] == "bbom-state/5"
+    assert save["format"] == "bbom-state/6"
     assert save["pack_sha256"] == [hashlib.sha256(NAMED_PACKS["default"].read_bytes()).hexdigest()]
 
 

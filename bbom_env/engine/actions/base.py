@@ -30,6 +30,7 @@ from bbom_env.engine.model.constants import (
 from bbom_env.engine.model.move_args import ACQUIRABLE_VALUES
 from bbom_env.engine.model.records import CurseOnTrack, SpellSlot, with_exhausted
 from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.payment.cost import Cost
 from bbom_env.engine.payment.frame import pay_frame
 from bbom_env.engine.payment.seat import NO_BAN
 from bbom_env.engine.play.events import fire, seq
@@ -49,6 +50,15 @@ if TYPE_CHECKING:
     from bbom_env.engine.payment.seat import SeatView
 
 CURE_REQ = (0, 0, 0, 0, CURE_COST)  # A-11: 2 Elements of any type(s)
+CURE_CARDS = Cost(cards=CURE_COST)  # V-37, cure_cost_mode="cards": any 2 Element cards
+
+
+def cure_req(state: GameState) -> tuple:
+    """The Cure Action's printed cost (section 4.5): 2 Elements by value (A-11), or with the switch
+    ``cure_cost_mode="cards"`` any 2 Element cards, whatever their values (V-37)."""
+    return CURE_CARDS if state.config.cure_cost_mode == "cards" else CURE_REQ
+
+
 POWERS = tuple(range(1, MAX_POWER + 1))  # the power X a Spell is activated with (section 4.1)
 # Move ids the menu yields, looked up (a hot path) and built once with moves.encode: Activate's by
 # Spell index and power X - 1, Acquire's by Element and index of the value in ACQUIRABLE_VALUES.
@@ -247,7 +257,7 @@ _IS_MADNESS = frozenset(_MADNESS_CODES)
 def legal_cure(state: GameState, view: SeatView) -> list[int]:
     """Section 4.5: a Madness card in the decider's hand or in any support (A-11); under a
     "cure_only" modifier only the card that yields it (V-31, ``hooks.cure_targets``)."""
-    if view.forbidden("cure", None) or not view.can_pay("cure", None, CURE_REQ):
+    if view.forbidden("cure", None) or not view.can_pay("cure", None, cure_req(state)):
         return []
     only = hooks.cure_targets(state, view.p)
     hand = view.player.hand
@@ -266,7 +276,7 @@ def legal_cure(state: GameState, view: SeatView) -> list[int]:
 
 def choose_cure(state: GameState, f: dict, mv: M.Move) -> None:
     p = f["player"]
-    req = hooks.adjust_cost(state, p, "cure", None, CURE_REQ)
+    req = hooks.adjust_cost(state, p, "cure", None, cure_req(state))
     if mv.block == "CURE_HAND":
         target = {"kind": "cure", "player": p, "owner": -1, "code": mv.args.code}
     elif mv.block == "CURE_SUPPORT":

@@ -28,10 +28,24 @@ MAX_SEED = 2**64 - 1  # numpy-sized seeds; a save writes the seed as a JSON numb
 DARK_MATTER_MODULE = "dark_matter"
 DARK_MATTER_SWITCHES = ("black_book_inside_pages", "dark_curse_destroy_by_effect", "vth_magicians")
 PHOBIA_MODULE = "phobias"
-PHOBIA_SWITCHES = ("phobia_elimination", "phobia_leaves_support", "phobia_dealing", "spell_surcharge_element")
+PHOBIA_SWITCHES = (
+    "phobia_elimination",
+    "phobia_leaves_support",
+    "phobia_dealing",
+    "spell_surcharge_element",
+    "cure_cost_mode",
+)
 PHOBIA_ELIMINATIONS = ("no_slot", "literal_second_phobia")  # A-52
 PHOBIA_DEALINGS = ("round_robin", "by_player")  # V-24
 SPELL_SURCHARGES = ("any", "spell")  # A-50
+CURE_COST_MODES = ("value", "cards")  # V-37
+# The module switches that take one of a few names, with those names.
+_CHOICE_SWITCHES = (
+    ("phobia_elimination", PHOBIA_ELIMINATIONS),
+    ("phobia_dealing", PHOBIA_DEALINGS),
+    ("spell_surcharge_element", SPELL_SURCHARGES),
+    ("cure_cost_mode", CURE_COST_MODES),
+)
 _PACK = '"default", "test" or a path to a pack file (str)'
 
 
@@ -70,7 +84,9 @@ class GameConfig:
             at a time in turn order from the Active Player) or "by_player" (each player all of
             theirs at their turn-order position) (Phobia module). spell_surcharge_element: A-50,
             the Element of "Activating Spells costs you 1 additional Element": "any" Element, or
-            the activated "spell"'s own (Phobia module).
+            the activated "spell"'s own (Phobia module). cure_cost_mode: V-37, what the Cure Action
+            costs: 2 Elements counted by "value" (A-11), or any 2 Element "cards", whatever their
+            values (Phobia module).
     """
 
     num_players: int = 2
@@ -98,6 +114,7 @@ class GameConfig:
     phobia_leaves_support: bool = False
     phobia_dealing: str = "round_robin"
     spell_surcharge_element: str = "any"
+    cure_cost_mode: str = "value"
 
     def __post_init__(self) -> None:
         # Friendly spellings, normalised before validation: lists for tuples, one path for a tuple
@@ -180,16 +197,12 @@ class GameConfig:
         for name in ("dark_curse_destroy_by_effect", "vth_magicians"):
             if not isinstance(getattr(self, name), bool):
                 raise self._bad(name, "True or False")
-        if not isinstance(self.phobia_elimination, str) or self.phobia_elimination not in PHOBIA_ELIMINATIONS:
-            raise self._bad("phobia_elimination", ", ".join(PHOBIA_ELIMINATIONS))
         if not isinstance(self.phobia_leaves_support, bool):
             raise self._bad("phobia_leaves_support", "True or False")
-        if not isinstance(self.phobia_dealing, str) or self.phobia_dealing not in PHOBIA_DEALINGS:
-            raise self._bad("phobia_dealing", ", ".join(PHOBIA_DEALINGS))
-        if self.spell_surcharge_element not in SPELL_SURCHARGES or not isinstance(
-            self.spell_surcharge_element, str
-        ):
-            raise self._bad("spell_surcharge_element", ", ".join(SPELL_SURCHARGES))
+        for name, allowed in _CHOICE_SWITCHES:
+            value = getattr(self, name)
+            if not isinstance(value, str) or value not in allowed:
+                raise self._bad(name, ", ".join(allowed))
         for module, switches in (
             (DARK_MATTER_MODULE, DARK_MATTER_SWITCHES),
             (PHOBIA_MODULE, PHOBIA_SWITCHES),

@@ -36,12 +36,13 @@ from bbom_env.engine.model.records import (
 )
 from bbom_env.engine.model.typed import decoder, encoder, saved_fields
 
-FORMAT = "bbom-state/5"
+FORMAT = "bbom-state/6"
 # Saves of versions 1 (before the pack hash; it cannot tell an edited pack), 2 (one-letter frame
 # keys, records as positional lists) and 3 (a config without the Dark Matter module's switches)
-# still load, and 4 (a config without the Phobia module's spell_surcharge_element, A-50): upgraded
-# to format 5, then checked against a replay of their history (_from_old).
-OLD_FORMATS = ("bbom-state/1", "bbom-state/2", "bbom-state/3", "bbom-state/4")
+# still load, and 4 (a config without the Phobia module's spell_surcharge_element, A-50) and 5
+# (without its cure_cost_mode, V-37): upgraded to format 6, then checked against a replay of their
+# history (_from_old).
+OLD_FORMATS = ("bbom-state/1", "bbom-state/2", "bbom-state/3", "bbom-state/4", "bbom-state/5")
 # Every saved field of GameState, with its JSON codecs derived from its declared type
 # (``typed_fields.py``): a new field needs no edit here. The config is read by ``check_save``.
 _FIELDS = saved_fields(GameState)
@@ -168,11 +169,11 @@ def _with_switch_defaults(data: dict, switches: tuple[str, ...]) -> dict:
 
 
 def _upgrade(data: dict) -> dict:
-    """An old save's data in format 5's form (the checks then read it as any save)."""
-    # Formats 1-4: saved before some module switches (a switch missing played at its default).
+    """An old save's data in format 6's form (the checks then read it as any save)."""
+    # Formats 1-5: saved before some module switches (a switch missing played at its default).
     out = _with_switch_defaults(dict(data), DARK_MATTER_SWITCHES + PHOBIA_SWITCHES)
     out["format"] = FORMAT
-    if data.get("format") in ("bbom-state/3", "bbom-state/4"):
+    if data.get("format") in ("bbom-state/3", "bbom-state/4", "bbom-state/5"):
         return out
     if type(data.get("players")) is list:
         out["players"] = [_old_player(d) for d in data["players"]]
@@ -187,7 +188,7 @@ def _upgrade(data: dict) -> dict:
 
 
 def _from_old(data: dict, fmt: str) -> GameState:
-    """A save of an old format: upgraded to format 5's form and checked as one (a format-1 save has
+    """A save of an old format: upgraded to format 6's form and checked as one (a format-1 save has
     no pack hash), then refused unless replaying its config and history gives the same state,
     field by field (a seeded game replays exactly)."""
     from bbom_env.engine.io.save_check import check_save, check_state

@@ -59,7 +59,9 @@ def auto_payment(state: GameState, payer: int, req: tuple, action: str = "") -> 
     banned = banned_elements(state, payer, action) if action else frozenset()
     if not elements_only(req):
         cost = as_cost(req)
-        if (cost.wildcards or cost.convert) and not (cost.one_of or cost.distinct or cost.currency):
+        if (cost.wildcards or cost.convert) and not (
+            cost.one_of or cost.distinct or cost.currency or cost.cards
+        ):
             return _auto_spontaneous(state, payer, cost, banned)
         return _auto_general(state, payer, cost, banned)
     hand = state.players[payer].hand

@@ -4,11 +4,13 @@ payment, the pending decision's "left to pay" and the observation.
 A ``Cost`` is Element parts (fire, water, earth, air), ``any`` Elements, and the module parts: a
 one-of-a-set surcharge (``one_of`` Elements of the Elements in ``one_of_set``), ``distinct`` cards
 of pairwise different Elements (any values), ``currency`` cards (the non-Element currency,
-``constants.CURRENCY``), ``wildcards`` (two currency cards as one Element of value 1) and
+``constants.CURRENCY``), ``wildcards`` (two currency cards as one Element of value 1),
 ``convert`` (one Air card of the payment may count as any one Element, its whole value: the Vth
-Element's Air conversion, V-12). A card's whole value goes to one part (a card is
-never split, [PROPOSED] 4.0). Its first five fields are the base game's requirement vector
-(``constants.COST_PARTS``), so ``cost[e]`` and ``cost[COST_ANY]`` read as they always did.
+Element's Air conversion, V-12) and ``cards`` (Element cards of any Element(s), each paying 1
+whatever its value: the Cure Action's cost with ``cure_cost_mode="cards"``, V-37). A card's
+whole value goes to one part (a card is never split, [PROPOSED] 4.0). Its first five fields are
+the base game's requirement vector (``constants.COST_PARTS``), so ``cost[e]`` and
+``cost[COST_ANY]`` read as they always did.
 
 Payment sources are the records ``HandSource(code)`` for a card of the payer's hand and
 ``SupportSource(seat, slot)`` for a card of the support pool (``records.py``).
@@ -55,11 +57,14 @@ class Cost(NamedTuple):
     currency: int = 0
     wildcards: bool = False
     convert: bool = False
+    cards: int = 0
 
     @property
     def elements_only(self) -> bool:
         """Only Element parts and ``any`` (the closed-form solver applies)."""
-        return not (self.one_of or self.distinct or self.currency or self.wildcards or self.convert)
+        return not (
+            self.one_of or self.distinct or self.currency or self.wildcards or self.convert or self.cards
+        )
 
     @property
     def is_free(self) -> bool:
@@ -67,7 +72,7 @@ class Cost(NamedTuple):
         # The five Element parts written out (module cost transforms ask on every menu query).
         if self[0] or self[1] or self[2] or self[3] or self[4]:
             return False
-        return not (self.one_of or self.distinct or self.currency)
+        return not (self.one_of or self.distinct or self.currency or self.cards)
 
     def compact(self) -> tuple:
         """The fields up to the last one that is not at its default (at least the five Element
@@ -205,7 +210,7 @@ def left_to_pay(codes: list[int] | tuple[int, ...], req: tuple) -> Cost:
     left = remaining(tuple(codes), cost)
     return cost._replace(
         fire=left[0], water=left[1], earth=left[2], air=left[3], any=left[4],
-        one_of=left[5], distinct=left[6], currency=left[7],
+        one_of=left[5], distinct=left[6], currency=left[7], cards=left[8],
     )  # fmt: skip
 
 
@@ -232,6 +237,8 @@ def left_text(codes: list[int] | tuple[int, ...], req: tuple) -> str:
         parts.append(text)
     if left.currency:
         parts.append(f"{left.currency} {code_name(CURRENCY)}")
+    if left.cards:
+        parts.append(f"{left.cards} Element card(s), any values")
     if not parts:
         return "nothing"
     spontaneous = f" (or 2 {code_name(CURRENCY)} per Element: Spontaneous Elements)" if cost.wildcards else ""

@@ -126,7 +126,7 @@ def _note_conversion(state: GameState, p: int, req: tuple, codes: tuple[int, ...
         return
     # The cost without the conversion: an Element cost with no other module part is its five
     # numbers (covers' closed form, the answer it gives that Cost), else the Cost less the flag.
-    other = cost.one_of or cost.distinct or cost.currency or cost.wildcards
+    other = cost.one_of or cost.distinct or cost.currency or cost.wildcards or cost.cards
     if not covers(list(codes), cost._replace(convert=False) if other else cost[:COST_PARTS]):
         pl = state.players[p]
         pl.ability_used = True

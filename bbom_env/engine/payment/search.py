@@ -26,8 +26,8 @@ from bbom_env.engine.model.constants import (
 if TYPE_CHECKING:
     from bbom_env.engine.payment.cost import Cost  # payment imports this module
 
-# Needs vector: fire, water, earth, air, any, one-of surcharge, distinct cards left, currency.
-_ONE_OF, _DISTINCT, _CURRENCY = COST_PARTS, COST_PARTS + 1, COST_PARTS + 2
+# Needs vector: fire, water, earth, air, any, one-of surcharge, distinct cards left, currency, cards.
+_ONE_OF, _DISTINCT, _CURRENCY, _CARDS = COST_PARTS, COST_PARTS + 1, COST_PARTS + 2, COST_PARTS + 3
 _AIR = 3  # constants.Element.AIR: the Element of the Air conversion (V-12)
 _CONVERTED = 1 << 4  # ``used`` bit: the Air conversion is spent (or not allowed)
 
@@ -35,13 +35,13 @@ _CONVERTED = 1 << 4  # ``used`` bit: the Air conversion is spent (or not allowed
 @lru_cache(maxsize=1 << 14)  # manual payment asks the same few (picks, cost) for every card offered
 def remaining(codes: tuple[int, ...], cost: Cost) -> tuple[int, ...]:
     """What is left to pay after the best assignment of ``codes`` to ``cost``:
-    (fire, water, earth, air, any, one-of, distinct cards, currency cards); all zero iff the
+    (fire, water, earth, air, any, one-of, distinct cards, currency cards, cards); all zero iff the
     cards cover the cost. Among assignments leaving the same total, the first found (Element
     parts before "any") is kept, so the answer is deterministic."""
     elements = tuple(sorted((c for c in codes if c < NUM_ELEMENT_CODES), reverse=True))
     currency = sum(1 for c in codes if c == CURRENCY)
     one_of_set = frozenset(cost.one_of_set)
-    needs = (*cost[:COST_PARTS], cost.one_of, cost.distinct, cost.currency)
+    needs = (*cost[:COST_PARTS], cost.one_of, cost.distinct, cost.currency, cost.cards)
     # Bit 4 of ``used`` (above the 4 Elements' bits): the one Air conversion is spent (V-12).
     used = 0 if cost.convert else _CONVERTED
     best = _search(elements, 0, needs, used, one_of_set, currency, cost.wildcards)
@@ -72,6 +72,8 @@ def _search(
         options.append((_minus(needs, _ONE_OF, v), used))
     if needs[_DISTINCT] > 0 and not used >> e & 1:
         options.append((_minus(needs, _DISTINCT, 1), used | 1 << e))
+    if needs[_CARDS] > 0:  # an Element card pays 1 of a part counted in cards (V-37)
+        options.append((_minus(needs, _CARDS, 1), used))
     if e == _AIR and not used & _CONVERTED:
         options += _converted(needs, used, v, one_of_set)
     options.append((needs, used))  # wasted

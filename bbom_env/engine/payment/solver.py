@@ -11,7 +11,8 @@ left out: section 4.10), counted by card code. ``can_pay(funds, cost)`` answers:
 - the same cost with Spontaneous Elements (a pair of Dark Matter cards as one Element of value
   1, section 4.9) or the Air conversion (one Air card counted as another Element, V-12): each way
   to spread the pairs over the parts still owed, and each Air card converted to each part;
-- a cost counted in cards (n currency cards, n cards of different Elements): the counts;
+- a cost counted in cards (n currency cards, n cards of different Elements, n Element cards):
+  the counts;
 - a cost with a one-of surcharge, or cards mixed with Element parts or the Air conversion: the
   exact search of ``payment/search.py``, memoised here by (funds, cost).
 
@@ -172,8 +173,9 @@ def can_pay(funds: Funds, cost: tuple) -> bool:
             return tot[0] >= cost[0] and tot[1] >= cost[1] and tot[2] >= cost[2] and tot[3] >= cost[3]
         return fits(funds.tot, funds.counts, cost)
     # A Cost: fields 5-8 are the one-of surcharge, its Elements, distinct and currency parts;
-    # 9-10 the flags that only add ways to pay (Spontaneous Elements, the Air conversion).
-    if not (cost[5] or cost[7] or cost[8]):
+    # 9-10 the flags that only add ways to pay (Spontaneous Elements, the Air conversion); 11 the
+    # Element cards counted one each.
+    if not (cost[5] or cost[7] or cost[8] or cost[11]):
         req = cost[:COST_PARTS]
         if fits(funds.tot, funds.counts, req):
             return True
@@ -182,11 +184,17 @@ def can_pay(funds: Funds, cost: tuple) -> bool:
             return _with_conversion(funds.counts, req, pairs)
         return pairs > 0 and _with_pairs(funds.counts, req, pairs)
     if not (cost[0] or cost[1] or cost[2] or cost[3] or cost[4] or cost[5] or cost[10]):
-        # Cards counted, not valued (sections 4.6-4.8): n currency cards (a currency card pays
-        # nothing else, and pairs pay only Element parts), n cards of different Elements (an
-        # Element card pays 1 of it whatever its value), or both: each part its own cards.
-        held = (funds.tot[0] > 0) + (funds.tot[1] > 0) + (funds.tot[2] > 0) + (funds.tot[3] > 0)
-        return funds.currency >= cost[8] and held >= cost[7]
+        # Cards counted, not valued (sections 4.6-4.8, V-37): n currency cards (a currency card
+        # pays nothing else, and pairs pay only Element parts), n cards of different Elements or n
+        # Element cards (each pays 1 whatever its value), each part with its own cards.
+        # Element cards counted one each (V-37's Cure cost) pay that part alone.
+        if funds.currency < cost[8]:
+            return False
+        if not cost[11]:
+            tot = funds.tot
+            return (tot[0] > 0) + (tot[1] > 0) + (tot[2] > 0) + (tot[3] > 0) >= cost[7]
+        if not cost[7]:
+            return sum(sum(c) for c in funds.counts) >= cost[11]
     key = (funds.key(), cost)
     known = _MEMO.get(key)
     if known is None:
