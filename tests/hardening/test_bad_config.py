@@ -42,11 +42,12 @@ GOOD = {  # values each field accepts, mixed into the random ones
     "black_book_inside_pages": [3],
     "dark_curse_destroy_by_effect": [False],
     "vth_magicians": [True],
-    # The Phobia module's switches (A-52, V-26, V-24, A-50): the same.
+    # The Phobia module's switches (A-52, V-26, V-24, A-50, V-37): the same.
     "phobia_elimination": ["no_slot"],
     "phobia_leaves_support": [False],
     "phobia_dealing": ["round_robin"],
     "spell_surcharge_element": ["any"],
+    "cure_cost_mode": ["value"],
 }
 ANY = st.one_of(
     st.none(),

@@ -140,7 +140,7 @@ def test_a_save_during_its_payment_loads(dm: None) -> None:
     back = from_json(text)
     assert back == sc.s and back.legal_actions() == sc.s.legal_actions()
     for bad, why in (
-        ([0, 0, 0, 0, 0, 0, [], 2, 0, 0, 0, 0], "5 to 11 parts"),
+        ([0, 0, 0, 0, 0, 0, [], 2, 0, False, False, 0, 0], "5 to 12 parts"),
         ([0, 0, 0, 0, 0, 0, [7], 2], r"stack\[\d+\]\.cost\[6\]\[0\]: 7 is out of range"),
         ([0, 0, 0, 0, 0, 0, [], -2], r"stack\[\d+\]\.cost\[7\]: a count cannot be negative"),
         ([0, 0, 0, 0, 0, 0, [], 2, 0, 1], r"stack\[\d+\]\.cost\[9\]: expected true or false"),
