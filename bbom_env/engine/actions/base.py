@@ -257,7 +257,14 @@ _IS_MADNESS = frozenset(_MADNESS_CODES)
 def legal_cure(state: GameState, view: SeatView) -> list[int]:
     """Section 4.5: a Madness card in the decider's hand or in any support (A-11); under a
     "cure_only" modifier only the card that yields it (V-31, ``hooks.cure_targets``)."""
-    if view.forbidden("cure", None) or not view.can_pay("cure", None, cure_req(state)):
+    if view.forbidden("cure", None):
+        return []
+    req = cure_req(state)
+    if len(req) == 5:
+        payable = view.can_pay("cure", None, req)
+    else:  # a Cost (V-37: 2 Element cards)
+        payable = view.payable("cure", view.cost("cure", None, req))
+    if not payable:
         return []
     only = hooks.cure_targets(state, view.p)
     hand = view.player.hand

@@ -146,16 +146,14 @@ class SeatView:
         return self.transformed(action, self.modified(action, element, req))
 
     def can_pay(self, action: str, element: int | None, req: Req) -> bool:
-        """Whether the seat can pay this Action's printed cost ``req`` now (five numbers, or a
-        ``Cost``: then after the transforms, by the solver): its
+        """Whether the seat can pay this Action's printed cost ``req`` (five numbers; a printed
+        ``Cost``: ``payable(action, cost(...))``) now: its
         ``cost``, asked of the one solver with the seat's ``funds`` for the Action. The cost
         transforms only add ways to pay (``rules.CostTransform``), so a cost the cards pay as
         modified is payable without them: the solver's closed form answers it first."""
         costed = self._costed
         if costed is not None and (action in costed or "all" in costed):
             req = hooks.apply_cost_mods(self._cost_mods, action, element, req)  # type: ignore[arg-type]
-        if len(req) != 5:
-            return self.payable(action, self.transformed(action, req))  # a module's cost parts
         tot = self._plain
         if tot is not None and not req[4]:  # can_pay's first case (every menu asks it many times)
             return tot[0] >= req[0] and tot[1] >= req[1] and tot[2] >= req[2] and tot[3] >= req[3]
