@@ -59,7 +59,7 @@ from .heuristic_eval import (
     spell_value,
     team_elements,
 )
-from .heuristic_phobias import phobia_choice, phobia_cure, phobias_first
+from .heuristic_phobias import phobia_choice, phobia_cure, phobia_move, phobias_first
 
 _GIVE_NOW = ("draw",)  # Spells whose first op improves this turn's resources
 _OWN = ("you", "each")
@@ -193,6 +193,7 @@ class HeuristicAgent:
             self._dark_matter_stock,
             self._telepathy,
             self._phobias,
+            self._move_phobia,
             self._cure,
             self._combustion,
             self._ice_first,
@@ -259,6 +260,11 @@ class HeuristicAgent:
             lambda: t.spendable(t.cure_req),
             lambda: can_cover(t.counts, add_req(t.plan_req, t.cure_req)),  # the plan's Curses only
         )
+
+    @staticmethod
+    def _move_phobia(t: _Turn) -> int | None:
+        # 4b. The Water Magician (both modules, V-19): move a Phobia where it hurts least.
+        return phobia_move(t.state, t.p, t.legal)
 
     @staticmethod
     def _cure(t: _Turn) -> int | None:

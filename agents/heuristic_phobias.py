@@ -15,6 +15,16 @@ A Phobia is a Madness card that, once in its owner's support, constrains them un
    plain Madness first (it is only freed again when the Phobia is cured), then the card the team
    needs least (``heuristic_eval.card_score``: value, Elements the Curses ask for).
 3. **Cure-by-effect choices** (V-28: the owner chooses which Madness): the most harmful Phobia.
+4. **Move a Phobia** with the Water Magician (V-19, both modules: ``MOVE_PHOBIA``, 1 Dark
+   Matter, once on the owner's own turn; ``phobia_move``, a step of the Action menu right after
+   the Phobia cure step): the move with the greatest gain (``move_gain``) when it gains more than
+   ``MOVE_GAIN``, and only with Dark Matter beyond the stock the Dark Curses need
+   (``heuristic_dark_matter.need``). The gain: the Phobia's harm to its owner less its harm to the
+   new owner (an owner-bound constraint counts ``NOW`` more on the mover, whose turn it binds now;
+   a team-wide one, marker +2 or doubled Curses, gains nothing), plus the card it frees (the card
+   it crushed, A-74), less the card it crushes (a plain Madness costs nothing; Dark Matter is never
+   crushed while the team stocks it). The follow-up choices (``phobia_move_from`` /
+   ``phobia_move_to``) take that move's Phobia and slot.
 
 Harm ranking (the constraint as data, ``constraint`` of ``bbom_env/data/vth_phobias.toml``, so any
 pack's Phobias are ranked; higher hurts more):
@@ -42,10 +52,23 @@ from collections.abc import Callable
 
 from bbom_env.engine import GameState
 from bbom_env.engine.core import moves as M
-from bbom_env.engine.model.constants import ELEMENT_NAMES, MADNESS, MAX_SUPPORT_SLOTS, PHOBIA_BASE, is_madness
+from bbom_env.engine.model.constants import (
+    DARK_MATTER,
+    ELEMENT_NAMES,
+    MADNESS,
+    MAX_SUPPORT_SLOTS,
+    PHOBIA_BASE,
+    is_madness,
+)
+from bbom_env.engine.model.records import NO_CARD
+from bbom_env.engine.modifiers.hooks import support_capacity
 from bbom_env.engine.play.decision import pending
+from bbom_env.modules.phobias.move import BLOCK as MOVE_BLOCK
+from bbom_env.modules.phobias.move import FROM as MOVE_FROM
+from bbom_env.modules.phobias.move import TO as MOVE_TO
 from bbom_env.modules.phobias.placement import PLACE
 
+from .heuristic_dark_matter import need, reach
 from .heuristic_eval import card_score, wanted
 
 MODULE = "phobias"
@@ -69,6 +92,11 @@ _HARM: dict[tuple[str, str], float] = {
     ("cost", "learn"): 2,
 }
 UNKNOWN_HARM = 5.0
+# Step 4, the Water Magician's move (V-19): the gain, in harm points, a move must beat to be worth
+# its Dark Matter card; an owner-bound constraint on the mover counts NOW more (it binds her turn).
+MOVE_GAIN = 1.5
+NOW = 0.5
+_TEAM_WIDE = frozenset({("replace", "marker_steps"), ("replace", "curse_part_times")})
 
 
 def _on(state: GameState) -> bool:
@@ -94,6 +122,15 @@ def phobia_harm(state: GameState, owner: int, code: int) -> float:
     return max(_mod_harm(state, owner, m) for m in mods)
 
 
+def _constraint(state: GameState, code: int) -> tuple[dict, ...]:
+    return getattr(_phobia_cards(state).get(code), "constraint", ())
+
+
+def _mod_key(m: dict) -> tuple[str, str]:
+    kind = m["kind"]
+    return kind, m.get("point", "") if kind == "replace" else m.get("action", "") if kind == "cost" else ""
+
+
 def _mod_harm(state: GameState, owner: int, m: dict) -> float:
     kind = m["kind"]
     if kind == "forbid":
@@ -107,8 +144,7 @@ def _mod_harm(state: GameState, owner: int, m: dict) -> float:
     if kind == "lose_ability":  # V-27: a Magician whose ability or sheet matters loses more
         mag = state.pack.magicians[state.players[owner].magician]
         return _HARM[kind, ""] + 2 * bool(mag.activated or mag.mods)
-    detail = m.get("point", "") if kind == "replace" else m.get("action", "") if kind == "cost" else ""
-    return _HARM.get((kind, detail), UNKNOWN_HARM)
+    return _HARM.get(_mod_key(m), UNKNOWN_HARM)
 
 
 def _cure_target(state: GameState, p: int, move: int) -> tuple[int, int]:
@@ -167,6 +203,8 @@ def phobia_choice(state: GameState, f: dict, legal: list[int]) -> int | None:
         return None
     if f["kind"] == PLACE:  # the frame whose decider crushes a card (DP-34)
         return crush_choice(state, f["player"], legal)
+    if f["kind"] in (MOVE_FROM, MOVE_TO):  # the Water Magician's move (V-19)
+        return move_choice(state, f, legal)
     if "cure" in pending(state).kind:
         return _cure_choice(state, f, legal)
     return None
@@ -207,3 +245,116 @@ def _picked_code(state: GameState, p: int, m: int) -> int | None:
         support = state.players[(p + off) % len(state.players)].support
         return support[slot].card if slot < len(support) else None
     return None
+
+
+# -- moving a Phobia (V-19, the Water Magician) ---------------------------------------------------
+
+Place = tuple[int, int]  # (seat, support slot)
+
+
+def move_gain(state: GameState, p: int, src: Place, dst: Place) -> float:
+    """What ``p`` moving the Phobia at ``src`` to ``dst`` gains (step 4 of the module doc): the
+    harm it stops doing its owner less the harm it does the new owner (an owner-bound constraint
+    weighs ``NOW`` more on ``p``), plus the card it frees (A-74), less the card it crushes."""
+    (a, s), (b, t) = src, dst
+    slot = state.players[a].support[s]
+    code = slot.card
+    gain = 0.0
+    if b != a:
+        bound = not _constraint(state, code) or any(
+            _mod_key(m) not in _TEAM_WIDE for m in _constraint(state, code)
+        )
+        ha, hb = phobia_harm(state, a, code), phobia_harm(state, b, code)
+        if bound:
+            ha, hb = ha * (1 + NOW * (a == p)), hb * (1 + NOW * (b == p))
+        gain += ha - hb
+    want = wanted(state, p)
+    if slot.crushed != NO_CARD:
+        gain += max(0.0, card_score(slot.crushed, want))
+    support = state.players[b].support
+    if t < len(support):
+        card = support[t].card
+        if card == DARK_MATTER and need(state) > 0:
+            return float("-inf")  # the Dark Curses' stock
+        gain -= max(0.0, card_score(card, want))
+    return gain
+
+
+def _destinations(state: GameState, src: Place) -> list[Place]:
+    """Where V-19 lets the Phobia at ``src`` go (``bbom_env/modules/phobias/move.py``): a
+    non-Phobia card of a living support, or a support's free slot (its own only when it crushes a
+    card)."""
+    a, s = src
+    lifted = state.players[a].support[s].crushed != NO_CARD
+    out = []
+    for b, q in enumerate(state.players):
+        if q.eliminated:
+            continue
+        out += [
+            (b, t)
+            for t, slot in enumerate(q.support[:MAX_SUPPORT_SLOTS])
+            if slot.card < PHOBIA_BASE and (b, t) != src
+        ]
+        if len(q.support) < min(support_capacity(state, b), MAX_SUPPORT_SLOTS) and (b != a or lifted):
+            out.append((b, len(q.support)))
+    return out
+
+
+def best_move(state: GameState, p: int) -> tuple[float, Place, Place] | None:
+    """The move of a Phobia (any living support) with the greatest ``move_gain``; None: none."""
+    best = None
+    for a, q in enumerate(state.players):
+        if q.eliminated:
+            continue
+        for s, slot in enumerate(q.support[:MAX_SUPPORT_SLOTS]):
+            if slot.card < PHOBIA_BASE:
+                continue
+            for dst in _destinations(state, (a, s)):
+                g = move_gain(state, p, (a, s), dst)
+                if best is None or g > best[0]:
+                    best = (g, (a, s), dst)
+    return best
+
+
+def phobia_move(state: GameState, p: int, legal: list[int]) -> int | None:
+    """Step 4 of the module doc: ``MOVE_PHOBIA`` when the best move gains more than
+    ``MOVE_GAIN`` and the team has Dark Matter beyond the stock its Dark Curses need. None
+    otherwise (and in every game without the Water Magician's Action)."""
+    if not _on(state):
+        return None
+    spec = M.layout(state.config.modules).by_name.get(MOVE_BLOCK)
+    if spec is None or spec.start not in legal:
+        return None
+    if reach(state) - 1 < need(state):
+        return None  # the Dark Matter the Dark Curses need (heuristic_dark_matter)
+    best = best_move(state, p)
+    return spec.start if best is not None and best[0] > MOVE_GAIN else None
+
+
+def _place(state: GameState, p: int, move: int) -> Place:
+    off, slot = divmod(move - M.PICK_SUPPORT, MAX_SUPPORT_SLOTS)
+    return (p + off) % len(state.players), slot
+
+
+def move_choice(state: GameState, f: dict, legal: list[int]) -> int | None:
+    """The follow-up choices of the move (V-19): the Phobia of the best move (``phobia_move_from``),
+    then its best slot (``phobia_move_to``); the lower id on ties."""
+    p = f["player"]
+    picks = [m for m in legal if M.PICK_SUPPORT <= m < M.PICK_PLAYER]
+    if not picks:
+        return None
+    if f["kind"] == MOVE_FROM:
+
+        def score(m: int) -> float:
+            src = _place(state, p, m)
+            return max(
+                (move_gain(state, p, src, d) for d in _destinations(state, src)), default=float("-inf")
+            )
+
+    else:
+        src = (f["seat"], f["slot"])
+
+        def score(m: int) -> float:
+            return move_gain(state, p, src, _place(state, p, m))
+
+    return max(picks, key=lambda m: (score(m), -m))

@@ -1,7 +1,8 @@
 """The heuristic team with the Phobia module (agents/heuristic_phobias.py): it cures a
 Phobia before a plain Madness and the most harmful Phobia first (sections 4.5, 9.2; A-11: any
 support), crushes the least useful support card (DP-34, A-55), ranks the Phobias by harm (V-20 to
-V-36), plays whole games legally with the module alone and with Dark Matter, and wins some."""
+V-36), moves a Phobia with the Water Magician when it pays off (V-19), plays whole games legally
+with the module alone and with Dark Matter, and wins some."""
 
 from __future__ import annotations
 
@@ -9,15 +10,24 @@ import pytest
 from builders import Scenario
 
 from agents.heuristic_agent import HeuristicAgent
-from agents.heuristic_phobias import crush_choice, phobia_choice, phobia_harm, phobias_first
+from agents.heuristic_phobias import (
+    best_move,
+    crush_choice,
+    phobia_choice,
+    phobia_harm,
+    phobia_move,
+    phobias_first,
+)
 from bbom_env.engine import GameConfig, GameState, new_game, pending
 from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.resolver import run
 from bbom_env.engine.io.invariants import check_invariants
-from bbom_env.engine.model.constants import MADNESS, PHOBIA_BASE
+from bbom_env.engine.model.constants import DARK_MATTER, MADNESS, PHOBIA_BASE
 from bbom_env.engine.model.records import SupportSlot
 from bbom_env.engine.modifiers.hooks import support_capacity
 from bbom_env.engine.play.zones import receive_madness
+from bbom_env.modules.dark_matter.state import dm_state
+from bbom_env.modules.phobias import move as phobia_move_module
 from bbom_env.modules.phobias.content import phobia_codes
 from bbom_env.modules.phobias.placement import CRUSH
 
@@ -193,6 +203,116 @@ def test_it_crushes_the_least_useful_card() -> None:
     _crush_decision(sc, "fire-3", "earth-2", "water-1")
     legal = sc.s.legal_actions()
     assert HeuristicAgent(0).act(sc.s) == M.PICK_SUPPORT + 2 == crush_choice(sc.s, 0, legal)
+
+
+# -- the Water Magician's move (V-19) ------------------------------------------------------------
+
+BOTH = ("dark_matter", "phobias")
+MOVER = "magician_vth_phobia"
+
+
+def mover_scenario(payment: str = "auto") -> Scenario:
+    """Both modules, the Water Magician in seat 0 with 1 Dark Matter and no Element card (nothing
+    to cure with), a plain Madness in seat 1's support; no Curse on the track."""
+    sc = Scenario(num_players=2, magicians=(MOVER, "test_mag_earth"), modules=BOTH, payment=payment).hand(0)
+    sc.support(1, "madness")
+    dm_state(sc.s).supply -= 1
+    sc.p(0).hand[DARK_MATTER] += 1
+    return sc.action_phase(0)
+
+
+def play_turn(sc: Scenario) -> list[int]:
+    """The heuristic plays seat 0's Action phase up to its END (every move legal, END not
+    applied); the moves it made."""
+    s, agent, made = sc.s, HeuristicAgent(0), []
+    while s.current_player() == 0 and not s.over:
+        move = agent.act(s)
+        assert move in s.legal_actions(), (move, pending(s))
+        made.append(move)
+        if move == M.END:
+            break
+        s.apply_action(move)
+    return made
+
+
+def move_block(s: GameState) -> int:
+    return M.layout(s.config.modules).by_name[phobia_move_module.BLOCK].start
+
+
+@pytest.mark.parametrize("payment", ["auto", "manual"])
+def test_the_water_magician_moves_a_phobia_off_her_valuable_card(payment: str) -> None:
+    """V-19, A-74: a Fire ban (V-36) crushes a value-3 card in the Water Magician's support and the
+    team cannot cure it: she pays 1 Dark Matter and moves it onto the teammate's plain Madness (it
+    costs nothing to crush); the value-3 card is freed in place; the answers (the manual payment's
+    pick too) are legal."""
+    sc = mover_scenario(payment)
+    fire = code_of(sc.s, FIRE)
+    sc.support(0, "fire-3")
+    under = sc.p(0).support[0].card
+    take_phobia(sc.s, fire)
+    sc.p(0).support[0] = SupportSlot(fire, crushed=under)
+    sc.s.legal_cache = None
+    gain, src, dst = best_move(sc.s, 0) or (0.0, None, None)
+    assert (src, dst) == ((0, 0), (1, 0)) and gain > 0
+    s, agent = sc.s, HeuristicAgent(0)
+    assert agent.act(s) == move_block(s)  # first: nothing else to do, and the move pays off
+    s.apply_action(move_block(s))
+    while not s.stats.get("phobias_moved"):  # the payment, the Phobia, the slot (V-19)
+        move = agent.act(s)
+        assert move in s.legal_actions() and pending(s).player == 0, (move, pending(s))
+        s.apply_action(move)
+    assert sc.p(0).support == [SupportSlot(under)]
+    assert sc.p(1).support == [SupportSlot(fire, crushed=MADNESS)]
+    assert sc.p(0).hand[DARK_MATTER] == 0
+    check_invariants(s)
+
+
+def test_no_move_without_dark_matter_to_spare() -> None:
+    """The same Phobia, but a face-up Dark Curse waits (4 Dark Matter in one payment, section 4.7):
+    the one Dark Matter card is kept for it (heuristic_dark_matter's stock)."""
+    sc = mover_scenario()
+    fire = code_of(sc.s, FIRE)
+    sc.support(0, "fire-3")
+    under = sc.p(0).support[0].card
+    take_phobia(sc.s, fire)
+    sc.p(0).support[0] = SupportSlot(fire, crushed=under)
+    sc.curse(0, "dark_curse_04")
+    sc.s.legal_cache = None
+    assert move_block(sc.s) in sc.s.legal_actions()
+    assert phobia_move(sc.s, 0, sc.s.legal_actions()) is None
+    assert move_block(sc.s) not in play_turn(sc)
+    assert sc.p(0).hand[DARK_MATTER] == 1
+
+
+def test_no_move_when_nothing_is_worth_moving() -> None:
+    """The Phobia "the Invocation marker advances 2" (V-34) hurts the whole team wherever it lies, and it
+    crushes nothing: moving it gains nothing, so the Dark Matter is kept."""
+    sc = mover_scenario()
+    phobia_in_support(sc, 0, TIME)
+    assert move_block(sc.s) in sc.s.legal_actions()
+    assert phobia_move(sc.s, 0, sc.s.legal_actions()) is None
+    assert move_block(sc.s) not in play_turn(sc)
+    assert sc.p(0).hand[DARK_MATTER] == 1
+
+
+def test_games_with_the_water_magician_stay_legal() -> None:
+    """Seeded 2-player games with both modules and the Water Magician seated (auto and manual
+    payment): every move legal, the invariants hold at the end."""
+    for seed in range(6):
+        config = GameConfig(
+            seed=seed,
+            num_players=2,
+            modules=BOTH,
+            magicians=(MOVER, "magician_fire_m"),
+            payment="manual" if seed % 2 else "auto",
+        )
+        state = new_game(config)
+        agent = HeuristicAgent(seed)
+        while not state.over:
+            move = agent.act(state)
+            assert move in state.legal_actions(), (move, pending(state))
+            state.apply_action(move)
+        check_invariants(state)
 
 
 # -- whole games ----------------------------------------------------------------------------------
