@@ -75,17 +75,16 @@ def spell_req(state: GameState, p: int, spell_id: str, x: int) -> tuple[int, ...
     return hooks.adjust_cost(state, p, "activate", sp.element, req_of(sp.element, sp.activation_cost * x))
 
 
+# A Curse type's Element index; a Multi-Element Curse (or a module's Curse type) has none (4.4).
+CURSE_ELEMENT: dict[str, int | None] = {"multi": None, **{name: i for i, name in enumerate(ELEMENT_NAMES)}}
+
+
 def _curse_base(state: GameState, curse: CurseOnTrack) -> tuple[tuple[int, ...], int | None]:
     """Printed cost plus one Element of the token's colour per token (A-62), and its Element."""
     c = state.pack.curses[curse.curse]
     cost, tokens = c.cost, curse.tokens
     base = (cost[0] + tokens[0], cost[1] + tokens[1], cost[2] + tokens[2], cost[3] + tokens[3], 0)
-    return base, _CURSE_ELEMENT.get(c.type)
-
-
-# A Curse type's Element index; a Multi-Element Curse (or a module's Curse type) has none (4.4).
-CURSE_ELEMENT: dict[str, int | None] = {"multi": None, **{name: i for i, name in enumerate(ELEMENT_NAMES)}}
-_CURSE_ELEMENT = CURSE_ELEMENT
+    return base, CURSE_ELEMENT.get(c.type)
 
 
 def curse_req(state: GameState, p: int, curse: CurseOnTrack) -> tuple:
@@ -108,7 +107,7 @@ def curse_rule(state: GameState, curse: CurseOnTrack) -> CurseRule | None:
     if not state.config.modules:
         return None
     ctype = state.pack.curses[curse.curse].type
-    if ctype in _CURSE_ELEMENT:
+    if ctype in CURSE_ELEMENT:
         return None
     return state.rules.curse_rules.get(ctype)
 

@@ -121,23 +121,27 @@ def standing_surcharge(state: GameState, p: int, action: str) -> int:
     return max(0, n)
 
 
-def _sum(state: GameState, p: int, kind: str) -> int:
-    n = 0
-    for m in player_mods(state, p):
-        if m["kind"] == kind:
-            n += m["amount"]
-    return n
+def limits_of(state: GameState, p: int, mods: Iterable[dict]) -> tuple[int, int]:
+    """(support capacity, Spell limit) of player p with these modifiers (``player_mods``): the
+    Magician sheet's plus the modifiers' changes (sections 1.6, 4.11)."""
+    mag = state.pack.magicians[state.players[p].magician]
+    slots = extra = 0
+    for m in mods:
+        kind = m["kind"]
+        if kind == "support_slots":
+            slots += m["amount"]
+        elif kind == "spell_limit":
+            extra += m["amount"]
+    return max(0, mag.support_slots + slots), max(1, mag.spell_limit + extra)
 
 
 def support_capacity(state: GameState, p: int) -> int:
     """Slots on the Magician sheet plus ability changes (section 1.6: 3 by default)."""
-    base = state.pack.magicians[state.players[p].magician].support_slots
-    return max(0, base + _sum(state, p, "support_slots"))
+    return limits_of(state, p, player_mods(state, p))[0]
 
 
 def spell_limit(state: GameState, p: int) -> int:
-    base = state.pack.magicians[state.players[p].magician].spell_limit
-    return max(1, base + _sum(state, p, "spell_limit"))
+    return limits_of(state, p, player_mods(state, p))[1]
 
 
 def hand_size(state: GameState, p: int) -> int:

@@ -88,17 +88,8 @@ class SeatView:
 
     @property
     def limits(self) -> tuple[int, int]:
-        """(support capacity, Spell limit): the Magician sheet's plus the modifiers' changes
-        (section 4.11; ``hooks.support_capacity``, ``hooks.spell_limit``)."""
-        mag = self.state.pack.magicians[self.player.magician]
-        slots = extra = 0
-        for m in self.mods:
-            kind = m["kind"]
-            if kind == "support_slots":
-                slots += m["amount"]
-            elif kind == "spell_limit":
-                extra += m["amount"]
-        return max(0, mag.support_slots + slots), max(1, mag.spell_limit + extra)
+        """(support capacity, Spell limit) with the seat's modifiers (``hooks.limits_of``)."""
+        return hooks.limits_of(self.state, self.p, self.mods)
 
     def forbidden(self, action: str, element: int | None) -> bool:
         """Whether a "forbid" modifier stops this Action (its whole, or its own Element; 4.10)."""

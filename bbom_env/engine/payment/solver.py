@@ -168,9 +168,6 @@ def _with_conversion(counts: list[list[int]], req: Req, pairs: int) -> bool:
 def can_pay(funds: Funds, cost: tuple) -> bool:
     """Whether ``funds`` pay ``cost`` (five numbers, or a ``cost.Cost``)."""
     if len(cost) == COST_PARTS:
-        if not cost[COST_ANY]:  # (fits' first case, the most asked)
-            tot = funds.tot
-            return tot[0] >= cost[0] and tot[1] >= cost[1] and tot[2] >= cost[2] and tot[3] >= cost[3]
         return fits(funds.tot, funds.counts, cost)
     # A Cost: fields 5-8 are the one-of surcharge, its Elements, distinct and currency parts;
     # 9-10 the flags that only add ways to pay (Spontaneous Elements, the Air conversion); 11 the
@@ -187,7 +184,6 @@ def can_pay(funds: Funds, cost: tuple) -> bool:
         # Cards counted, not valued (sections 4.6-4.8, V-37): n currency cards (a currency card
         # pays nothing else, and pairs pay only Element parts), n cards of different Elements or n
         # Element cards (each pays 1 whatever its value), each part with its own cards.
-        # Element cards counted one each (V-37's Cure cost) pay that part alone.
         if funds.currency < cost[8]:
             return False
         if not cost[11]:
