@@ -11,7 +11,13 @@ At each Action menu with two or more legal moves, the decider (every seat plays 
 3. scores each rollout with a graded value, the team's win plus small credits for progress from
    the decision on (``win + 0.02 x Curses destroyed + 0.1 x Monsters defeated``: the issue's probe;
    a win alone is too coarse to rank ten moves with a handful of rollouts), and plays the move of
-   the best mean (ties: the base policy's own move first, then the lowest id).
+   the best mean (ties: the base policy's own move first, then the lowest id), unless its gain over
+   the base policy's move, on the same worlds, is ``margin`` or less (SPARTA's rule: the search
+   leaves the base policy only for a gain it can tell from noise).
+
+``select="halving"`` spends the same budget (``worlds`` rollouts a candidate on average) by
+sequential halving: rounds of fresh worlds, the worse half of the candidates dropped after each
+(never the base policy's move), so the last few candidates get several times ``worlds`` rollouts.
 
 Every other decision (payments, effect choices, Recuperation, ...) is delegated to the heuristic
 team, asked in one world drawn from the decider's information set, so that it too reads nothing
@@ -25,13 +31,16 @@ Name it ``search`` or ``search:key=value,...`` wherever a team is named (``agent
 --policy``, ``bbom_env.play --agents``, ``agents.make_agent``); keys: ``worlds`` (int, default 8),
 ``ms`` (float, default none), ``rollout`` (heuristic | random), ``decisions`` (menu | all),
 ``curse_weight`` (default 0.02), ``monster_weight`` (default 0.1), ``max_candidates`` (int,
-0 = all; else the base policy's move plus the first others by id).
+0 = all; else the base policy's move plus the first others by id), ``select`` (uniform | halving),
+``margin`` (float, default 0).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -57,6 +66,8 @@ class SearchConfig:
     curse_weight: float = 0.02
     monster_weight: float = 0.1
     max_candidates: int = 0
+    select: str = "uniform"
+    margin: float = 0.0
 
     def __post_init__(self) -> None:
         if self.worlds < 1:
@@ -67,6 +78,12 @@ class SearchConfig:
             raise ValueError(f"search: rollout={self.rollout!r}: one of heuristic, random")
         if self.decisions not in ("menu", "all"):
             raise ValueError(f"search: decisions={self.decisions!r}: one of menu, all")
+        if self.select not in ("uniform", "halving"):
+            raise ValueError(f"search: select={self.select!r}: one of uniform, halving")
+        if self.select == "halving" and self.ms is not None:
+            raise ValueError("search: select=halving spends a budget of worlds; ms needs select=uniform")
+        if self.margin < 0:
+            raise ValueError(f"search: margin={self.margin}: 0 or more")
         if self.max_candidates < 0:
             raise ValueError(f"search: max_candidates={self.max_candidates}: 0 (all) or more")
 
@@ -135,31 +152,74 @@ class SearchAgent:
         self.search_s += time.perf_counter() - t0
         return move
 
+    def _draw(self, sampler: Resampler) -> tuple[GameState, int]:
+        """One world from the decider's information set, and the base policy's seed for it."""
+        world = sampler.sample(random.Random(self.rng.getrandbits(64)))
+        return world, self.rng.getrandbits(32)
+
     def _search(self, sampler: Resampler, legal: list[int]) -> int:
         cfg = self.config
-        deadline = None if cfg.ms is None else time.perf_counter() + cfg.ms / 1000
-        totals = [0.0] * len(legal)
-        candidates = legal
-        prior = None
-        w = 0
-        while True:
-            world = sampler.sample(random.Random(self.rng.getrandbits(64)))
-            base_seed = self.rng.getrandbits(32)
-            if prior is None:
-                prior = self._base(base_seed).act(world.clone())
-                candidates = self._candidates(legal, prior)
-                totals = [0.0] * len(candidates)
-            for i, move in enumerate(candidates):
-                totals[i] += self._rollout(world, move, base_seed)
-            w += 1
-            if deadline is None:
-                if w >= cfg.worlds:
+        world, seed = self._draw(sampler)
+        prior = self._base(seed).act(world.clone())
+        candidates = self._candidates(legal, prior)
+        totals = dict.fromkeys(candidates, 0.0)
+        counts = dict.fromkeys(candidates, 0)
+
+        def play(alive: list[int], world: GameState, seed: int) -> None:
+            for move in alive:  # common random numbers: one world and one seed for every candidate
+                totals[move] += self._rollout(world, move, seed)
+                counts[move] += 1
+
+        if len(candidates) == 1:
+            return prior
+        if cfg.select == "halving":
+            self._halving(candidates, prior, totals, counts, play, (world, seed), sampler)
+        else:
+            deadline = None if cfg.ms is None else time.perf_counter() + cfg.ms / 1000
+            w = 0
+            while True:
+                play(candidates, world, seed)
+                w += 1
+                if (w >= cfg.worlds) if deadline is None else (time.perf_counter() >= deadline):
                     break
-            elif time.perf_counter() >= deadline:
-                break
-        best = max(totals)
-        ties = [m for m, v in zip(candidates, totals, strict=True) if v == best]
-        return prior if prior in ties else min(ties)
+                world, seed = self._draw(sampler)
+        mean = {m: totals[m] / counts[m] for m in candidates if counts[m]}
+        best = max(mean.values())
+        ties = [m for m in candidates if mean.get(m) == best]
+        move = prior if prior in ties else min(ties)
+        # SPARTA's rule: leave the base policy's move only for a gain above the margin, measured on
+        # the same worlds (the base move is searched in every world, under halving too)
+        return move if mean[move] - mean[prior] > cfg.margin or move == prior else prior
+
+    def _halving(
+        self,
+        candidates: list[int],
+        prior: int,
+        totals: dict[int, float],
+        counts: dict[int, int],
+        play: Callable[[list[int], GameState, int], None],
+        first: tuple[GameState, int],
+        sampler: Resampler,
+    ) -> None:
+        """Sequential halving (Karnin, Koren and Somekh 2013): the budget, ``worlds`` rollouts a
+        candidate on average, spent in ceil(log2 n) rounds of equal cost; each round plays every
+        surviving candidate in fresh worlds, then keeps the better half by mean (the base policy's
+        move always stays, so the margin compares it on the same worlds as the best)."""
+        n = len(candidates)
+        rounds = max(1, math.ceil(math.log2(n)))
+        budget = self.config.worlds * n
+        alive = list(candidates)
+        pending: tuple[GameState, int] | None = first
+        for r in range(rounds):
+            for _ in range(max(1, budget // (rounds * len(alive)))):
+                world, seed = pending or self._draw(sampler)
+                pending = None
+                play(alive, world, seed)
+            if r < rounds - 1:
+                ranked = sorted(alive, key=lambda m: (-totals[m] / counts[m], m != prior, m))
+                alive = ranked[: math.ceil(len(alive) / 2)]
+                if prior not in alive:
+                    alive.append(prior)
 
     def _candidates(self, legal: list[int], prior: int) -> list[int]:
         k = self.config.max_candidates

@@ -6,12 +6,17 @@ script pools their ``games.csv`` files by deal (seed):
 
     python benchmarks/search_eval.py run --team search:worlds=2 --games 40 --chunk 4 --out runs/search_eval/w2
     python benchmarks/search_eval.py pool runs/search_eval/w2_s*  # or the folders `run` wrote
+    python benchmarks/search_eval.py curve runs/search_eval/w1 runs/search_eval/w2 ... --png curve.png
 
 ``run`` plays chunks ``--seed``, ``--seed + chunk``, ... (the heuristic team and the search team on
 the same deals, one process, one core) and skips the chunks already written; each chunk's CPU
 seconds go to ``cpu.txt``. ``pool`` prints, per team, deals and wins, then the paired difference of
 the search team against the first team (Agresti-Min 95% interval, ``agents.evaluate``) with the
-deals won by one team only; with ``--json`` one JSON line last.
+deals won by one team only; with ``--json`` one JSON line last. ``curve`` pools several ``run``
+folders (one search setting each) into one table, a row a setting: the budget (rollouts a candidate),
+deals, wins of the search and of the heuristic on the same deals, the paired difference, and the CPU
+seconds a deal (both teams; the heuristic's part is about 0.1 s); ``--png`` draws the win rate
+against the budget with matplotlib.
 """
 
 from __future__ import annotations
@@ -87,6 +92,61 @@ def run(team: str, games: int, chunk: int, seed: int, out: Path, players: int, l
     return folders
 
 
+def curve(runs: list[Path]) -> list[dict]:
+    """One record a ``run`` folder: its search setting, the pooled figures, CPU seconds a deal."""
+    from agents.search import parse_search_spec
+
+    rows = []
+    for run_dir in runs:
+        chunks = sorted(p for p in run_dir.glob("s*") if (p / "games.csv").is_file())
+        if not chunks:
+            raise SystemExit(f"{run_dir}: no finished chunk (s*/games.csv)")
+        res = pool(chunks)
+        heur, team = res["teams"][0], res["teams"][-1]
+        cfg = parse_search_spec(team["team"])
+        cpu = run_dir / "cpu.txt"
+        spent = [line.split() for line in cpu.read_text().splitlines()] if cpu.is_file() else []
+        games = sum(int(w[2]) for w in spent)
+        rows.append(
+            {
+                "team": team["team"], "worlds": cfg.worlds, "select": cfg.select, "margin": cfg.margin,
+                "deals": res["deals"], "seeds": res["seeds"], "wins": team["wins"], "heuristic": heur["wins"],
+                "diff": team["diff"], "lo": team["lo"], "hi": team["hi"],
+                "cpu_s_per_deal": sum(float(w[4]) for w in spent) / games if games else None,
+            }
+        )  # fmt: skip
+    return rows
+
+
+def plot_curve(rows: list[dict], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from agents.evaluate import wilson
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for label in sorted({(r["select"], r["margin"]) for r in rows}):
+        pts = sorted((r for r in rows if (r["select"], r["margin"]) == label), key=lambda r: r["worlds"])
+        x = [r["worlds"] for r in pts]
+        y = [100 * r["wins"] / r["deals"] for r in pts]
+        ci = [wilson(r["wins"], r["deals"]) for r in pts]
+        err = [
+            [yy - 100 * lo for yy, (lo, _) in zip(y, ci, strict=True)],
+            [100 * hi - yy for yy, (_, hi) in zip(y, ci, strict=True)],
+        ]
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=f"search, {label[0]}, margin {label[1]:g}")
+    heur = [100 * r["heuristic"] / r["deals"] for r in rows]
+    ax.axhline(sum(heur) / len(heur), color="grey", ls="--", label="heuristic (same deals, mean)")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("budget: rollouts a candidate move (worlds)")
+    ax.set_ylabel("wins (%)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out, dpi=100)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -102,7 +162,28 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("pool", help="pool the games.csv of evaluate --out folders")
     p.add_argument("folders", nargs="+", type=Path)
     p.add_argument("--json", action="store_true")
+    c = sub.add_parser("curve", help="one row a run folder (a search setting): the budget curve")
+    c.add_argument("runs", nargs="+", type=Path)
+    c.add_argument("--png", type=Path, help="also draw the win rate against the budget")
+    c.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
+    if a.cmd == "curve":
+        rows = curve(a.runs)
+        print("| search | budget | deals | wins | heuristic | paired difference | CPU s a deal |")
+        print("|---|---:|---:|---:|---:|---|---:|")
+        for row in rows:
+            cpu = "" if row["cpu_s_per_deal"] is None else f"{row['cpu_s_per_deal']:.0f}"
+            print(
+                f"| `{row['team']}` | {row['worlds']} | {row['deals']} | {row['wins']} "
+                f"| {row['heuristic']} | "
+                f"{100 * row['diff']:+.1f} [{100 * row['lo']:+.1f}, {100 * row['hi']:+.1f}] | {cpu} |"
+            )
+        if a.png:
+            plot_curve(rows, a.png)
+            print(f"wrote {a.png}", file=sys.stderr)
+        if a.json:
+            print(json.dumps(rows))
+        return 0
     if a.cmd == "run":
         folders = run(a.team, a.games, a.chunk, a.seed, a.out, a.players, a.level)
     else:

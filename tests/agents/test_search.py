@@ -5,6 +5,7 @@ checked, and it is a team everywhere a team is named (make_agent, agents.evaluat
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import pytest
@@ -95,6 +96,56 @@ def test_best_mean_wins_ties_go_to_the_base_policy_move() -> None:
         assert sorted(calls) == sorted(legal * 2)  # every candidate in every world
 
 
+def _scripted(agent: SearchAgent, prior: int, values: dict[int, float], calls: list[int]) -> None:
+    """Make ``agent``'s base policy play ``prior`` and its rollouts score ``values`` (0 elsewhere)."""
+
+    class Fixed:
+        def act(self, s: GameState) -> int:
+            return prior
+
+    agent._base = lambda seed: Fixed()  # type: ignore[method-assign]
+    agent._rollout = lambda w, m, seed: calls.append(m) or values.get(m, 0.0)  # type: ignore[method-assign]
+
+
+def test_halving_spends_the_budget_on_the_better_half_and_keeps_the_base_move() -> None:
+    """Sequential halving: ceil(log2 n) rounds of about worlds x n / rounds rollouts each, every
+    survivor in every world of a round; the worse half goes after each round, never the base
+    policy's move; the best mean is played."""
+    config = GameConfig(num_players=2, seed=6)
+    state = next(
+        s for s in late_states(config, 6, 1) if s.stack[-1]["kind"] == "menu" and len(s.legal_actions()) >= 5
+    )
+    legal = state.legal_actions()
+    n = len(legal)
+    prior, best = legal[-1], legal[1]
+    values = {m: 0.1 * i for i, m in enumerate(legal)}  # the base move is the best but one
+    values[best] = 10.0
+    agent = SearchAgent(0, worlds=4, select="halving")
+    calls: list[int] = []
+    _scripted(agent, prior, values, calls)
+    assert agent.act(state) == best
+    rounds = math.ceil(math.log2(n))
+    assert 4 * n - rounds * n <= len(calls) <= 4 * n + rounds  # the budget, give or take rounding
+    assert set(calls[:n]) == set(legal)  # round one plays every candidate
+    assert calls.count(prior) == calls.count(best) == max(calls.count(m) for m in legal)
+    worst = min(legal, key=lambda m: values[m])
+    assert calls.count(worst) < calls.count(best)  # the worse half stops early
+
+
+def test_margin_keeps_the_base_move_unless_the_gain_is_larger() -> None:
+    """SPARTA's rule: a move other than the base policy's is played only when its mean beats the
+    base move's by more than ``margin`` (uniform and halving alike)."""
+    config = GameConfig(num_players=2, seed=6)
+    state = next(s for s in late_states(config, 6, 1) if s.stack[-1]["kind"] == "menu")
+    legal = state.legal_actions()
+    prior, other = legal[-1], legal[0]
+    for select in ("uniform", "halving"):
+        for margin, gain, expected in [(0.0, 0.05, other), (0.1, 0.05, prior), (0.1, 0.2, other)]:
+            agent = SearchAgent(0, worlds=2, select=select, margin=margin)
+            _scripted(agent, prior, {prior: 0.5, other: 0.5 + gain}, [])
+            assert agent.act(state) == expected, (select, margin, gain)
+
+
 def test_spec_parsing_and_errors() -> None:
     assert parse_search_spec("search") == SearchConfig()
     cfg = parse_search_spec("search:worlds=3,ms=50,rollout=random,decisions=all,max_candidates=4")
@@ -112,6 +163,9 @@ def test_spec_parsing_and_errors() -> None:
         ("search:rollout=net", "rollout='net'"),
         ("search:decisions=some", "decisions='some'"),
         ("search:ms=-1", "ms=-1.0"),
+        ("search:select=best", "select='best'"),
+        ("search:select=halving,ms=50", "ms needs select=uniform"),
+        ("search:margin=-0.1", "margin=-0.1"),
     ]:
         with pytest.raises(ValueError, match=msg):
             parse_search_spec(bad)
@@ -148,8 +202,7 @@ def test_evaluate_cli_runs_a_search_team(tmp_path, capsys) -> None:
     assert [t["team"] for t in rec["teams"]] == ["heuristic", "search:worlds=1,max_candidates=2"]
 
 
-def test_search_eval_pools_chunks_by_deal(tmp_path) -> None:
-    """benchmarks/search_eval.py pool: games of several evaluate --out folders, paired by seed."""
+def _search_eval():  # type: ignore[no-untyped-def]
     import importlib.util
     from pathlib import Path
 
@@ -158,7 +211,42 @@ def test_search_eval_pools_chunks_by_deal(tmp_path) -> None:
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    head = "team,seed,win,truncated,monsters,curses,madness,decisions,turns,reason\n"
+    return mod
+
+
+HEAD = "team,seed,win,truncated,monsters,curses,madness,decisions,turns,reason\n"
+
+
+def test_search_eval_curve_has_a_row_per_setting(tmp_path) -> None:
+    """search_eval.py curve: one row a run folder, its budget read from the team's name, its wins
+    paired with the heuristic's on the same deals, CPU seconds a deal from cpu.txt; --png draws."""
+    mod = _search_eval()
+    for name, team, wins in [
+        ("w1", "search:worlds=1", (1, 0, 0, 0)),
+        ("h4", "search:worlds=4,select=halving", (1, 1, 1, 0)),
+    ]:
+        chunk = tmp_path / name / "s0"
+        chunk.mkdir(parents=True)
+        rows = [f"heuristic,{s},{int(s < 2)},0,2,10,20,200,30,x\n" for s in range(4)]
+        rows += [f'"{team}",{s},{w},0,1,5,20,180,30,x\n' for s, w in enumerate(wins)]  # csv quotes commas
+        (chunk / "games.csv").write_text(HEAD + "".join(rows))
+        (tmp_path / name / "cpu.txt").write_text("s0 games 4 cpu_s 100.0\n")
+    w1, h4 = mod.curve([tmp_path / "w1", tmp_path / "h4"])
+    assert (w1["worlds"], w1["select"], w1["wins"], w1["heuristic"], w1["deals"]) == (1, "uniform", 1, 2, 4)
+    assert (h4["worlds"], h4["select"], h4["wins"]) == (4, "halving", 3)
+    assert h4["diff"] == pytest.approx(0.25) and w1["diff"] == pytest.approx(-0.25)
+    assert w1["cpu_s_per_deal"] == pytest.approx(25.0)
+    png = tmp_path / "curve.png"
+    assert mod.main(["curve", str(tmp_path / "w1"), str(tmp_path / "h4"), "--png", str(png)]) == 0
+    assert png.stat().st_size > 1000
+    with pytest.raises(SystemExit, match="no finished chunk"):
+        mod.curve([tmp_path / "missing"])
+
+
+def test_search_eval_pools_chunks_by_deal(tmp_path) -> None:
+    """benchmarks/search_eval.py pool: games of several evaluate --out folders, paired by seed."""
+    mod = _search_eval()
+    head = HEAD
     chunks = {  # (heuristic win, search win) per seed
         "a": {0: (1, 1), 1: (0, 1)},
         "b": {2: (0, 0), 3: (1, 0), 4: (0, 1)},
