@@ -103,8 +103,12 @@ def _scripted(agent: SearchAgent, prior: int, values: dict[int, float], calls: l
         def act(self, s: GameState) -> int:
             return prior
 
+    def rollout(world: GameState, move: int, seed: int) -> float:
+        calls.append(move)
+        return values.get(move, 0.0)
+
     agent._base = lambda seed: Fixed()  # type: ignore[method-assign]
-    agent._rollout = lambda w, m, seed: calls.append(m) or values.get(m, 0.0)  # type: ignore[method-assign]
+    agent._rollout = rollout  # type: ignore[method-assign]
 
 
 def test_halving_spends_the_budget_on_the_better_half_and_keeps_the_base_move() -> None:
@@ -202,7 +206,7 @@ def test_evaluate_cli_runs_a_search_team(tmp_path, capsys) -> None:
     assert [t["team"] for t in rec["teams"]] == ["heuristic", "search:worlds=1,max_candidates=2"]
 
 
-def _search_eval():  # type: ignore[no-untyped-def]
+def _search_eval():
     import importlib.util
     from pathlib import Path
 
