@@ -70,7 +70,9 @@ def _mean(games: dict[int, dict], seeds: list[int], key: str) -> float:
     return sum(float(games[s][key]) for s in seeds) / max(1, len(seeds))
 
 
-def run(team: str, games: int, chunk: int, seed: int, out: Path, players: int, level: int) -> list[Path]:
+def run(
+    team: str, games: int, chunk: int, seed: int, out: Path, players: int, level: int, modules: str = ""
+) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     folders = []
     for s in range(seed, seed + games, chunk):
@@ -83,7 +85,7 @@ def run(team: str, games: int, chunk: int, seed: int, out: Path, players: int, l
         subprocess.run(
             [sys.executable, "-m", "agents.evaluate", "--policy", "heuristic", "--policy", team,
              "--players", str(players), "--level", str(level), "--games", str(n), "--seed", str(s),
-             "--workers", "1", "--quiet", "--out", str(folder)],
+             "--modules", modules, "--workers", "1", "--quiet", "--out", str(folder)],
             check=True, stdout=subprocess.DEVNULL,
         )  # fmt: skip
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -157,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--seed", type=cli.int_range(0), default=0)
     r.add_argument("--players", type=cli.int_range(2, 5), default=2)
     r.add_argument("--level", type=cli.int_range(1, 3), default=1)
+    r.add_argument("--modules", default="", help="dark_matter, phobias or dark_matter,phobias ('' none)")
     r.add_argument("--out", type=Path, default=Path("runs/search_eval/run"))
     r.add_argument("--json", action="store_true")
     p = sub.add_parser("pool", help="pool the games.csv of evaluate --out folders")
@@ -185,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(rows))
         return 0
     if a.cmd == "run":
-        folders = run(a.team, a.games, a.chunk, a.seed, a.out, a.players, a.level)
+        folders = run(a.team, a.games, a.chunk, a.seed, a.out, a.players, a.level, a.modules)
     else:
         folders = a.folders
     res = pool(folders)
