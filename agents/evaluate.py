@@ -12,7 +12,7 @@ Why truncation: a trained policy can loop (e.g. pass forever); the CLI cuts a ga
 won, in its own column. ``play_game`` keeps raising past its limit unless asked to truncate, as the
 benchmarks expect.
 
-    python -m agents.evaluate --policy runs/ppo/best_model.zip --policy heuristic --games 500
+    python -m agents.evaluate --policy runs/ppo/model.zip --policy heuristic --games 500
 
 prints a table, writes ``evaluation.csv``, ``games.csv`` and ``evaluation.md`` to ``--out`` (default
 ``runs/eval``) and, with ``--json``, one JSON line last on stdout. The reports and the command line

@@ -7,7 +7,8 @@ The run directory (``train.py --run-dir DIR``) holds everything a run produces:
 ``run_state.json``          phase, timesteps, the latest checkpoint, the best evaluation so far
 ``imitation.zip/.json``     the cloned policy, its held-out accuracy and the data sizes
 ``checkpoints/ckpt_N.zip``  the model after N PPO env steps (optimizer state included)
-``best_model.zip``          the model with the best evaluation win rate (the clone included)
+``best_model.zip``          the model with the best periodic evaluation (the clone included), kept
+                            for comparison; the run's model is ``model.zip`` (docs/training.md)
 ``model.zip``               the model at the end of the budget
 ``metrics.csv``             one row per evaluation (``python -m agents.plot DIR`` draws it)
 ``results.json/.md``        the final table: random, heuristic, the clone and the trained team,

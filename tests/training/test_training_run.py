@@ -49,6 +49,13 @@ def test_smoke_run_in_a_subprocess(tmp_path: Path) -> None:
     teams = {t["team"]: t for t in results["teams"]}
     assert set(teams) == {"random", "heuristic", "imitation", "ppo best", "ppo last"}
     assert all(t["games"] == 4 for t in teams.values())
+    # The run's model is the last; both PPO rows are paired with the clone, the others are not.
+    assert results["chosen"] == "ppo last"
+    wins = {name: t["wins"] for name, t in teams.items()}
+    for name in ("ppo best", "ppo last"):
+        assert teams[name]["vs_imitation"][0] == pytest.approx((wins[name] - wins["imitation"]) / 4)
+    assert teams["heuristic"]["vs_imitation"] is None and teams["imitation"]["vs_imitation"] is None
+    assert "| ppo last (the run's model) |" in (run_dir / "results.md").read_text()
     # The printed table is the results table.
     assert (run_dir / "results.md").read_text() in res.stdout
     # The saved model loads, plays legal moves to the end of a game, and evaluates.
