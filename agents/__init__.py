@@ -17,7 +17,8 @@ SCRIPTED = {"random": RandomAgent, "heuristic": HeuristicAgent}
 def make_agent(spec: str, seed: int = 0, deterministic: bool = True) -> Any:
     """An agent from a team name (``"random"``, ``"heuristic"``, ``"search"`` or
     ``"search:worlds=8,..."``: agents/search.py), the path of a trained model
-    (``.zip``) or ``"rllib:DIR"`` (an RLlib checkpoint, agents/rllib_agent.py). Scripted agents take
+    (``.zip``), ``"pretrained:NAME"`` (a policy shipped with the package, bbom_env/pretrained) or
+    ``"rllib:DIR"`` (an RLlib checkpoint, agents/rllib_agent.py). Scripted agents take
     ``seed``; a policy plays its argmax unless ``deterministic`` is False (then ``seed`` seeds its
     sampling). Raises ValueError naming the accepted forms."""
     if spec in SCRIPTED:
@@ -26,6 +27,10 @@ def make_agent(spec: str, seed: int = 0, deterministic: bool = True) -> Any:
         from .search import SearchAgent
 
         return SearchAgent.from_spec(spec, seed)
+    if spec.startswith("pretrained:"):  # a policy shipped with the package (bbom_env/pretrained)
+        from bbom_env import pretrained
+
+        return pretrained.load(spec, deterministic=deterministic, seed=seed)
     if spec.startswith("rllib:"):  # an RLlib checkpoint folder (train_rllib.py; the rllib extra)
         from .rllib_agent import RLlibAgent
 
@@ -36,5 +41,5 @@ def make_agent(spec: str, seed: int = 0, deterministic: bool = True) -> Any:
         return PolicyAgent.load(spec, deterministic=deterministic, seed=seed)
     raise ValueError(
         f"unknown agent {spec!r}: use one of {sorted(SCRIPTED)}, search[:key=value,...], the path of a "
-        "model .zip or rllib:DIR"
+        "model .zip, pretrained:NAME or rllib:DIR"
     )

@@ -182,6 +182,11 @@ def check_team(team: str) -> None:
     if is_search_spec(team):
         parse_search_spec(team)
         return
+    if team.startswith("pretrained:"):
+        from bbom_env import pretrained
+
+        pretrained.info(team)  # PretrainedError (a ValueError) naming the ones shipped
+        return
     if team.startswith("rllib:"):
         if not Path(team.removeprefix("rllib:")).is_dir():
             raise ValueError(
@@ -204,7 +209,12 @@ def _agent(team: str, seed: int, deterministic: bool = True) -> Any:
     if is_search_spec(team):
         return SearchAgent.from_spec(team, seed)
     prefix = "rllib:" if team.startswith("rllib:") else ""
-    path = Path(team.removeprefix(prefix)).resolve()
+    if team.startswith("pretrained:"):
+        from bbom_env import pretrained
+
+        prefix, path = "pretrained:", pretrained.path(team)
+    else:
+        path = Path(team.removeprefix(prefix)).resolve()
     key = (prefix + str(path), path.stat().st_mtime_ns, deterministic)  # a rewritten file is loaded again
     base = _POLICIES.get(key)
     if base is None:

@@ -34,6 +34,7 @@ DEFAULTS: dict[str, Any] = {"num_players": 2, "difficulty": 1, "mode": "normal",
 # Settings a policy cannot play other than its own: they change its observation or its action ids.
 FIXED = ("pack", "modules")
 RLLIB = "rllib:"
+PRETRAINED = "pretrained:"
 
 
 class SettingsError(ValueError):
@@ -47,6 +48,10 @@ def run_config_path(spec: str) -> Path | None:
     for a scripted team or a model with no run config."""
     if spec in ("random", "heuristic", "human"):
         return None
+    if spec.startswith(PRETRAINED):  # its NAME.json says what it was trained for
+        from bbom_env import pretrained
+
+        return pretrained.FOLDER / f"{spec.removeprefix(PRETRAINED)}.json"
     p = Path(spec.removeprefix(RLLIB))
     start = p if spec.startswith(RLLIB) else p.parent
     for parent in (start, start.parent):
@@ -60,6 +65,13 @@ def trained_game(spec: str) -> dict[str, Any] | None:
     """The GameConfig fields (seed aside) a policy was trained on, in canonical form (its modules
     in the canonical order), or None when nothing says (a scripted team, a bare model zip).
     SettingsError when its run config cannot be read."""
+    if spec.startswith(PRETRAINED):
+        from bbom_env import pretrained
+
+        try:
+            return _fields(GameConfig(**pretrained.game(spec)))
+        except (ConfigError, TypeError) as exc:
+            raise SettingsError(f"policy {spec!r}: its game in {run_config_path(spec)}: {exc}") from None
     path = run_config_path(spec)
     if path is None:
         return None
@@ -77,6 +89,10 @@ def trained_game(spec: str) -> dict[str, Any] | None:
         config = GameConfig(**{k: v for k, v in game.items() if k != "seed"})
     except (ConfigError, TypeError) as exc:
         raise SettingsError(f"policy {spec!r}: {path} env.game: {exc}") from None
+    return _fields(config)
+
+
+def _fields(config: GameConfig) -> dict[str, Any]:
     # The command lines' settings, and any other field the run moved off its default (a rule
     # switch, override packs, Magicians), as GameConfig holds them (tuples, canonical order).
     default = GameConfig()
