@@ -34,8 +34,8 @@ def late_states(config: GameConfig, rounds: int, every: int):
 
 @pytest.mark.parametrize(
     "modules,decisions",
-    [((), "menu"), (("dark_matter", "phobias"), "menu"), ((), "all")],
-    ids=["base", "both-modules", "search-all"],
+    [((), "menu"), (("dark_matter", "phobias"), "menu"), ((), "all"), ((), "halving")],
+    ids=["base", "both-modules", "search-all", "halving-margin"],
 )
 def test_move_depends_only_on_the_info_state(modules: tuple[str, ...], decisions: str) -> None:
     """Permuting what the decider cannot see (resample with another rng) leaves the move, with the
@@ -48,14 +48,17 @@ def test_move_depends_only_on_the_info_state(modules: tuple[str, ...], decisions
         seat = state.current_player()
         other = resample(state, seat, rng)
         assert other != state or not other.players[1 - seat].deck
-        a = SearchAgent(11, worlds=2, decisions=decisions).act(state)
-        b = SearchAgent(11, worlds=2, decisions=decisions).act(other)
+        settings = (
+            {"select": "halving", "margin": 0.1} if decisions == "halving" else {"decisions": decisions}
+        )
+        a = SearchAgent(11, worlds=2, **settings).act(state)
+        b = SearchAgent(11, worlds=2, **settings).act(other)
         assert a == b and a in state.legal_actions()
         seen_kinds.add(state.stack[-1]["kind"])
         checked += 1
         if checked >= 6:
             break
-    assert checked >= 3 and (decisions == "menu" or len(seen_kinds) > 1)
+    assert checked >= 3 and (decisions != "all" or len(seen_kinds) > 1)
 
 
 def test_search_reads_the_hidden_cards_it_draws_not_the_real_ones() -> None:
