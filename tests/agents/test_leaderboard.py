@@ -65,7 +65,7 @@ def test_other_env_versions_and_changed_model_files_are_played_again(tmp_path, m
     assert calls == [("heuristic", 0, 3)]  # the v0 record counts for nothing
     (row,) = lb.rows(records, "2p-l1")  # only the current version's figures are shown
     assert (row["deals"], row["wins"]) == (3, 2)
-    assert lb.differences(records, tmp_path / "none.md", _readme(tmp_path, records))[0] == (
+    assert lb.differences(records, tmp_path / "absent_page", _readme(tmp_path, records))[0] == (
         f"records on env v0, not {lb.ENV}"
     )
     model = tmp_path / "model.zip"
