@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -59,6 +60,69 @@ class Demonstrations:
         )
 
 
+class Recorder:
+    """Rows of recorded decisions, filled one game at a time (``game``), then ``result``. Shared by
+    ``record`` (games played now) and agents/expert_labels.py (games replayed from label files), so
+    both encode, mask and return-discount a decision the same way."""
+
+    def __init__(self, config: GameConfig, reward: RewardConfig, observe_other_hands: bool = False) -> None:
+        self.enc = ObservationEncoder(config, observe_other_hands=observe_other_hands)
+        self.n_actions = ActionLayout(config).n
+        self.reward = reward
+        self.obs: list[np.ndarray] = []
+        self.masks: list[np.ndarray] = []
+        self.actions: list[int] = []
+        self.returns: list[float] = []
+        self.games = 0
+        self.wins = 0
+
+    def game(
+        self,
+        state: GameState,
+        choose: Callable[[GameState, list[int], int], tuple[int | None, int]],
+        max_decisions: int = 2000,
+    ) -> GameState:
+        """Play ``state`` to its end (or ``max_decisions``): ``choose(state, legal, step)`` gives
+        (the label, or None for a decision not recorded, and the move played). A label is recorded
+        only at a decision with two or more legal moves."""
+        tracker = RewardTracker(self.reward)
+        tracker.reset(state)
+        rewards: list[float] = []  # reward after each decision (recorded or not)
+        recorded: list[int] = []  # index into rewards of each recorded decision
+        while not state.is_terminal() and len(rewards) < max_decisions:
+            legal = state.legal_actions()
+            label, move = choose(state, legal, len(rewards))
+            if label is not None and len(legal) > 1:
+                self.obs.append(self.enc.encode(state, state.current_player()).astype(np.float16))
+                m = np.zeros(self.n_actions, dtype=bool)
+                m[legal] = True
+                self.masks.append(m)
+                self.actions.append(label)
+                recorded.append(len(rewards))
+            state.apply_action(move)
+            rewards.append(tracker.step(state))
+        self.games += 1
+        self.wins += state.outcome == "win"
+        # Discounted returns from each decision on (G_t = r_t + gamma * G_{t+1}).
+        g = 0.0
+        back = [0.0] * len(rewards)
+        for t in range(len(rewards) - 1, -1, -1):
+            g = rewards[t] + self.reward.gamma * g
+            back[t] = g
+        self.returns.extend(back[t] for t in recorded)
+        return state
+
+    def result(self) -> Demonstrations:
+        return Demonstrations(
+            obs=np.stack(self.obs) if self.obs else np.zeros((0, self.enc.size), np.float16),
+            masks=np.stack(self.masks) if self.masks else np.zeros((0, self.n_actions), bool),
+            actions=np.asarray(self.actions, dtype=np.int64),
+            returns=np.asarray(self.returns, dtype=np.float32),
+            games=self.games,
+            wins=self.wins,
+        )
+
+
 def record(
     game: dict,
     games: int,
@@ -72,54 +136,26 @@ def record(
     """Play ``games`` games (game i: ``GameConfig(**game, seed=seed + i)``, heuristic seeded the same)
     and record every real decision; ``actor`` (DAgger) plays instead of the heuristic when given."""
     config = GameConfig(**game, seed=seed)
-    enc = ObservationEncoder(config, observe_other_hands=observe_other_hands)
-    n_actions = ActionLayout(config).n
-    gamma = reward.gamma
-    obs_rows: list[np.ndarray] = []
-    mask_rows: list[np.ndarray] = []
-    acts: list[int] = []
-    rets: list[float] = []
-    wins = 0
+    rec = Recorder(config, reward, observe_other_hands)
     for i in range(games):
-        state = new_game(config.replace(seed=seed + i))
-        teacher = HeuristicAgent(seed + i)
-        tracker = RewardTracker(reward)
-        tracker.reset(state)
-        rewards: list[float] = []  # reward after each decision (recorded or not)
-        recorded: list[int] = []  # index into rewards of each recorded decision
-        steps = 0
-        while not state.is_terminal() and steps < max_decisions:
-            legal = state.legal_actions()
-            label = teacher.act(state)
-            if len(legal) > 1:
-                obs_rows.append(enc.encode(state, state.current_player()).astype(np.float16))
-                m = np.zeros(n_actions, dtype=bool)
-                m[legal] = True
-                mask_rows.append(m)
-                acts.append(label)
-                recorded.append(len(rewards))
-            state.apply_action(label if actor is None else actor(state))
-            rewards.append(tracker.step(state))
-            steps += 1
-        wins += state.outcome == "win"
-        # Discounted returns from each decision on (G_t = r_t + gamma * G_{t+1}).
-        g = 0.0
-        back = [0.0] * len(rewards)
-        for t in range(len(rewards) - 1, -1, -1):
-            g = rewards[t] + gamma * g
-            back[t] = g
-        rets.extend(back[t] for t in recorded)
+        choose = _labelled_by(HeuristicAgent(seed + i), actor)
+        rec.game(new_game(config.replace(seed=seed + i)), choose, max_decisions)
         if progress is not None:
             progress(1)
-    size = enc.size
-    return Demonstrations(
-        obs=np.stack(obs_rows) if obs_rows else np.zeros((0, size), np.float16),
-        masks=np.stack(mask_rows) if mask_rows else np.zeros((0, n_actions), bool),
-        actions=np.asarray(acts, dtype=np.int64),
-        returns=np.asarray(rets, dtype=np.float32),
-        games=games,
-        wins=wins,
-    )
+    return rec.result()
+
+
+def _labelled_by(
+    teacher: Any, actor: Callable[[GameState], int] | None
+) -> Callable[[GameState, list[int], int], tuple[int | None, int]]:
+    """``Recorder.game``'s chooser: ``teacher`` labels every decision, ``actor`` (or the teacher)
+    plays it. Both are asked at every decision, so their RNGs advance as in a game of their own."""
+
+    def choose(state: GameState, legal: list[int], step: int) -> tuple[int | None, int]:
+        label = teacher.act(state)
+        return label, label if actor is None else actor(state)
+
+    return choose
 
 
 def _batches(n: int, batch_size: int, rng: np.random.Generator | None) -> list[np.ndarray]:

@@ -58,6 +58,9 @@ class ImitationSection:
     dagger_rounds: int = 1  # rounds of DAgger: the clone plays, the heuristic labels its states
     dagger_games: int = 500
     dagger_epochs: int = 4
+    # Expert label files (agents/expert_labels.py), re-encoded and added to the recorded games'
+    # decisions before cloning; a relative path is read from the current folder, else the repository.
+    labels: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -167,6 +170,8 @@ def _check_value(key: str, value: Any, tp: Any, where: str) -> Any:
     origin = get_origin(tp)
     if tp is bool:
         return _check_bool(value, bad)
+    if origin is list and get_args(tp) == (str,):
+        return _check_str_list(value, bad)
     if origin is list:
         return _check_int_list(value, bad)
     if origin is dict:
@@ -208,6 +213,12 @@ def _check_int_list(value: Any, bad: str) -> list[int]:
     return value
 
 
+def _check_str_list(value: Any, bad: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise TrainConfigError(f"{bad} must be a list of file paths")
+    return value
+
+
 def _check_mapping(value: Any, bad: str) -> dict[str, Any]:
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
         raise TrainConfigError(f"{bad} must be a mapping of names to values")
@@ -236,6 +247,14 @@ def _build(cls: type, data: Any, prefix: str, where: str) -> Any:
     return cls(**kwargs)
 
 
+def label_path(path: str) -> Path | None:
+    """A label file named in ``imitation.labels``: from the current folder, else the repository."""
+    for p in (Path(path), Path(__file__).resolve().parent.parent / path):
+        if p.is_file():
+            return p
+    return None
+
+
 def validate(cfg: TrainConfig, where: str) -> TrainConfig:
     """Cross-field checks, and the game and reward configs built once (their errors name fields)."""
     unknown = sorted(set(cfg.env.game) - set(GAME_FIELDS))
@@ -257,6 +276,9 @@ def validate(cfg: TrainConfig, where: str) -> TrainConfig:
             f"{where}: ppo.batch_size={cfg.ppo.batch_size} exceeds the rollout size "
             f"ppo.n_envs * ppo.n_steps = {rollout}"
         )
+    for path in cfg.imitation.labels:
+        if label_path(path) is None:
+            raise TrainConfigError(f"{where}: imitation.labels: {path!r}: no such file")
     if not cfg.imitation.enabled and not cfg.ppo.enabled:
         raise TrainConfigError(f"{where}: imitation.enabled and ppo.enabled are both false: nothing to train")
     return cfg

@@ -200,6 +200,16 @@ class Run:
         held = record(game, im.holdout_games, HOLDOUT_SEED + cfg.seed, reward, ooh, progress=bar)
         bar(0, close=True)
         self.log(f"recorded {len(data)} decisions from {data.games} heuristic games ({data.wins} wins)")
+        expert = None
+        if im.labels:
+            from .expert_labels import load
+            from .train_config import label_path
+
+            expert = load([label_path(p) or p for p in im.labels], game, reward, ooh)
+            self.log(
+                f"expert labels: {len(expert)} decisions from {expert.games} games ({', '.join(im.labels)})"
+            )
+            data = Demonstrations.concat([data, expert])
         logger = self._bc_log("bc")
         fit(model.policy, data, im.epochs, im.batch_size, im.learning_rate, im.value_coef, cfg.seed, logger)
         rounds = []
@@ -226,6 +236,9 @@ class Run:
             "train_accuracy": round(train_acc, 4),
             "uniform_legal_baseline": round(base, 4),
             "dagger": rounds,
+            "expert_labels": None
+            if expert is None
+            else {"files": im.labels, "games": expert.games, "decisions": len(expert)},
             "seconds": round(time.perf_counter() - t0, 1),
         }
         _atomic_write(self.dir / "imitation.json", json.dumps(report, indent=1))
