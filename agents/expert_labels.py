@@ -35,6 +35,7 @@ from typing import Any
 
 from bbom_env import GYM_ID, cli
 from bbom_env.engine import GameConfig, GameState, new_game, pending
+from bbom_env.pretrained import GAME_KEYS, game_json
 from bbom_env.rl.rewards import RewardConfig
 
 from . import make_agent
@@ -42,17 +43,10 @@ from .imitation import Demonstrations, Recorder
 
 FORMAT = "bbom-labels/1"
 ENV = GYM_ID.rsplit("-", 1)[1]
-GAME_KEYS = ("num_players", "difficulty", "mode", "payment", "pack", "modules")
 
 
 class LabelFileError(ValueError):
     """A label file that cannot be used: names the file, the line and what is wrong."""
-
-
-def game_of(game: dict[str, Any]) -> dict[str, Any]:
-    """The full game config of ``game`` (defaults filled, modules in canonical order), as JSON."""
-    cfg = GameConfig(**game)
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in ((k, getattr(cfg, k)) for k in GAME_KEYS)}
 
 
 def label_game(
@@ -113,7 +107,7 @@ def make(
 ) -> Path:
     """Label games ``seed .. seed + games - 1`` into ``out``, skipping the seeds it already holds."""
     out = Path(out)
-    full = game_of(game)
+    full = game_json(game)
     header = {"format": FORMAT, "env": ENV, "game": full, "teacher": teacher, "actor": actor}
     done: set[int] = set()
     if out.is_file():
@@ -149,7 +143,7 @@ def load(
     """Every labelled decision of the files, re-encoded by replaying their games through the env's
     encoder. A file made on another env version or for another game, an illegal move or label, or a
     label at a decision with one legal move raises ``LabelFileError`` naming the file and line."""
-    want = game_of(game)
+    want = game_json(game)
     rec = Recorder(GameConfig(**want), reward, observe_other_hands)
     for path in paths:
         header, games = read(path)

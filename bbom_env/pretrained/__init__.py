@@ -46,6 +46,15 @@ def _env_version() -> str:
     return GYM_ID.rsplit("-", 1)[1]
 
 
+def game_json(game: dict[str, Any]) -> dict[str, Any]:
+    """The full game of ``game`` (its ``GAME_KEYS``; defaults filled, modules in canonical order) as
+    JSON values: what a policy's or a label file's metadata records."""
+    from bbom_env.engine import GameConfig
+
+    cfg = GameConfig(**{k: game[k] for k in GAME_KEYS if k in game})
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in ((k, getattr(cfg, k)) for k in GAME_KEYS)}
+
+
 def available(folder: Path = FOLDER) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.json") if (folder / f"{p.stem}.zip").is_file())
 
@@ -140,8 +149,7 @@ def export(
     meta = {
         "name": name,
         "env_version": _env_version(),
-        "game": {k: list(v) if isinstance(v, tuple) else v for k, v in
-                 ((k, getattr(cfg, k)) for k in GAME_KEYS)},
+        "game": game_json(game),
         "pack_sha256": pack_digest(cfg.pack, cfg.modules),
         "observe_other_hands": observe_other_hands,
         "recipe": recipe,
