@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -132,8 +133,14 @@ def export(
     figures: dict[str, Any],
     observe_other_hands: bool = False,
     folder: Path = FOLDER,
+    value_head: bool = True,
 ) -> Path:
-    """Write ``NAME.zip`` (``model_zip`` without its optimizer state) and ``NAME.json``."""
+    """Write ``NAME.zip`` (``model_zip`` without its optimizer state, deflated) and ``NAME.json``.
+
+    ``value_head=False`` zeroes the value network (the critic; play reads only the policy network,
+    so the moves are the same) so that the file deflates to about half: a module game's observation
+    is about twice the base game's, and its two networks would not fit the 5 MB a shipped file may
+    take. The metadata records ``"value_head": false``: such a file has no value estimates."""
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -142,16 +149,27 @@ def export(
     cfg = GameConfig(**{k: game[k] for k in GAME_KEYS if k in game})
     model = MaskablePPO.load(str(model_zip), device="cpu")
     model.policy.optimizer = torch.optim.Adam(model.policy.parameters())  # fresh: no moment buffers
+    if not value_head:
+        with torch.no_grad():
+            for key, param in model.policy.named_parameters():
+                if key.startswith(("mlp_extractor.value_net.", "value_net.")):
+                    param.zero_()
     out = folder / f"{name}.zip"
     tmp = folder / f"{name}.tmp.zip"
     model.save(str(tmp))
-    os.replace(tmp, out)
+    packed = folder / f"{name}.tmp.deflated.zip"
+    with zipfile.ZipFile(tmp) as src, zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as dst:
+        for item in src.infolist():  # SB3 stores its zip uncompressed
+            dst.writestr(item.filename, src.read(item.filename))
+    tmp.unlink()
+    os.replace(packed, out)
     meta = {
         "name": name,
         "env_version": _env_version(),
         "game": game_json(game),
         "pack_sha256": pack_digest(cfg.pack, cfg.modules),
         "observe_other_hands": observe_other_hands,
+        "value_head": value_head,
         "recipe": recipe,
         "figures": figures,
     }  # fmt: skip

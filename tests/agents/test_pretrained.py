@@ -102,3 +102,25 @@ def test_another_env_version_or_other_cards_are_refused(exported: Path) -> None:
     (file,) = load_pack("default", modules=("dark_matter", "phobias")).files
     want = hashlib.sha256(Path(file).name.encode() + b"\0" + Path(file).read_bytes()).hexdigest()
     assert pretrained.pack_digest("default", ("dark_matter", "phobias")) == want
+
+
+def test_an_export_without_the_value_head_plays_the_same_moves(exported: Path) -> None:
+    import torch
+
+    pretrained.export(exported / "run.zip", "actor", {"num_players": 2}, "untrained", {}, folder=exported,
+                      value_head=False)  # fmt: skip
+    assert pretrained.info("actor", exported)["value_head"] is False
+    full = pretrained.load("tiny", folder=exported)
+    actor = pretrained.load("actor", folder=exported)
+    params = dict(actor.model.policy.named_parameters())
+    critic = [k for k in params if k.startswith(("mlp_extractor.value_net.", "value_net."))]
+    assert critic and all(torch.count_nonzero(params[k]) == 0 for k in critic)
+    assert all(
+        torch.count_nonzero(p) > 0 for k, p in params.items() if k not in critic and k.endswith("weight")
+    )
+    state = new_game(GameConfig(seed=4))
+    for _ in range(60):
+        move = full.act(state)
+        assert actor.act(state) == move
+        state.apply_action(move)
+    assert (exported / "actor.zip").stat().st_size < (exported / "tiny.zip").stat().st_size
