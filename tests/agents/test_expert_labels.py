@@ -106,3 +106,12 @@ def test_training_adds_the_labels_to_the_clones_data(tmp_path: Path) -> None:
     n = sum(len(g["labels"]) for g in xl.read(labels)[1])
     assert report["expert_labels"] == {"files": [str(labels)], "games": 2, "decisions": n}
     assert report["decisions"] == n + len(record(GAME, 6, DEMO_SEED, REWARD))  # the heuristic's 6 games too
+
+
+def test_the_shipped_labels_and_the_expert_config_fit_each_other() -> None:
+    cfg = load(ROOT / "configs" / "expert.yaml")
+    (name,) = cfg.imitation.labels
+    header, games = xl.read(ROOT / name)
+    assert header["teacher"].startswith("search") and header["env"] == xl.ENV
+    data = xl.load([ROOT / name], cfg.env.game, cfg.reward_config())
+    assert data.games == len(games) and len(data) == sum(len(g["labels"]) for g in games)
