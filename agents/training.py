@@ -227,6 +227,9 @@ class Run:
                 cfg.seed + r + 1, self._bc_log(f"dagger{r + 1}"))  # fmt: skip
         acc, base = accuracy(model.policy, held)
         train_acc, _ = accuracy(model.policy, data)
+        expert_report = None
+        if expert is not None:
+            expert_report = {"files": im.labels, "games": expert.games, "decisions": len(expert)}
         report = {
             "heuristic_games": im.games,
             "decisions": len(data),
@@ -236,9 +239,7 @@ class Run:
             "train_accuracy": round(train_acc, 4),
             "uniform_legal_baseline": round(base, 4),
             "dagger": rounds,
-            "expert_labels": None
-            if expert is None
-            else {"files": im.labels, "games": expert.games, "decisions": len(expert)},
+            "expert_labels": expert_report,
             "seconds": round(time.perf_counter() - t0, 1),
         }
         _atomic_write(self.dir / "imitation.json", json.dumps(report, indent=1))

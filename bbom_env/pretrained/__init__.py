@@ -144,9 +144,7 @@ def export(
     import torch
     from sb3_contrib import MaskablePPO
 
-    from bbom_env.engine import GameConfig
-
-    cfg = GameConfig(**{k: game[k] for k in GAME_KEYS if k in game})
+    full = game_json(game)
     model = MaskablePPO.load(str(model_zip), device="cpu")
     model.policy.optimizer = torch.optim.Adam(model.policy.parameters())  # fresh: no moment buffers
     if not value_head:
@@ -166,8 +164,8 @@ def export(
     meta = {
         "name": name,
         "env_version": _env_version(),
-        "game": game_json(game),
-        "pack_sha256": pack_digest(cfg.pack, cfg.modules),
+        "game": full,
+        "pack_sha256": pack_digest(full["pack"], tuple(full["modules"])),
         "observe_other_hands": observe_other_hands,
         "value_head": value_head,
         "recipe": recipe,
