@@ -22,7 +22,7 @@ from bbom_env.engine import ConfigError, GameConfig
 from bbom_env.rl.rewards import PRESETS, RewardConfig
 
 # GameConfig fields a run may set in ``env`` (the game seed is drawn per episode from ``seed``).
-GAME_FIELDS = tuple(f.name for f in dataclasses.fields(GameConfig) if f.name != "seed")
+GAME_FIELDS = tuple(n for n in GameConfig.known_names() if n != "seed")
 
 
 class TrainConfigError(ValueError):

@@ -7,7 +7,6 @@ docs/environments.md the tutorial).
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import gymnasium as gym
@@ -30,7 +29,6 @@ from .render import (
 )
 from .rewards import RewardConfig, RewardTracker
 
-CONFIG_FIELDS = frozenset(f.name for f in dataclasses.fields(GameConfig))
 DEFAULT_MAX_STEPS = 2000  # random play ends in ~150 decisions (2-5 players); see "Episode end"
 _SEED_HIGH = 2**31 - 1
 ILLEGAL_MODES = ("raise", "penalty")
@@ -56,10 +54,11 @@ def split_config(
 
     Unknown names raise a TypeError that lists the accepted ones (GameConfig fields + the env's
     ``options``)."""
-    unknown = sorted(set(kwargs) - CONFIG_FIELDS)
+    known = GameConfig.known_names()  # its fields and the registered modules' switches
+    unknown = sorted(set(kwargs) - set(known))
     if unknown:
         raise TypeError(
-            f"unknown argument(s) {unknown}; accepted: GameConfig fields {sorted(CONFIG_FIELDS)} and the "
+            f"unknown argument(s) {unknown}; accepted: GameConfig fields {sorted(known)} and the "
             f"env options {', '.join(options)}"
         )
     seed = kwargs.get("seed")

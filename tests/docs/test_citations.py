@@ -288,7 +288,7 @@ def _engine_has(module: str, name: str) -> bool | None:
     if module == "config":
         from bbom_env.engine.core.config import GameConfig
 
-        return name in {f.name for f in dataclasses.fields(GameConfig)} or hasattr(GameConfig, name)
+        return name in GameConfig.known_names() or hasattr(GameConfig, name)
     if module in ("state", "GameState"):
         fields = {f.name for f in dataclasses.fields(GameState)}
         return name in fields or hasattr(GameState, name)

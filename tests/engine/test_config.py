@@ -49,6 +49,7 @@ BAD_VALUES = [
     ("spell_surcharge_element", "spell", ["its default 'any' without module 'phobias'"]),
     ("cure_cost_mode", "both", ["value, cards"]),  # V-37
     ("cure_cost_mode", "cards", ["its default 'value' without module 'phobias'"]),
+    ("switches", 5, ["a mapping of switches"]),
     ("pack_overrides", None, ["override pack paths"]),
     ("pack_overrides", 5, ["override pack paths"]),
     ("pack_overrides", ("a.toml", 3), ["override pack paths (str)"]),
@@ -78,7 +79,7 @@ def test_config_error_is_a_value_error() -> None:
 def test_every_choice_field_is_covered() -> None:
     """Each validated field of GameConfig has at least one bad value above."""
     covered = {name for name, _, _ in BAD_VALUES}
-    fields = set(GameConfig.__dataclass_fields__)
+    fields = set(GameConfig.known_names())  # its fields and the registered modules' switches
     assert fields <= covered, sorted(fields - covered)
 
 

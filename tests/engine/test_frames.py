@@ -313,7 +313,7 @@ def test_the_save_check_knows_every_value_kind() -> None:
 def test_a_format_3_save_loads_by_replay() -> None:
     """Format 3: a config without the Dark Matter module's switches (GameConfig fields since
     format 4). It loads by replay, with the switches at their defaults, and saves as format 4."""
-    state = replay(GameConfig(seed=5, payment="manual"), [])
+    state = replay(GameConfig(seed=5, payment="manual", modules=("dark_matter",)), [])
     rng = random.Random(5)
     for _ in range(60):
         state.apply_action(rng.choice(state.legal_actions()))

@@ -8,7 +8,6 @@ refuses cleanly: an unknown Magician id is a ConfigError, a missing pack file a 
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from hypothesis import strategies as st
 from bbom_env.engine import ConfigError, GameConfig, PackError, from_json, new_game
 from bbom_env.engine.core.config import MAX_SEED
 
-FIELDS = [f.name for f in dataclasses.fields(GameConfig)]
+FIELDS = GameConfig.known_names()  # its fields and the registered modules' switches
 GOOD = {  # values each field accepts, mixed into the random ones
     "num_players": [2, 5],
     "difficulty": [1, 3],
@@ -38,6 +37,7 @@ GOOD = {  # values each field accepts, mixed into the random ones
     "reward_optional": [False],
     "skip_forced_decisions": [False],
     "modules": [()],
+    "switches": [{}, ()],
     # The Dark Matter module's switches: only their defaults without the module.
     "black_book_inside_pages": [3],
     "dark_curse_destroy_by_effect": [False],
@@ -73,7 +73,10 @@ def test_any_value_of_any_field_is_refused_by_name_or_works(data: st.DataObject)
         config = GameConfig(**{name: value})
     except ConfigError as exc:
         msg = str(exc)
-        assert msg.startswith(f"GameConfig.{name}=") and "allowed: " in msg, msg
+        if name == "switches":  # the mapping's own keys are named: a switch's value, or an unknown name
+            assert msg.startswith(("GameConfig.", "unknown GameConfig field(s) [")), msg
+        else:
+            assert msg.startswith(f"GameConfig.{name}=") and "allowed: " in msg, msg
         assert "\n" not in msg and len(msg) < 400, msg
         return
     assert GameConfig.from_dict(config.to_dict()) == config

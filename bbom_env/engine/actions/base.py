@@ -12,7 +12,7 @@ from bbom_env.engine.actions import rulings
 from bbom_env.engine.actions.menu import ELEMENT_COSTS, req_of
 from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.resolver import done, frame, push
-from bbom_env.engine.core.rules import CurseRule, MenuAction
+from bbom_env.engine.core.rules import CurseRule, MenuAction, ruling
 from bbom_env.engine.model import move_args as A
 from bbom_env.engine.model.constants import (
     CURE_COST,
@@ -30,7 +30,6 @@ from bbom_env.engine.model.constants import (
 from bbom_env.engine.model.move_args import ACQUIRABLE_VALUES
 from bbom_env.engine.model.records import CurseOnTrack, SpellSlot, with_exhausted
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.payment.cost import Cost
 from bbom_env.engine.payment.frame import pay_frame
 from bbom_env.engine.payment.seat import NO_BAN
 from bbom_env.engine.play.events import fire, seq
@@ -50,13 +49,12 @@ if TYPE_CHECKING:
     from bbom_env.engine.payment.seat import SeatView
 
 CURE_REQ = (0, 0, 0, 0, CURE_COST)  # A-11: 2 Elements of any type(s)
-CURE_CARDS = Cost(cards=CURE_COST)  # V-37, cure_cost_mode="cards": any 2 Element cards
 
 
 def cure_req(state: GameState) -> tuple:
-    """The Cure Action's printed cost (section 4.5): 2 Elements by value (A-11), or with the switch
-    ``cure_cost_mode="cards"`` any 2 Element cards, whatever their values (V-37)."""
-    return CURE_CARDS if state.config.cure_cost_mode == "cards" else CURE_REQ
+    """The Cure Action's printed cost (section 4.5): 2 Elements by value (A-11), unless a module
+    rules otherwise (rule question "cure_cost": a ``payment.Cost``; the Phobia module's V-37)."""
+    return ruling(state, "cure_cost", None) or CURE_REQ
 
 
 POWERS = tuple(range(1, MAX_POWER + 1))  # the power X a Spell is activated with (section 4.1)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from bbom_env.engine.core.moves import canonical_modules
@@ -25,31 +26,10 @@ WIN_TIMINGS = ("immediate", "invocation_check")  # A-05
 RELEASES = ("after_next_monster_phase", "start_of_next_turn")  # A-19
 CURSE_DESTINATIONS = ("bottom", "out")  # A-08
 MAX_SEED = 2**64 - 1  # numpy-sized seeds; a save writes the seed as a JSON number
-DARK_MATTER_MODULE = "dark_matter"
-DARK_MATTER_SWITCHES = ("black_book_inside_pages", "dark_curse_destroy_by_effect", "vth_magicians")
-PHOBIA_MODULE = "phobias"
-PHOBIA_SWITCHES = (
-    "phobia_elimination",
-    "phobia_leaves_support",
-    "phobia_dealing",
-    "spell_surcharge_element",
-    "cure_cost_mode",
-)
-PHOBIA_ELIMINATIONS = ("no_slot", "literal_second_phobia")  # A-52
-PHOBIA_DEALINGS = ("round_robin", "by_player")  # V-24
-SPELL_SURCHARGES = ("any", "spell")  # A-50
-CURE_COST_MODES = ("value", "cards")  # V-37
-# The module switches that take one of a few names, with those names.
-_CHOICE_SWITCHES = (
-    ("phobia_elimination", PHOBIA_ELIMINATIONS),
-    ("phobia_dealing", PHOBIA_DEALINGS),
-    ("spell_surcharge_element", SPELL_SURCHARGES),
-    ("cure_cost_mode", CURE_COST_MODES),
-)
 _PACK = '"default", "test" or a path to a pack file (str)'
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class GameConfig:
     """One game's settings. Build it with keyword arguments; ``validate()`` runs on init.
 
@@ -72,64 +52,82 @@ class GameConfig:
             registers the Vth Element's "dark_matter" and "phobias", docs/vth_element.md). A set:
             kept in the canonical order (sorted by name, ``canonical_modules``) whatever order is
             given, so both orders are the same game, move ids and observation layout.
-        black_book_inside_pages: V-01, the Black Book's Inside pages (1 to 12; Dark Matter module).
-        dark_curse_destroy_by_effect: V-07, effects that destroy "a Curse" may destroy a Dark Curse
-            (Dark Matter module). vth_magicians: V-18, the 4 new Magicians join the Magician choice
-            (Dark Matter module).
-        phobia_elimination: A-52, when placing a Phobia eliminates: "no_slot" (no free slot and
-            nothing to crush) or "literal_second_phobia" (the support already holds a Phobia)
-            (Phobia module). phobia_leaves_support: V-26, discard and destroy effects may take a
-            Phobia out of a support (Phobia module). phobia_dealing: V-24, how an effect that
-            gives several players Madness at once deals the face-up pile: "round_robin" (one card
-            at a time in turn order from the Active Player) or "by_player" (each player all of
-            theirs at their turn-order position) (Phobia module). spell_surcharge_element: A-50,
-            the Element of "Activating Spells costs you 1 additional Element": "any" Element, or
-            the activated "spell"'s own (Phobia module). cure_cost_mode: V-37, what the Cure Action
-            costs: 2 Elements counted by "value" (A-11), or any 2 Element "cards", whatever their
-            values (Phobia module).
+        switches: the rules switches of the modules (``rules.Switch``, declared by each module:
+            docs/rules_decisions.md), given as keywords (``phobia_dealing="by_player"``) or as a
+            mapping (``switches={...}``); read with ``switch(name)``. Held here are those moved
+            off their defaults, sorted by name; a game without a switch's module takes only its
+            default (which it drops).
     """
 
-    num_players: int = 2
-    difficulty: int = 1
-    mode: str = "normal"
-    payment: str = "auto"
-    magicians: Any = "random"
-    pack: str = "default"
-    pack_overrides: tuple[str, ...] = ()
-    seed: int = 0
-    final_win_timing: str = "immediate"
-    arrival_effect_after_placement: bool = True
-    neutralized_curse_release: str = "after_next_monster_phase"
-    irreducible_payments: bool = True
-    destroyed_curse_destination: str = "bottom"
-    reward_optional: bool = True
-    skip_forced_decisions: bool = True
-    modules: tuple[str, ...] = field(default=())
-    # The Dark Matter module's switches (docs/rules_decisions.md; a non-default value needs the module).
-    black_book_inside_pages: int = 3
-    dark_curse_destroy_by_effect: bool = False
-    vth_magicians: bool = True
-    # The Phobia module's switches (a non-default value needs the module).
-    phobia_elimination: str = "no_slot"
-    phobia_leaves_support: bool = False
-    phobia_dealing: str = "round_robin"
-    spell_surcharge_element: str = "any"
-    cure_cost_mode: str = "value"
+    num_players: int
+    difficulty: int
+    mode: str
+    payment: str
+    magicians: Any
+    pack: str
+    pack_overrides: tuple[str, ...]
+    seed: int
+    final_win_timing: str
+    arrival_effect_after_placement: bool
+    neutralized_curse_release: str
+    irreducible_payments: bool
+    destroyed_curse_destination: str
+    reward_optional: bool
+    skip_forced_decisions: bool
+    modules: tuple[str, ...]
+    switches: tuple[tuple[str, Any], ...]
+    # Every switch of the game's modules with its value (``switch``); derived, not compared.
+    _values: dict[str, Any] = dataclasses.field(init=False, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        *,
+        num_players: int = 2,
+        difficulty: int = 1,
+        mode: str = "normal",
+        payment: str = "auto",
+        magicians: Any = "random",
+        pack: str = "default",
+        pack_overrides: tuple[str, ...] = (),
+        seed: int = 0,
+        final_win_timing: str = "immediate",
+        arrival_effect_after_placement: bool = True,
+        neutralized_curse_release: str = "after_next_monster_phase",
+        irreducible_payments: bool = True,
+        destroyed_curse_destination: str = "bottom",
+        reward_optional: bool = True,
+        skip_forced_decisions: bool = True,
+        modules: tuple[str, ...] = (),
+        switches: Mapping[str, Any] | Iterable[tuple[str, Any]] = (),
+        **switch_values: Any,
+    ) -> None:
+        given = dict(locals())
+        for name in _BASE_FIELDS:
+            object.__setattr__(self, name, given[name])
         # Friendly spellings, normalised before validation: lists for tuples, one path for a tuple
         # of one, os.PathLike paths for str. Anything else is validated as given.
-        if isinstance(self.magicians, list):
-            object.__setattr__(self, "magicians", tuple(self.magicians))
-        if isinstance(self.pack, os.PathLike):
-            object.__setattr__(self, "pack", _fspath(self.pack))
-        overrides: object = self.pack_overrides  # as given: normalised below
+        if isinstance(magicians, list):
+            object.__setattr__(self, "magicians", tuple(magicians))
+        if isinstance(pack, os.PathLike):
+            object.__setattr__(self, "pack", _fspath(pack))
+        overrides: object = pack_overrides  # as given: normalised below
         if isinstance(overrides, (str, os.PathLike)):
             overrides = (overrides,)
         if isinstance(overrides, list | tuple):
             object.__setattr__(self, "pack_overrides", tuple(_fspath(o) for o in overrides))
-        if isinstance(self.modules, list | tuple):
-            object.__setattr__(self, "modules", canonical_modules(tuple(self.modules)))
+        if isinstance(modules, list | tuple):
+            object.__setattr__(self, "modules", canonical_modules(tuple(modules)))
+        try:
+            pairs = dict(switches.items() if isinstance(switches, Mapping) else switches)
+        except (TypeError, ValueError):
+            pairs = None
+        if pairs is None or isinstance(switches, str):
+            raise ConfigError(
+                f"GameConfig.switches={_short_repr(switches)} is not allowed; allowed: a mapping of switches"
+            )
+        # A keyword switch wins over the same name in ``switches`` (``replace`` passes both).
+        object.__setattr__(self, "_given", {**pairs, **switch_values})
+        object.__setattr__(self, "switches", ())
         self.validate()
 
     def validate(self) -> None:
@@ -142,9 +140,9 @@ class GameConfig:
         if self.magicians != "random":
             self._check_magicians()
 
-    def _bad(self, name: str, allowed: str) -> ConfigError:
-        value = _short_repr(getattr(self, name))
-        return ConfigError(f"GameConfig.{name}={value} is not allowed; allowed: {allowed}")
+    def _bad(self, name: str, allowed: str, *value: Any) -> ConfigError:
+        shown = _short_repr(value[0] if value else getattr(self, name))
+        return ConfigError(f"GameConfig.{name}={shown} is not allowed; allowed: {allowed}")
 
     def _check_numbers(self) -> None:
         """The player count and the difficulty level."""
@@ -190,28 +188,52 @@ class GameConfig:
         self._check_module_switches()
 
     def _check_module_switches(self) -> None:
-        """The modules' switches (Dark Matter, Phobias): their types, and no switch moved off its
-        default in a game without its module (it would do nothing: surely a mistake)."""
-        if type(self.black_book_inside_pages) is not int or not 1 <= self.black_book_inside_pages <= 12:
-            raise self._bad("black_book_inside_pages", "an int from 1 to 12 (V-01: the 12 Inside pages)")
-        for name in ("dark_curse_destroy_by_effect", "vth_magicians"):
-            if not isinstance(getattr(self, name), bool):
-                raise self._bad(name, "True or False")
-        if not isinstance(self.phobia_leaves_support, bool):
-            raise self._bad("phobia_leaves_support", "True or False")
-        for name, allowed in _CHOICE_SWITCHES:
-            value = getattr(self, name)
-            if not isinstance(value, str) or value not in allowed:
-                raise self._bad(name, ", ".join(allowed))
-        for module, switches in (
-            (DARK_MATTER_MODULE, DARK_MATTER_SWITCHES),
-            (PHOBIA_MODULE, PHOBIA_SWITCHES),
-        ):
-            if module in self.modules:
-                continue
-            for f in dataclasses.fields(self):
-                if f.name in switches and getattr(self, f.name) != f.default:
-                    raise self._bad(f.name, f"its default {f.default!r} without module {module!r} in modules")
+        """The modules' switches (``rules.Switch``): each declared by a registered module, a value
+        it allows, and no switch moved off its default in a game without its module (it would do
+        nothing: surely a mistake). Keeps those moved off their defaults, and every value of the
+        game's switches for ``switch``."""
+        from bbom_env.engine.core.rules import ruleset, switch_owner
+
+        given = self.__dict__.get("_given", dict(self.switches))
+        unknown = sorted((n for n in given if not isinstance(n, str) or switch_owner(n) is None), key=repr)
+        if unknown:
+            raise ConfigError(f"unknown GameConfig field(s) {unknown}; known: {sorted(self.known_names())}")
+        moved = []
+        for name, value in given.items():
+            module, sw = switch_owner(name)  # type: ignore[misc]  # (none unknown, above)
+            allowed = sw.refusal(value)
+            if allowed:
+                raise self._bad(name, allowed, value)
+            if value != sw.default:
+                if module not in self.modules:
+                    raise self._bad(
+                        name, f"its default {sw.default!r} without module {module!r} in modules", value
+                    )
+                moved.append((name, value))
+        object.__setattr__(self, "switches", tuple(sorted(moved)))
+        values = {s.name: s.default for s in ruleset(self.modules).switches.values()}
+        object.__setattr__(self, "_values", {**values, **dict(moved)})
+        self.__dict__.pop("_given", None)
+
+    def switch(self, name: str) -> Any:
+        """The value of rules switch ``name`` in this game (its default for a registered module
+        the game does not play); ConfigError for a name no registered module declares."""
+        try:
+            return self._values[name]
+        except KeyError:
+            from bbom_env.engine.core.rules import switch_owner
+
+            owner = switch_owner(name)
+            if owner is None:
+                raise ConfigError(f"no registered module declares a switch {name!r}") from None
+            return owner[1].default
+
+    @staticmethod
+    def known_names() -> list[str]:
+        """Every keyword GameConfig takes: its fields and the registered modules' switches."""
+        from bbom_env.engine.core.rules import MODULES
+
+        return [*_BASE_FIELDS, "switches", *(s.name for m in MODULES.values() for s in m.switches)]
 
     def _check_magicians(self) -> None:
         """A tuple of distinct Magician ids, one per player (when not "random")."""
@@ -223,12 +245,6 @@ class GameConfig:
             raise bad("magicians", f"exactly num_players={self.num_players} Magician ids")
         if len(set(self.magicians)) != len(self.magicians):
             raise bad("magicians", "distinct Magician ids (each sheet exists once)")
-
-    @property
-    def deals_round_robin(self) -> bool:
-        """V-24: Madness for several players at once is dealt one card at a time, round-robin (the
-        Phobia module's face-up pile makes the order matter; a base game keeps its order)."""
-        return self.phobia_dealing == "round_robin" and PHOBIA_MODULE in self.modules
 
     @property
     def fear(self) -> bool:
@@ -243,11 +259,12 @@ class GameConfig:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        d = dataclasses.asdict(self)
-        for k, v in d.items():
-            if isinstance(v, tuple):
-                d[k] = list(v)
-        return d
+        """The fields (lists for tuples), then the value of every switch of the game's modules."""
+        d: dict[str, Any] = {}
+        for name in _BASE_FIELDS:
+            v = getattr(self, name)
+            d[name] = list(v) if isinstance(v, tuple) else v
+        return {**d, **self._values}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameConfig:
@@ -269,7 +286,7 @@ def _check_modules(modules: tuple[str, ...], bad: Any) -> None:
 
 
 def _check_names(data: dict[str, Any]) -> None:
-    known = {f.name for f in dataclasses.fields(GameConfig)}
+    known = set(GameConfig.known_names())
     unknown = sorted(set(data) - known, key=repr)
     if unknown:
         raise ConfigError(f"unknown GameConfig field(s) {unknown}; known: {sorted(known)}")
@@ -294,3 +311,6 @@ def _fspath(value: Any) -> Any:
 def _path_ok(value: Any) -> bool:
     # Control characters (a NUL byte cannot be opened) are refused by the pack loader too.
     return isinstance(value, str) and bool(value) and value.isprintable()
+
+
+_BASE_FIELDS = tuple(f.name for f in dataclasses.fields(GameConfig) if f.init and f.name != "switches")

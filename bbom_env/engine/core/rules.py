@@ -109,6 +109,29 @@ class CurseRule:
 
 
 @dataclass(frozen=True)
+class Switch:
+    """A rules switch a module declares (docs/rules_decisions.md): a ``GameConfig`` keyword whose
+    value is one of ``allowed`` (a tuple, or a range of ints), of the default's type; a game
+    without the module takes only the default. ``rule``: the ambiguity id it answers. Read with
+    ``config.switch(name)``."""
+
+    name: str
+    default: Any
+    allowed: tuple[Any, ...] | range
+    rule: str = ""
+
+    def refusal(self, value: Any) -> str:
+        """ "" when ``value`` is allowed, else what is (for the ConfigError)."""
+        if type(value) is type(self.default) and value in self.allowed:
+            return ""
+        if isinstance(self.default, bool):
+            return "True or False"
+        if isinstance(self.allowed, range):
+            return f"an int from {self.allowed.start} to {self.allowed.stop - 1} ({self.rule})"
+        return ", ".join(map(str, self.allowed))
+
+
+@dataclass(frozen=True)
 class Module:
     """What a rules module adds. Only ``name`` is required; every other part is optional.
 
@@ -136,7 +159,11 @@ class Module:
     ``cost_transforms``: ``CostTransform``s, applied after the "cost" modifiers to every Action
     cost (``hooks.adjust_cost``, the seat view's ``cost``): the Vth Element's Spontaneous Elements
     (section 4.9) and Air conversion (V-12). A transform may only add ways to pay; a base game has
-    none."""
+    none.
+
+    ``switches``: the module's rules switches (``Switch``; ``GameConfig`` keywords). ``rulings``:
+    (question, answer) pairs, ``answer(config)`` the module's answer to a rule question the engine
+    asks with ``ruling`` (e.g. "cure_cost"), so the engine reads no module's switch by name."""
 
     name: str
     blocks: tuple[BlockSpec, ...] = ()
@@ -181,6 +208,8 @@ class Module:
     recup_drawn: tuple[Callable[[GameState, int], bool], ...] = ()
     under_curse: tuple[Callable[[GameState, str, int], bool], ...] = ()
     from_curse: tuple[Callable[[GameState, str], list[int]], ...] = ()
+    switches: tuple[Switch, ...] = ()
+    rulings: tuple[tuple[str, Callable[[GameConfig], Any]], ...] = ()
     doc: str = ""
 
 
@@ -196,6 +225,7 @@ def register(module: Module) -> None:
     if module.name in MODULES:
         return  # the same module again: nothing to do
     _check_parts(module)  # everything is checked before anything is registered
+    _check_switches(module)
     if module.state_type is not None:
         typed_fields.register_state_type(module.name, module.state_type)  # checks its field types
     try:
@@ -244,6 +274,15 @@ def _check_parts(module: Module) -> None:
             raise ValueError(
                 f"module {module.name!r}: decisions names frame kind {kind!r}; it must be one of the "
                 f"module's frames {list(module.frames)}, with a function (state, frame) -> Decision"
+            )
+
+
+def _check_switches(module: Module) -> None:
+    for sw in module.switches:
+        owner = switch_owner(sw.name)
+        if owner is not None or sw.refusal(sw.default):
+            raise ValueError(
+                f"module {module.name!r}: switch {sw.name!r} is declared already or refuses its default"
             )
 
 
@@ -340,6 +379,8 @@ class Ruleset:
     recup_drawn: tuple[Callable[[GameState, int], bool], ...] = ()
     under_curse: tuple[Callable[[GameState, str, int], bool], ...] = ()
     from_curse: tuple[Callable[[GameState, str], list[int]], ...] = ()
+    switches: dict[str, Switch] = field(default_factory=dict, repr=False)  # the modules' switches
+    rulings: dict[str, Callable[[GameConfig], Any]] = field(default_factory=dict, repr=False)
 
 
 @cache
@@ -399,7 +440,34 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         recup_drawn=tuple(h for m in parts for h in m.recup_drawn),
         under_curse=tuple(h for m in parts for h in m.under_curse),
         from_curse=tuple(h for m in parts for h in m.from_curse),
+        switches={s.name: s for m in parts for s in m.switches},  # unique: register checks it
+        rulings=_rulings(parts),
     )
+
+
+def _rulings(parts: tuple[Module, ...]) -> dict[str, Callable[[GameConfig], Any]]:
+    out: dict[str, Callable[[GameConfig], Any]] = {}
+    for m in parts:
+        for question, answer in m.rulings:
+            if question in out:
+                raise ValueError(f"module {m.name!r} answers rule question {question!r} a second time")
+            out[question] = answer
+    return out
+
+
+def ruling(state: GameState, question: str, default: Any) -> Any:
+    """The game's modules' answer to a rule question (``Module.rulings``), else ``default``."""
+    answer = state.rules.rulings.get(question)
+    return default if answer is None else answer(state.config)
+
+
+def switch_owner(name: str) -> tuple[str, Switch] | None:
+    """(module, switch) of the registered module that declares switch ``name``, or None."""
+    for module in MODULES.values():
+        for s in module.switches:
+            if s.name == name:
+                return module.name, s
+    return None
 
 
 def _curse_rules(parts: tuple[Module, ...]) -> dict[str, CurseRule]:

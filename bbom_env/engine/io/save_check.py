@@ -21,7 +21,7 @@ from bbom_env.engine.cards.hashes import pack_mismatch
 from bbom_env.engine.cards.pack import Pack, PackError
 from bbom_env.engine.core.config import ConfigError, GameConfig
 from bbom_env.engine.core.moves import num_moves
-from bbom_env.engine.core.rules import Ruleset, check_game_pack, game_pack, pack_spec, ruleset
+from bbom_env.engine.core.rules import MODULES, Ruleset, check_game_pack, game_pack, pack_spec, ruleset
 from bbom_env.engine.core.state import GameState, PlayerState, SaveError
 from bbom_env.engine.io.save_stack import Game, _frame
 from bbom_env.engine.io.save_values import (
@@ -55,7 +55,6 @@ from bbom_env.engine.model.constants import (
 from bbom_env.engine.model.records import NO_CARD, CurseOnTrack, SpellSlot, SupportSlot, TempModifier
 from bbom_env.engine.model.typed import JSONShapeError, check_json, saved_fields
 
-CONFIG_FIELDS = frozenset(f.name for f in dataclasses.fields(GameConfig))
 PLAYER_FIELDS = frozenset(saved_fields(PlayerState))
 # Saved only when not empty (typed_fields.SAVED_IF_SET): the module states of GameState.ext.
 IF_SET = frozenset(f.name for f in dataclasses.fields(GameState) if f.metadata.get("if_set"))
@@ -127,7 +126,15 @@ def _module_states(ext: Any, rules: Ruleset) -> None:
 
 
 def _config(d: Any) -> GameConfig:
-    _dict(d, "config", CONFIG_FIELDS)  # all of them: a missing field must not fall back to a default
+    # All of them, and the switches of its modules: a missing field must not fall back to a default.
+    # A save of another module set may name switches at their defaults (saves before format 6's
+    # switches were per module did).
+    modules = d.get("modules") if type(d) is dict else None
+    ours = {
+        s.name for m in MODULES.values() if type(modules) is list and m.name in modules for s in m.switches
+    }
+    others = {s.name for m in MODULES.values() for s in m.switches} - ours
+    _dict(d, "config", frozenset(GameConfig.known_names()) - {"switches"}, optional=frozenset(others))
     for i, o in enumerate(_list(d["pack_overrides"], "config.pack_overrides")):
         _str(o, f"config.pack_overrides[{i}]")
     _list(d["modules"], "config.modules")  # GameConfig takes any empty container there

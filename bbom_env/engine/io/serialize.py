@@ -21,9 +21,9 @@ from typing import Any
 
 from bbom_env.engine.cards.hashes import pack_mismatch, pack_sha256
 from bbom_env.engine.cards.pack import Pack
-from bbom_env.engine.core.config import DARK_MATTER_SWITCHES, PHOBIA_SWITCHES, GameConfig
+from bbom_env.engine.core.config import GameConfig
 from bbom_env.engine.core.resolver import IllegalActionError
-from bbom_env.engine.core.rules import pack_spec
+from bbom_env.engine.core.rules import MODULES, pack_spec
 from bbom_env.engine.core.state import GameState, SaveError
 from bbom_env.engine.model.records import (
     NO_CARD,
@@ -158,20 +158,29 @@ def _old_player(d: Any) -> Any:
     return out
 
 
-def _with_switch_defaults(data: dict, switches: tuple[str, ...]) -> dict:
-    """The save with the defaults of module switches its config lacks (saved before they existed:
-    a switch only ever changes a game with its module, so its default is what such a game played)."""
+def _with_switch_defaults(data: dict) -> dict:
+    """The save's config as format 6 writes it: the switches of its modules, with the defaults of
+    those it lacks (saved before they existed: a switch only ever changes a game with its module,
+    so its default is what such a game played), and no other module's switch at its default."""
     config = data.get("config")
-    if type(config) is not dict or all(k in config for k in switches):
+    if type(config) is not dict:
         return data
-    defaults = {f.name: f.default for f in dataclasses.fields(GameConfig) if f.name in switches}
-    return {**data, "config": {**config, **{k: v for k, v in defaults.items() if k not in config}}}
+    named = config.get("modules")
+    ours = {
+        s.name: s.default
+        for m in MODULES.values()
+        if type(named) is list and m.name in named
+        for s in m.switches
+    }
+    others = {s.name: s.default for m in MODULES.values() for s in m.switches if s.name not in ours}
+    kept = {k: v for k, v in config.items() if k not in others or v != others[k]}
+    return {**data, "config": {**kept, **{k: v for k, v in ours.items() if k not in kept}}}
 
 
 def _upgrade(data: dict) -> dict:
     """An old save's data in format 6's form (the checks then read it as any save)."""
     # Formats 1-5: saved before some module switches (a switch missing played at its default).
-    out = _with_switch_defaults(dict(data), DARK_MATTER_SWITCHES + PHOBIA_SWITCHES)
+    out = _with_switch_defaults(dict(data))
     out["format"] = FORMAT
     if data.get("format") in ("bbom-state/3", "bbom-state/4", "bbom-state/5"):
         return out

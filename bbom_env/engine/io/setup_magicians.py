@@ -17,15 +17,8 @@ import random
 from itertools import combinations
 
 from bbom_env.engine.cards.pack import Pack
-from bbom_env.engine.core.config import (
-    DARK_MATTER_MODULE,
-    DARK_MATTER_SWITCHES,
-    PHOBIA_MODULE,
-    PHOBIA_SWITCHES,
-    ConfigError,
-    GameConfig,
-)
-from bbom_env.engine.core.rules import MODULES, game_pack, offered_magicians
+from bbom_env.engine.core.config import ConfigError, GameConfig
+from bbom_env.engine.core.rules import MODULES, game_pack, offered_magicians, switch_owner
 from bbom_env.engine.model.constants import (
     ELEMENT_CARDS_PER_VALUE,
     ELEMENT_NAMES,
@@ -33,8 +26,6 @@ from bbom_env.engine.model.constants import (
     code_element,
     code_value,
 )
-
-_SWITCHES = {DARK_MATTER_MODULE: DARK_MATTER_SWITCHES, PHOBIA_MODULE: PHOBIA_SWITCHES}
 
 
 def draw_magicians(config: GameConfig, pack: Pack, rng: random.Random) -> list[str]:
@@ -98,13 +89,8 @@ def _why_not_offered(config: GameConfig, pack: Pack, mid: str) -> str:
         return f"not a Magician of pack {pack.id!r}"
     # The settings that bring it into the choice: a module switch back to its default (V-18), a
     # module the game lacks (V-19), or both.
-    moved = {
-        name: getattr(config, name)
-        for module in config.modules
-        for name in _SWITCHES.get(module, ())
-        if getattr(config, name) != GameConfig.__dataclass_fields__[name].default
-    }
-    reset = {name: GameConfig.__dataclass_fields__[name].default for name in moved}
+    moved = dict(config.switches)  # the switches off their defaults
+    reset = {name: switch_owner(name)[1].default for name in moved}  # type: ignore[index]
     tries = [({name: reset[name]}, "") for name in moved]
     others = [m for m in sorted(MODULES) if m != "base" and m not in config.modules]
     tries += [({"modules": (*config.modules, m)}, m) for m in others]

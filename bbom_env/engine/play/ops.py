@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.resolver import OPS, done, frame, push
+from bbom_env.engine.core.rules import ruling
 from bbom_env.engine.model.constants import (
     MAX_SUPPORT_SLOTS,
     MAX_VALUE,
     NUM_CODES,
     NUM_ELEMENT_CODES,
-    PHOBIA_BASE,
     code_element,
     code_value,
     element_code,
@@ -122,7 +122,7 @@ def run_tgt(state: GameState, f: dict) -> None:
         state.config.modules
         and len(frames) > 1
         and op["op"] == "receive_madness"
-        and state.config.deals_round_robin
+        and ruling(state, "madness_round_robin", False)  # V-24: the Phobia module's face-up pile
     ):
         frames = deal_round_robin(frames)
     push(state, *frames)
@@ -266,9 +266,11 @@ def _support_options(state: GameState, f: dict, op: dict) -> list[int]:
     cards = state.players[f["player"]].support_cards()
     flt = op.get("filter", "any")
     out = [M.PICK_SUPPORT + s for s, c in enumerate(cards) if s < MAX_SUPPORT_SLOTS and _filter_ok(flt, c)]
-    if state.config.modules and not state.config.phobia_leaves_support:
-        # V-26: a Phobia leaves a support only by a cure or a move, never by a discard or destroy.
-        out = [m for m in out if cards[m - M.PICK_SUPPORT] < PHOBIA_BASE]
+    if state.config.modules:
+        # Cards a module keeps in their support against discard and destroy effects (rule question
+        # "fixed_support_cards": a set of card codes; the Phobias, V-26).
+        fixed = ruling(state, "fixed_support_cards", ())
+        out = [m for m in out if cards[m - M.PICK_SUPPORT] not in fixed]
     return out
 
 

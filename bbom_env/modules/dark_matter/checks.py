@@ -41,7 +41,7 @@ def _check_book(state: GameState) -> None:
     """V-01: a Cover, ``config.black_book_inside_pages`` Inside pages and a Back page, each a page
     of the pack's ``[[black_page]]`` section of its kind, none twice; the open spread on the book."""
     st = dm_state(state)
-    inside = state.config.black_book_inside_pages
+    inside = state.config.switch("black_book_inside_pages")
     if len(st.book) != inside + 2:
         raise AssertionError(
             f"{WHERE}.book: {len(st.book)} pages, but config.black_book_inside_pages={inside} makes a book "

@@ -92,7 +92,7 @@ _PRINTED: PackIndex[dict[str, Cost]] = PackIndex(_printed_costs)
 
 
 def _by_effect(config: GameConfig) -> bool:
-    return bool(config.dark_curse_destroy_by_effect)  # V-07 switch (default False)
+    return bool(config.switch("dark_curse_destroy_by_effect"))  # V-07 switch (default False)
 
 
 CURSE_RULES: tuple[CurseRule, ...] = (

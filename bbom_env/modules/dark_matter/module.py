@@ -18,7 +18,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from bbom_env.engine.ext import GameConfig, GameState, Magician, Module, Pack, PackIndex
+from bbom_env.engine.ext import GameConfig, GameState, Magician, Module, Pack, PackIndex, Switch
 from bbom_env.engine.ext import registered as rules_registered
 from bbom_env.engine.model.constants import CURRENCY, DARK_MATTER
 
@@ -81,7 +81,9 @@ def setup_black_book(state: GameState) -> None:
     spread (the Cover's back and Inside page 1's front): pages + 1 spreads."""
     by_kind = _BOOK_PAGES(state.pack)
     cover = by_kind["cover"][state.rng.randrange(len(by_kind["cover"]))]
-    insides = state.rng.sample(by_kind["inside"], state.config.black_book_inside_pages)  # V-01 switch
+    insides = state.rng.sample(
+        by_kind["inside"], state.config.switch("black_book_inside_pages")
+    )  # V-01 switch
     back = by_kind["back"][state.rng.randrange(len(by_kind["back"]))]
     st = dm_state(state)
     st.book, st.spread, st.closed, st.used_turn = [cover, *insides, back], 0, False, -1
@@ -100,7 +102,7 @@ def offer_magician(config: GameConfig, magician: Magician) -> bool:
     is offered with Dark Matter alone too (set-up step 6 adds every new Magician; "some Magicians
     are more or less interesting depending on the modules you play with"): without the Phobia
     module his ability has nothing to move (no MOVE_PHOBIA is ever legal, docs/rules_decisions.md)."""
-    return config.vth_magicians
+    return bool(config.switch("vth_magicians"))
 
 
 # -- invariants --------------------------------------------------------------------------------------
@@ -171,6 +173,12 @@ DARK_MATTER_MODULE = Module(
     pack_sections=SECTIONS,
     pack_files=(PACK,),
     offer_magician=offer_magician,
+    # The module's rules switches (docs/rules_decisions.md): GameConfig keywords.
+    switches=(
+        Switch("black_book_inside_pages", 3, range(1, 13), "V-01: the 12 Inside pages"),
+        Switch("dark_curse_destroy_by_effect", False, (False, True), "V-07"),
+        Switch("vth_magicians", True, (False, True), "V-18"),
+    ),
     state_type=DarkMatterState,
     setup=(setup_dark_curses, setup_black_book, grimoire.setup_dark_grimoire),  # section 2.2 steps 3, 7
     save_checks=(checks.check_fields,),

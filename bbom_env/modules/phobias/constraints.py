@@ -126,7 +126,9 @@ def phobia_modifiers(state: GameState, p: int) -> tuple[dict, ...]:
     if first < 0:
         return ()
     # the table of the game's spell_surcharge_element switch
-    memo = constraint_table if state.config.spell_surcharge_element == "any" else spell_surcharge_table
+    memo = (
+        constraint_table if state.config.switch("spell_surcharge_element") == "any" else spell_surcharge_table
+    )
     table = memo(state.pack)
     if codes is None:
         return table.rows[first - PHOBIA_BASE]

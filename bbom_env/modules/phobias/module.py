@@ -15,9 +15,10 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from bbom_env.engine.ext import GameState, Module, PackIndex, card_totals
+from bbom_env.engine.ext import Cost, GameConfig, GameState, Module, PackIndex, Switch, card_totals
 from bbom_env.engine.ext import registered as rules_registered
 from bbom_env.engine.model.constants import (
+    CURE_COST,
     MADNESS,
     MADNESS_IN_BOX,
     NUM_PHOBIAS,
@@ -129,6 +130,36 @@ def render_phobias(state: GameState) -> list[str]:
     return [f"phobias: Madness pile top {top} (face up), {left} Phobias in the pile of {len(pile)}"]
 
 
+# The module's rules switches (docs/rules_decisions.md): GameConfig keywords.
+SWITCHES = (
+    Switch("phobia_elimination", "no_slot", ("no_slot", "literal_second_phobia"), "A-52"),
+    Switch("phobia_leaves_support", False, (False, True), "V-26"),
+    Switch("phobia_dealing", "round_robin", ("round_robin", "by_player"), "V-24"),
+    Switch("spell_surcharge_element", "any", ("any", "spell"), "A-50"),
+    Switch("cure_cost_mode", "value", ("value", "cards"), "V-37"),
+)
+CURE_CARDS = Cost(cards=CURE_COST)  # V-37, cure_cost_mode="cards": any 2 Element cards
+_FIXED = frozenset(PHOBIA_CODES)
+
+
+def _cure_cost(config: GameConfig) -> Cost | None:
+    """V-37: with ``cure_cost_mode="cards"`` the Cure Action costs any 2 Element cards, whatever
+    their values (every Madness, Phobias included); else the engine's 2 Elements by value (A-11)."""
+    return CURE_CARDS if config.switch("cure_cost_mode") == "cards" else None
+
+
+def _fixed_support_cards(config: GameConfig) -> frozenset[int]:
+    """V-26: a Phobia leaves a support only by a cure or a move, never by a discard or destroy
+    effect (unless ``phobia_leaves_support``)."""
+    return frozenset() if config.switch("phobia_leaves_support") else _FIXED
+
+
+def _round_robin(config: GameConfig) -> bool:
+    """V-24: with the face-up pile, Madness for several players at once is dealt one card at a
+    time, round-robin from the Active Player (``phobia_dealing="by_player"``: all of each at once)."""
+    return config.switch("phobia_dealing") == "round_robin"
+
+
 PHOBIA_MODULE = Module(
     name=NAME,
     # V-19: the Dark Matter module's Water Magician moves a Phobia (move.py; both modules).
@@ -156,6 +187,12 @@ PHOBIA_MODULE = Module(
     recup_drawn=(placement.recup_drawn,),
     under_curse=(under_curse,),
     from_curse=(from_curse,),
+    switches=SWITCHES,
+    rulings=(
+        ("cure_cost", _cure_cost),
+        ("fixed_support_cards", _fixed_support_cards),
+        ("madness_round_robin", _round_robin),
+    ),
     doc="The Vth Element: Phobias (docs/vth_element.md).",
 )
 

@@ -68,7 +68,7 @@ class RecupEndFrame(Frame):
 
 def _eliminated_by_rule(state: GameState, p: int) -> bool:
     """A-52's switch: read literally, a support that already holds a Phobia eliminates."""
-    return state.config.phobia_elimination == "literal_second_phobia" and any(
+    return state.config.switch("phobia_elimination") == "literal_second_phobia" and any(
         s.card >= PHOBIA_BASE for s in state.players[p].support
     )
 

@@ -150,7 +150,7 @@ def _without_dark(ctx: OpCtx) -> tuple[OpCtx, Errors]:
 
 def _base_without_dark(check: Callable[[OpCtx], Errors]) -> Callable[[OpCtx], Errors]:
     def run(ctx: OpCtx) -> Errors:
-        if ctx.op["op"] == "destroy_curse" and ctx.before.config.dark_curse_destroy_by_effect:
+        if ctx.op["op"] == "destroy_curse" and ctx.before.config.switch("dark_curse_destroy_by_effect"):
             return check(ctx)  # V-07 switch: Dark Curses are Curses an effect may destroy
         view, errs = _without_dark(ctx)
         return errs + check(view)

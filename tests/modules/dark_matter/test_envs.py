@@ -49,8 +49,8 @@ def test_gym_make_with_the_module_and_its_switches(dm: None) -> None:
     obs, info = env.reset(seed=3)
     base = env.unwrapped
     cfg = base.config
-    assert cfg.modules == DM and cfg.black_book_inside_pages == 5
-    assert cfg.dark_curse_destroy_by_effect and not cfg.vth_magicians
+    assert cfg.modules == DM and cfg.switch("black_book_inside_pages") == 5
+    assert cfg.switch("dark_curse_destroy_by_effect") and not cfg.switch("vth_magicians")
     assert len(dm_state(base.state).book) == 5 + 2  # V-01: Cover, 5 Inside pages, Back page
     assert obs.shape == (ObservationEncoder(GameConfig(pack="test", modules=DM)).size,)
     assert env.action_space.n == num_moves(DM) and info["action_mask"].shape == (num_moves(DM),)
@@ -120,7 +120,7 @@ def test_aec_spaces_with_the_module(dm: None) -> None:
     for agent in env.agents:
         o = env.observe(agent)
         assert o in env.observation_space(agent) and o["action_mask"].shape == (num_moves(DM),)
-    assert not env.game.config.vth_magicians
+    assert not env.game.config.switch("vth_magicians")
 
 
 def test_native_vector_env_plays_the_same_games_with_the_module(dm: None) -> None:

@@ -232,7 +232,7 @@ def test_phobia_03_a50_switch_spell_surcharge_element(ph: None) -> None:
     data = json.loads(new_game(GameConfig(modules=ONLY_PH, seed=2)).to_json())
     del data["config"]["spell_surcharge_element"]
     data["format"] = "bbom-state/4"  # (format 5 added the switch: a format-5 save must name it)
-    assert from_json(json.dumps(data)).config.spell_surcharge_element == "any"
+    assert from_json(json.dumps(data)).config.switch("spell_surcharge_element") == "any"
 
 
 def test_phobia_03_v33_not_for_black_spells(ph: None) -> None:

@@ -87,7 +87,7 @@ def test_the_switch_needs_the_module_and_a_known_value_and_saves_load() -> None:
     data = json.loads(new_game(GameConfig(modules=PH, seed=2)).to_json())
     del data["config"]["cure_cost_mode"]
     data["format"] = "bbom-state/5"  # (format 6 added the switch: a format-6 save must name it)
-    assert from_json(json.dumps(data)).config.cure_cost_mode == "value"
+    assert from_json(json.dumps(data)).config.switch("cure_cost_mode") == "value"
 
 
 @pytest.mark.parametrize("payment", ["auto", "manual"])

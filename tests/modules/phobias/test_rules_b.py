@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bbom_env.engine import GameConfig, from_json, pending
+from bbom_env.engine import GameConfig, from_json, new_game, pending
 from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.config import ConfigError
 from bbom_env.engine.core.resolver import push, run
@@ -212,8 +212,11 @@ def test_v24_switch_needs_the_module() -> None:
         GameConfig(phobia_dealing="by_player")
     with pytest.raises(ConfigError, match="phobia_dealing"):
         GameConfig(modules=MODULES, phobia_dealing="sideways")
-    assert GameConfig(modules=MODULES).deals_round_robin
-    assert not GameConfig().deals_round_robin  # a base game keeps its order
+    assert GameConfig(modules=MODULES).switch("phobia_dealing") == "round_robin"
+    assert new_game(GameConfig(modules=MODULES)).rules.rulings["madness_round_robin"](
+        GameConfig(modules=MODULES)
+    )
+    assert "madness_round_robin" not in new_game(GameConfig()).rules.rulings  # a base game keeps its order
 
 
 # -- V-21: the bagpipe's replace with a Phobia ----------------------------------------------------

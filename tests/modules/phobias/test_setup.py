@@ -115,4 +115,4 @@ def test_switches_need_the_module(ph: None) -> None:
     config = GameConfig(
         modules=MODULES, phobia_elimination="literal_second_phobia", phobia_leaves_support=True
     )
-    assert config.phobia_elimination == "literal_second_phobia"
+    assert config.switch("phobia_elimination") == "literal_second_phobia"
