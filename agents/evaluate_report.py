@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bbom_env import cli
 from bbom_env.cli import int_range
 from bbom_env.engine import GameConfig, new_game
 
@@ -66,14 +67,19 @@ def team_records(summaries: list[Summary], results: list[list[GameResult]]) -> l
     return records
 
 
+# Keys of the run's settings that are no rules switch (``--switch``: named in the header).
+_NOT_SWITCHES = frozenset(GameConfig.__dataclass_fields__) | {"games", "deterministic", "max_decisions"}
+
+
 def _describe(cfg: dict[str, Any]) -> str:
     seeds = f"seeds {cfg['seed']}..{cfg['seed'] + cfg['games'] - 1}"
     mods = ",".join(cfg.get("modules", ())) or "none"
+    switches = "".join(f", {k}={v}" for k, v in cfg.items() if k not in _NOT_SWITCHES)
     return (
         f"{cfg['num_players']} players, level {cfg['difficulty']}, mode {cfg['mode']}, payment "
-        f"{cfg['payment']}, pack {cfg['pack']}, modules {mods}; {cfg['games']} games ({seeds}), the same "
-        f"deals for every team; policies {'argmax' if cfg['deterministic'] else 'sampled'}; games cut "
-        f"off after {cfg['max_decisions']} decisions count as not won (truncated)"
+        f"{cfg['payment']}, pack {cfg['pack']}, modules {mods}{switches}; {cfg['games']} games ({seeds}), "
+        f"the same deals for every team; policies {'argmax' if cfg['deterministic'] else 'sampled'}; "
+        f"games cut off after {cfg['max_decisions']} decisions count as not won (truncated)"
     )
 
 
@@ -213,7 +219,7 @@ def _parser() -> Any:
     ap.add_argument(
         "--allow-other-settings",
         action="store_true",
-        help="play a policy at other players, level, mode or payment than it was trained on",
+        help="play a policy at other players, level, mode, payment or rules switches than it was trained on",
     )
     ap.add_argument("--games", type=int_range(1), default=200)
     ap.add_argument("--seed", type=int_range(0), default=0, help="game i uses seed SEED+i")
@@ -223,6 +229,14 @@ def _parser() -> Any:
         type=int_range(1),
         default=DEFAULT_MAX_DECISIONS,
         help="cut a game off after this many decisions: not won, counted as truncated",
+    )
+    ap.add_argument(
+        "--switch",
+        dest="switches",
+        action="append",
+        type=cli.switch,
+        metavar="NAME=VALUE",
+        help=cli.SWITCH_HELP,
     )
     ap.add_argument("--stochastic", action="store_true", help="policies sample moves instead of argmax")
     ap.add_argument("--out", help="write evaluation.csv, games.csv and evaluation.md to this directory")
@@ -250,6 +264,7 @@ def _config(ap: Any, a: Any, teams: list[str]) -> dict[str, Any]:
             ap.error(str(e))
     asked = dict(num_players=a.players, difficulty=a.level, mode=a.mode, payment=a.payment, pack=a.pack)
     asked["modules"] = a.modules
+    asked["switches"] = dict(a.switches or ())
     try:
         config, _source = game_settings(teams, asked, a.allow_other_settings)
     except SettingsError as e:

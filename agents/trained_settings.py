@@ -96,11 +96,13 @@ def _fields(config: GameConfig) -> dict[str, Any]:
     # The command lines' settings, and any other field the run moved off its default (a rule
     # switch, override packs, Magicians), as GameConfig holds them (tuples, canonical order).
     default = GameConfig()
-    return {
+    fields = {
         f: getattr(config, f)
         for f in config.__dataclass_fields__
-        if f != "seed" and (f in OPTIONS or getattr(config, f) != getattr(default, f))
+        if f not in ("seed", "switches", "_values")
+        and (f in OPTIONS or getattr(config, f) != getattr(default, f))
     }
+    return {**fields, **dict(config.switches)}  # the module switches off their defaults, by name
 
 
 def game_settings(
@@ -125,12 +127,21 @@ def game_settings(
                 "compare policies of one game"
             )
         trained = trained or (team, game)
-    given = {k: v for k, v in asked.items() if v is not None}
+    switches = dict(asked.get("switches") or {})  # --switch NAME=VALUE: rules switches by name
+    given = {k: v for k, v in asked.items() if v is not None and k != "switches"}
     if "modules" in given:
         given["modules"] = GameConfig(modules=tuple(given["modules"])).modules  # canonical order
     if trained is None:
-        return {**DEFAULTS, **given}, None
+        return {**DEFAULTS, **given, **switches}, None
     source, game = trained
+    theirs = GameConfig(**game)
+    for name, value in switches.items():  # a rule, not the observation: allowed like --level
+        if value != theirs.switch(name) and not allow_other:
+            raise SettingsError(
+                f"--switch {name}={value}: policy {source!r} was trained with {name}="
+                f"{theirs.switch(name)} (its run config {run_config_path(source)}); drop --switch "
+                "to play it in its own game, or pass --allow-other-settings to play it in another"
+            )
     for key, value in given.items():
         if value != game[key] and (key in FIXED or not allow_other):
             hint = "" if key in FIXED else ", or pass --allow-other-settings to play it in another"
@@ -139,7 +150,7 @@ def game_settings(
                 f"{key}={_show(game[key])} (its run config {run_config_path(source)}); drop "
                 f"{OPTIONS[key]} to play it in its own game{hint}"
             )
-    return {**game, **given}, source
+    return {**game, **given, **switches}, source
 
 
 def _show(value: Any) -> str:

@@ -78,6 +78,28 @@ def modules(text: str) -> tuple[str, ...]:
     return names
 
 
+SWITCH_HELP = (
+    "a module's rules switch, NAME=VALUE (e.g. cure_cost_mode=cards, docs/rules_decisions.md); "
+    "repeat for more; needs its module in --modules"
+)
+
+
+def switch(text: str) -> tuple[str, object]:
+    """An argparse ``type``: ``NAME=VALUE`` for a registered module's rules switch
+    (``GameConfig.known_names``); VALUE read as true/false, an int, else the text. Whether the
+    value is allowed is the config's to say (it needs the game's modules)."""
+    from bbom_env.engine.core.config import GameConfig
+
+    name, eq, value = text.partition("=")
+    switches = [n for n in GameConfig.known_names() if n not in GameConfig.__dataclass_fields__]
+    if not eq or name not in switches:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=VALUE, NAME one of {', '.join(switches)}")
+    parsed: object = {"true": True, "false": False}.get(value.lower(), value)
+    if isinstance(parsed, str) and value.lstrip("-").isdigit():
+        parsed = int(value)
+    return name, parsed
+
+
 PACK_HELP = f"a named pack ({', '.join(NAMED_PACKS)}) or the path of a .toml card-pack file"
 
 

@@ -86,9 +86,18 @@ def build_parser() -> argparse.ArgumentParser:
         "none (" + mine % "none" + ")",
     )
     ap.add_argument(
+        "--switch",
+        dest="switches",
+        action="append",
+        type=cli.switch,
+        metavar="NAME=VALUE",
+        help=cli.SWITCH_HELP,
+    )
+    ap.add_argument(
         "--allow-other-settings",
         action="store_true",
-        help="let a trained agent play at other players, level, mode or payment than it was trained on",
+        help="let a trained agent play at other players, level, mode, payment or rules switches than it was "
+        "trained on",
     )
     ap.add_argument(
         "--seed",
@@ -159,10 +168,12 @@ def game_settings(args: argparse.Namespace, ap: argparse.ArgumentParser) -> dict
         "payment": args.payment,
         "pack": args.pack,
         "modules": args.modules,
+        "switches": dict(args.switches or ()),
     }
     if all(a in ("human", *AGENT_NAMES) for a in agents):  # no policy: no run config to read
         default = GameConfig()
-        return {k: getattr(default, k) if v is None else v for k, v in asked.items()}
+        switches = asked.pop("switches")
+        return {**{k: getattr(default, k) if v is None else v for k, v in asked.items()}, **switches}
     from agents.trained_settings import SettingsError
     from agents.trained_settings import game_settings as settings_of
 

@@ -137,3 +137,39 @@ def test_play_watches_a_policy_in_its_own_game(dm_policy: Path) -> None:
     with pytest.raises(SystemExit) as exc:
         play(["--watch", "--agents", str(dm_policy), "--modules", "", "--max-steps", "5"], out=io.StringIO())
     assert exc.value.code == 2
+
+
+def test_a_rules_switch_from_the_command_line(capsys, tmp_path: Path) -> None:
+    """``--switch NAME=VALUE`` plays a module's rules switch (docs/rules_decisions.md): it changes the
+    game (the same deals, another Cure cost), it needs its module, an unknown name is refused, and a
+    policy trained without it plays it only with --allow-other-settings."""
+    from agents.evaluate import play_games
+
+    base = ["--policy", "heuristic", "--modules", "phobias", "--games", "6", "--json", "--quiet"]
+    assert main([*base, "--switch", "cure_cost_mode=cards"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["config"]["cure_cost_mode"] == "cards"
+    config = {**DEFAULTS, "modules": ("phobias",)}
+    by_value = play_games(["heuristic"], 6, 0, 1, None, True, 2000, config)
+    by_cards = play_games(["heuristic"], 6, 0, 1, None, True, 2000, {**config, "cure_cost_mode": "cards"})
+    assert summary["teams"][0]["wins"] == sum(g.win for g in by_cards[0])
+    assert [g.decisions for g in by_value[0]] != [g.decisions for g in by_cards[0]]
+    for args, words in (
+        (["--switch", "cure=cards"], "expected NAME=VALUE, NAME one of"),
+        (["--switch", "cure_cost_mode=both"], "cure_cost_mode='both' is not allowed; allowed: value, cards"),
+    ):
+        with pytest.raises(SystemExit):
+            main([*base, *args])
+        assert words in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--policy", "heuristic", "--switch", "phobia_dealing=by_player", "--games", "1"])
+    assert "without module 'phobias'" in capsys.readouterr().err
+    run = _run_dir(tmp_path, "ph", "env.game.modules=[phobias]")
+    none = dict.fromkeys(("num_players", "difficulty", "mode", "payment", "pack", "modules"))
+    policy = str(run / "best_model.zip")
+    with pytest.raises(
+        SettingsError, match="--switch cure_cost_mode=cards: .*trained with cure_cost_mode=value"
+    ):
+        game_settings([policy], {**none, "switches": {"cure_cost_mode": "cards"}})
+    other, _ = game_settings([policy], {**none, "switches": {"cure_cost_mode": "cards"}}, allow_other=True)
+    assert other["cure_cost_mode"] == "cards" and other["modules"] == ("phobias",)
