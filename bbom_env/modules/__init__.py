@@ -17,4 +17,5 @@ from .phobias.module import PHOBIA_MODULE
 ruleset()  # the base game's module registers itself first (rules.register requires it)
 register(DARK_MATTER_MODULE)
 register(PHOBIA_MODULE)
-register_hidden(DARK_MATTER_MODULE.name, resample_black_book)  # its face-down Black Book pages
+# Its face-down Black Book pages, and the Dark Curses it adds to the track (seen by everyone, V-09).
+register_hidden(DARK_MATTER_MODULE.name, resample_black_book, ("dark_curse_added",))

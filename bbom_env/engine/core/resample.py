@@ -59,9 +59,16 @@ HiddenPart = Callable[["GameState", int, "GameState", random.Random], None]
 _HIDDEN: dict[str, HiddenPart] = {}
 
 
-def register_hidden(module: str, fn: HiddenPart) -> None:
-    """Register a rules module's hidden parts (called where the module is registered)."""
+# Events (name, _, Curse id, ...) that show a Curse to everyone: the base's placement and the
+# modules' own (``register_hidden``: a Curse a module adds to the track).
+_CURSE_SHOWN = {"curse_placed"}
+
+
+def register_hidden(module: str, fn: HiddenPart, curse_events: tuple[str, ...] = ()) -> None:
+    """Register a rules module's hidden parts (called where the module is registered), and the
+    names of its events that show a Curse (its id third, as ``curse_placed``)."""
     _HIDDEN[module] = fn
+    _CURSE_SHOWN.update(curse_events)
 
 
 def resample(
@@ -145,7 +152,7 @@ class Resampler:
         on the track that went back under its pile (A-08) stays where it went."""
         seen: set[str] = set()
         for e in self.state.log:
-            if e[1] == "curse_placed" or e[1] == "dark_curse_added":
+            if e[1] in _CURSE_SHOWN:
                 seen.add(e[3])
         out = {}
         for t, pile in self.state.curse_piles.items():
