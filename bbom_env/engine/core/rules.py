@@ -94,17 +94,13 @@ class CurseRule:
     Element tokens may go on one (V-08: never on a Dark Curse). ``stat``: a statistic counted, on
     top of ``curses_destroyed``, each time one is destroyed ("" for none). ``stacks``: a Curse of
     this type may lie on top of another Curse in a track slot (V-09: the Dark Curse an effect adds
-    to an occupied space); the base's Curses never do (saves are checked for it). ``surcharged(state,
-    curse, extra)``, optional: ``cost`` for a payer whose standing "matching Element" surcharge
-    on the Destroy Action (``hooks.standing_surcharge``, A-49) is ``extra``, for the menu, which
-    reads it once per query (``destroy_menu``) rather than once per such Curse."""
+    to an occupied space); the base's Curses never do (saves are checked for it)."""
 
     type: str
     cost: Callable[[GameState, int, Any], Any]
     by_effect: Callable[[GameConfig], bool] = lambda config: True
     tokens: bool = True
     stat: str = ""
-    surcharged: Callable[[GameState, Any, int], Any] | None = None
     stacks: bool = False
 
 

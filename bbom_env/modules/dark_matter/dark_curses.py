@@ -72,13 +72,7 @@ def dark_curse_cost(state: GameState, p: int, curse: CurseOnTrack) -> Cost:
     standing "matching Element" destroy surcharge of the payer (the Phobia "Destroying a Curse
     costs you 1 additional matching Element", ``hooks.standing_surcharge``: 0 without a module
     modifier source) adds as many Dark Matter cards."""
-    return surcharged_cost(state, curse, standing_surcharge(state, p, "destroy"))
-
-
-def surcharged_cost(state: GameState, curse: CurseOnTrack, extra: int) -> Cost:
-    """``dark_curse_cost`` with the payer's standing surcharge ``extra`` read by the caller (the
-    menu: once per query, ``CurseRule.surcharged``): the printed cost plus ``extra`` Dark Matter
-    cards (A-49), each size one object (``dark_matter_cost``)."""
+    extra = standing_surcharge(state, p, "destroy")
     printed = _PRINTED(state.pack)[curse.curse]
     return dark_matter_cost(printed.currency + extra) if extra else printed
 
@@ -102,7 +96,6 @@ CURSE_RULES: tuple[CurseRule, ...] = (
         by_effect=_by_effect,
         tokens=False,
         stat=STAT,
-        surcharged=surcharged_cost,
         stacks=True,  # V-09: added on top of the Curse of an occupied space (``_add_dark_curse``)
     ),
 )
