@@ -230,14 +230,7 @@ def _parser() -> Any:
         default=DEFAULT_MAX_DECISIONS,
         help="cut a game off after this many decisions: not won, counted as truncated",
     )
-    ap.add_argument(
-        "--switch",
-        dest="switches",
-        action="append",
-        type=cli.switch,
-        metavar="NAME=VALUE",
-        help=cli.SWITCH_HELP,
-    )
+    cli.add_switch_option(ap)
     ap.add_argument("--stochastic", action="store_true", help="policies sample moves instead of argmax")
     ap.add_argument("--out", help="write evaluation.csv, games.csv and evaluation.md to this directory")
     ap.add_argument("--json", action="store_true", help="stdout is one JSON line (the table goes to stderr)")

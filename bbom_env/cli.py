@@ -78,10 +78,17 @@ def modules(text: str) -> tuple[str, ...]:
     return names
 
 
-SWITCH_HELP = (
-    "a module's rules switch, NAME=VALUE (e.g. cure_cost_mode=cards, docs/rules_decisions.md); "
-    "repeat for more; needs its module in --modules"
-)
+def add_switch_option(ap: argparse.ArgumentParser) -> None:
+    """``--switch NAME=VALUE`` (repeatable, into ``switches``: a list of (name, value) pairs)."""
+    ap.add_argument(
+        "--switch",
+        dest="switches",
+        action="append",
+        type=switch,
+        metavar="NAME=VALUE",
+        help="a module's rules switch, NAME=VALUE (e.g. cure_cost_mode=cards, docs/rules_decisions.md); "
+        "repeat for more; needs its module in --modules",
+    )
 
 
 def switch(text: str) -> tuple[str, object]:

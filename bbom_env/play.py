@@ -85,14 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the Vth Element's rules modules: dark_matter, phobias or dark_matter,phobias; '' for "
         "none (" + mine % "none" + ")",
     )
-    ap.add_argument(
-        "--switch",
-        dest="switches",
-        action="append",
-        type=cli.switch,
-        metavar="NAME=VALUE",
-        help=cli.SWITCH_HELP,
-    )
+    cli.add_switch_option(ap)
     ap.add_argument(
         "--allow-other-settings",
         action="store_true",
