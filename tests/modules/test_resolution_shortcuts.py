@@ -1,7 +1,7 @@
 """Shortcuts of module games' resolution, each compared with the general path on random states:
 ``placement._over_limit`` (the Recuperation's end check, docs/rules.md 5.1, V-35: no hand-size read
 without Madness in hand), ``payment_frame._compact`` (a pay frame's compact cost, found again)
-and ``ops_board.barred_types`` (the Curse types an effect may not pick, found again)."""
+and ``ops_board.barred_types`` (the Curse types an effect may not pick)."""
 
 from __future__ import annotations
 
@@ -115,8 +115,8 @@ def _barred_written_out(state: GameState, what: str) -> frozenset[str]:
 @pytest.mark.parametrize("by_effect", [False, True])
 @pytest.mark.parametrize("modules", [(), ("dark_matter",), ("phobias",), ("dark_matter", "phobias")])
 def test_barred_types_is_the_rules_answer(modules: tuple[str, ...], by_effect: bool) -> None:
-    """``ops_board.barred_types`` (found again by the config's identity) answers as the modules'
-    Curse rules say (V-07, V-08), for each config, asked in turn, again, and for a new equal config."""
+    """``ops_board.barred_types`` answers as the modules' Curse rules say (V-07, V-08), for each
+    config, asked in turn, again, and for a new equal config."""
     rng = random.Random(3)
     switch = {"dark_curse_destroy_by_effect": by_effect} if "dark_matter" in modules else {}
     configs = [GameConfig(num_players=2, seed=g, modules=modules, **switch) for g in range(3)]

@@ -11,7 +11,6 @@ type the field declares; inside a frame (a payment's picks) the record's field n
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, NamedTuple, final
 
 from bbom_env.engine.model.constants import NUM_CODES
@@ -93,21 +92,9 @@ RECORD_BY_FIELDS: dict[frozenset[str], type] = {frozenset(t._fields): t for t in
 assert len(RECORD_BY_FIELDS) == len(RECORD_TYPES), "two record types have the same field names"
 
 
-def replacer(cls: type, field: str) -> Callable[[Any, Any], Any]:
-    """``lambda record, value: record._replace(field=value)`` about three times as fast (NamedTuple's
-    ``_replace`` goes through a dict and ``map``): its code is generated from the record's field
-    list, so it follows any change of the fields. For the hot paths only."""
-    fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
-    items = "".join("v, " if name == field else f"r[{j}], " for j, name in enumerate(fields))
-    if field not in fields:
-        raise ValueError(f"{cls.__name__} has no field {field!r}")
-    source = f"lambda r, v: new(cls, ({items}))"
-    fn: Callable[[Any, Any], Any] = eval(source, {"new": tuple.__new__, "cls": cls})
-    return fn
-
-
-# A Spell exhausted or refreshed: every activation and every Concentration phase (section 3.2).
-with_exhausted: Callable[[SpellSlot, bool], SpellSlot] = replacer(SpellSlot, "exhausted")
+def with_exhausted(slot: SpellSlot, exhausted: bool) -> SpellSlot:
+    """A Spell exhausted or refreshed: every activation and every Concentration phase (section 3.2)."""
+    return slot._replace(exhausted=exhausted)
 
 
 def is_record_type(t: Any) -> bool:

@@ -87,20 +87,10 @@ def as_cost(req: tuple | list) -> Cost:
     """A ``Cost`` from a cost or its compact form (five or more numbers, as saves write it)."""
     if type(req) is Cost:
         return req
-    if type(req) is tuple:
-        cost = _COSTS.get(req)  # the few costs of a game, each built once (a hot path)
-        if cost is not None:
-            return cost
     fields = list(req)
     if len(fields) > 6:
         fields[6] = tuple(fields[6])
-    cost = Cost(*fields)
-    if type(req) is tuple and len(_COSTS) < 4096:
-        _COSTS[req] = cost
-    return cost
-
-
-_COSTS: dict[tuple, Cost] = {}
+    return Cost(*fields)
 
 
 def is_free(req: tuple) -> bool:

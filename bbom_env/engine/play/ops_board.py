@@ -18,7 +18,6 @@ from bbom_env.engine.play.ops import OPS, auto_op, choice_op
 from bbom_env.engine.play.zones import check_immediate_win, madness_under, remove_curse
 
 if TYPE_CHECKING:
-    from bbom_env.engine.core.config import GameConfig
     from bbom_env.engine.core.state import GameState
 
 
@@ -76,23 +75,10 @@ def barred_types(state: GameState, what: str) -> frozenset[str]:
     config = state.config
     if not config.modules:
         return _NO_TYPES
-    # A pure function of the game's config (frozen) and its modules' rules, found again by the
-    # config's identity (the config kept beside it: its id is not reused meanwhile).
-    known = _BARRED.get((id(config), what))
-    if known is not None and known[0] is config:
-        return known[1]
     rules = ruleset(config.modules).curse_rules
     if what == "destroy":
-        barred = frozenset(t for t, r in rules.items() if not r.by_effect(config))
-    else:
-        barred = frozenset(t for t, r in rules.items() if not r.tokens)
-    if len(_BARRED) > 256:
-        _BARRED.clear()
-    _BARRED[(id(config), what)] = (config, barred)
-    return barred
-
-
-_BARRED: dict[tuple[int, str], tuple[GameConfig, frozenset[str]]] = {}
+        return frozenset(t for t, r in rules.items() if not r.by_effect(config))
+    return frozenset(t for t, r in rules.items() if not r.tokens)
 
 
 def _curse_moves(
