@@ -24,7 +24,6 @@ from bbom_env.engine.model.constants import (
 TARGETS = ("you", "each", "each_other", "a_player", "another_player", "active")
 DURATIONS = ("until_next_monster", "this_turn", "game")
 ACTIONS = ("activate", "learn", "acquire", "destroy", "cure", "all")
-ELEMENT_CHOICES = ELEMENT_NAMES + ("choose", "random", "any", "same", "curse", "spell")
 EVENTS = ("turn_start", "action_phase_start", "reshuffle", "curse_destroyed")
 
 
@@ -167,15 +166,7 @@ MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
     "no_support_payment": {},
     "trigger": {"event": (EVENTS, "turn_start"), "effect": ("ops", None)},
 }
-BASE_MODIFIER_KINDS: tuple[str, ...] = (
-    "cost",
-    "forbid",
-    "hand_size",
-    "no_support_payment",
-    "spell_limit",
-    "support_slots",
-    "trigger",
-)
+BASE_MODIFIER_KINDS: tuple[str, ...] = tuple(sorted(MOD_SCHEMAS))  # the base game's kinds
 # Modifier kinds that only a module enables (docs/rules.md section 9.2: the Phobias). The engine reads
 # these ("replace" at the rule points of hooks.RULE_POINTS, "lose_ability" in hooks.ability_lost,
 # "cure_only" in actions.legal_cure: the player's Cure Action may target only the card whose
@@ -378,6 +369,4 @@ def ops_used(effect: list[dict]) -> set[str]:
         out.add(op["op"])
         if op["op"] == "may":
             out |= ops_used(op["ops"])
-        if op["op"] == "modifier" and op["mod"]["kind"] == "trigger":
-            out |= ops_used(op["mod"]["effect"])
     return out

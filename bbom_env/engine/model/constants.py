@@ -94,7 +94,6 @@ def code_name(code: int) -> str:
 ROUNDS = 6
 LIBRARY_LEVELS = 3  # Library Spell levels per Element (section 1.1: 4 Elements x 3 levels x 3 cards)
 LAST_SPACE = 5  # the Invocation marker's last space on the Round track (section 3.3.2)
-CURSE_SPACES = (2, 3, 4, 5)
 # Track slots in placement order S2, S3L, S3R, S4, S5 (section 3.3.1, A-01, A-02).
 NUM_TRACK_SLOTS = 5
 SLOTS_OF_SPACE: dict[int, tuple[int, ...]] = {2: (0,), 3: (1, 2), 4: (3,), 5: (4,)}

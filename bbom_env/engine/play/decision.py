@@ -45,7 +45,6 @@ DECISION_KINDS: tuple[str, ...] = (
     "exchange",
     "may",
 )
-KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
 
 
 @dataclass(frozen=True)
