@@ -145,38 +145,15 @@ OPS["cure"] = (_run_cure, _cure_options, _answer_cure)
 
 
 def _run_receive(state: GameState, f: dict, op: dict) -> None:
-    p = f["player"]
-    pl = state.players[p]
-    if state.config.modules:
-        _receive_one_by_one(state, f, op)
-        return
-    if op["to"] == "support" and op["full_support"] == "replace" and not pl.eliminated:
-        # Bagpipe Monster ruling, Madness by Madness: a free slot takes it; a full support
-        # discards one of its cards, and the Madness takes its place.
-        # No card the Madness could replace (none, or only Phobias, which stay: V-26): A-26.
-        while f["count"] > 0 and (_support_room(state, p) or not _legal_receive(state, f, op)):
-            f["count"] -= 1
-            if not receive_madness(state, p, "support"):
-                return
-        if f["count"] > 0:
-            f["decider"] = p
-            return
-    done(state, f)
-    if pl.eliminated:
-        return
-    for _ in range(f["count"]):
-        if not receive_madness(state, p, op["to"]):
-            return
-
-
-def _receive_one_by_one(state: GameState, f: dict, op: dict) -> None:
-    """Receive Madness in a game with modules: one card at a time, so that the frames a card
-    pushes (a Phobia's placement, V-21, V-22: its crush choice) resolve before the next card (this
-    frame runs again after them). The bagpipe's "replace" into a full support (a Monster ruling,
-    A-26 when no card can be replaced) asks which card to discard only for a plain Madness: a
-    Phobia on top of the face-up pile is placed by the placement procedure instead (V-21: a free
-    slot, else the owner crushes the card of their choice, which stays under it, else the owner
-    is eliminated), so the chosen card is crushed, not discarded."""
+    """Receive Madness one card at a time, so that the frames a card pushes in a game with modules
+    (a Phobia's placement, V-21, V-22: its crush choice) resolve before the next card (this frame
+    runs again after them). The bagpipe's "replace" into a full support (a Monster ruling, Madness
+    by Madness: a free slot takes it; a full support discards one of its cards, and the Madness
+    takes its place; no card the Madness could replace (none, or only Phobias, which stay: V-26):
+    A-26) asks which card to discard only for a plain Madness: a Phobia on top of the face-up pile
+    is placed by the placement procedure instead (V-21: a free slot, else the owner crushes the
+    card of their choice, which stays under it, else the owner is eliminated), so the chosen card
+    is crushed, not discarded."""
     p = f["player"]
     pl = state.players[p]
     replace = op["to"] == "support" and op["full_support"] == "replace"
