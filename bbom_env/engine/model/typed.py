@@ -230,15 +230,6 @@ def _any_to_json(v: Any) -> Any:
     return v
 
 
-def _tuples_to_json(v: list[Any]) -> list[Any]:
-    """A list of tuples of undeclared items (the event log): one pass, items tested inline."""
-    return [[x if type(x) in _SCALAR_TYPES else _any_to_json(x) for x in e] for e in v]
-
-
-def _tuples_from_json(v: list[Any]) -> list[Any]:
-    return [tuple([x if type(x) in _SCALAR_TYPES else _any_from_json(x) for x in e]) for e in v]
-
-
 def _any_from_json(v: Any) -> Any:
     """The inverse of ``_any_to_json``: lists as tuples, objects as the record their field names
     name (``records.RECORD_BY_FIELDS``). Any other object stays a dict (the event log's data is
@@ -256,15 +247,10 @@ def _record_codecs(cls: type) -> tuple[Callable[[Any], Any], Callable[[Any], Any
     hints = typing.get_type_hints(cls)
     encs = [encoder(hints[n], f"{cls.__name__}.{n}") for n in names]
     decs = [decoder(hints[n], f"{cls.__name__}.{n}") for n in names]
-    if not any(encs):
+    pairs = tuple(zip(names, encs, strict=True))
 
-        def to_json(r: Any) -> Any:
-            return dict(zip(names, r, strict=True))
-    else:
-        pairs = tuple(zip(names, encs, strict=True))
-
-        def to_json(r: Any) -> Any:
-            return {n: v if e is None else e(v) for (n, e), v in zip(pairs, r, strict=True)}
+    def to_json(r: Any) -> Any:
+        return {n: v if e is None else e(v) for (n, e), v in zip(pairs, r, strict=True)}
 
     make = cls._make  # type: ignore[attr-defined]
     fields = tuple(zip(names, decs, strict=True))
@@ -332,8 +318,6 @@ def _container_encoder(h: Any, origin: Any, where: str) -> Codec:
     if _is_optional(h):
         return _lift(_or_none, encoder(_inner_optional(h), where))
     if origin is list:
-        if _args(h)[0] is tuple:
-            return _tuples_to_json
         return _lift(_each, encoder(_args(h)[0], where))
     return _lift(_values, encoder(_args(h)[1], where))  # a dict
 
@@ -372,8 +356,6 @@ def _container_decoder(h: Any, origin: Any, where: str) -> Codec:
     if _is_optional(h):
         return _lift(_or_none, decoder(_inner_optional(h), where))
     if origin is list:
-        if _args(h)[0] is tuple:
-            return _tuples_from_json
         return _lift(_each, decoder(_args(h)[0], where))
     return _lift(_values, decoder(_args(h)[1], where))  # a dict
 
