@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bbom_env.engine.cards.module_checks import card_tables, record_module_kinds
+from bbom_env.engine.cards.module_checks import card_tables
 from bbom_env.engine.cards.vocab import PackError, show
 from bbom_env.engine.model.constants import (
     ELEMENT_BY_NAME,
@@ -309,7 +309,6 @@ def check_pack(pack: Pack, origin: dict[str, str]) -> None:
         check_magician_layout(m, f"{origin[m.id]}: magician '{m.id}'")
     _check_starting_decks(pack, origin)
     _check_names(pack, origin)
-    record_module_kinds(pack, origin)
 
 
 def _check_names(pack: Pack, origin: dict[str, str]) -> None:

@@ -2,7 +2,7 @@
 "Writing a module"): a modifier kind or an effect op that only a rules module brings, and a
 section a module needs. Setup and save loading ask them for each game (``setup.py``,
 ``save_check.py``): a base game never runs a module's kind or op, and a game with a module has the
-cards it reads. ``pack_checks.check_pack`` records each pack's uses at load.
+cards it reads. Each pack's uses are found once, on first use.
 
 Every error is a PackError naming the file, the card and the field.
 """
@@ -10,6 +10,7 @@ Every error is a PackError naming the file, the card and the field.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bbom_env.engine.cards.vocab import BASE_MODIFIER_KINDS, BASE_OPS, PackError
@@ -36,39 +37,34 @@ def card_tables(pack: Pack) -> dict[str, Any]:
 
 # -- modifier kinds that come with a module ----------------------------------------------------------
 
-# Per pack (by id, with a weak reference so that a recycled id is never trusted): (kind, where,
-# module) of every modifier of a kind outside the base game's; module is the module whose pack
-# section holds the card ("" for a base card). Recorded at load, read by every setup.
+# Per pack (by id, with a weak reference so that a recycled id is never trusted): (name, where,
+# module) of every modifier kind outside the base game's, and of every effect op that is not one of
+# the base game's; module is the module whose pack section holds the card ("" for a base card).
+# Found on first use, read by every setup.
 _Use = tuple[str, str, str]
-_MODULE_KIND_USES: dict[int, tuple[weakref.ref, tuple[_Use, ...]]] = {}
+_Table = dict[int, tuple[weakref.ref, tuple[_Use, ...]]]
+_MODULE_KIND_USES: _Table = {}
+_MODULE_OP_USES: _Table = {}
 
 
-def record_module_kinds(pack: Pack, origin: dict[str, str]) -> None:
-    """Record, at load (``pack_checks.check_pack``), the modifier kinds outside the base game's
-    that the pack's cards use; every setup reads them (``check_module_kinds``)."""
-    uses = _module_kind_uses(pack, origin)
-    _MODULE_KIND_USES[id(pack)] = (weakref.ref(pack), uses)
-
-
-def _uses(pack: Pack) -> tuple[_Use, ...]:
-    entry = _MODULE_KIND_USES.get(id(pack))
+def _per_pack(table: _Table, pack: Pack, find: Callable[[Pack], tuple[_Use, ...]]) -> tuple[_Use, ...]:
+    entry = table.get(id(pack))
     if entry is not None and entry[0]() is pack:
         return entry[1]
-    files = " + ".join(pack.files)
-    origin = {cid: pack.origins.get(cid, files) for table in card_tables(pack).values() for cid in table}
-    uses = _module_kind_uses(pack, origin)
-    _MODULE_KIND_USES[id(pack)] = (weakref.ref(pack), uses)  # a pack with module cards merged (cards.py)
+    uses = find(pack)
+    table[id(pack)] = (weakref.ref(pack), uses)
     return uses
 
 
-# Per pack, as above: (op, where, module) of every effect op that is not one of the base game's.
-_MODULE_OP_USES: dict[int, tuple[weakref.ref, tuple[_Use, ...]]] = {}
+def _uses(pack: Pack) -> tuple[_Use, ...]:
+    return _per_pack(_MODULE_KIND_USES, pack, _module_kind_uses)
 
 
 def _op_uses(pack: Pack) -> tuple[_Use, ...]:
-    entry = _MODULE_OP_USES.get(id(pack))
-    if entry is not None and entry[0]() is pack:
-        return entry[1]
+    return _per_pack(_MODULE_OP_USES, pack, _find_op_uses)
+
+
+def _find_op_uses(pack: Pack) -> tuple[_Use, ...]:
     owner = {cid: pack.section_modules[name] for name, cards in pack.sections.items() for cid in cards}
     for table in (pack.magicians, pack.curses, pack.pages):
         owner.update({cid: c.module for cid, c in table.items() if c.module})
@@ -76,9 +72,7 @@ def _op_uses(pack: Pack) -> tuple[_Use, ...]:
     files = " + ".join(pack.files)
     for (cid, part), effect in pack.effects.items():
         _effect_ops(effect, f"{pack.origins.get(cid, files)}: card '{cid}'.{part}", owner.get(cid, ""), out)
-    uses = tuple(out)
-    _MODULE_OP_USES[id(pack)] = (weakref.ref(pack), uses)
-    return uses
+    return tuple(out)
 
 
 def _effect_ops(effect: Any, path: str, module: str, out: list[_Use]) -> None:
@@ -132,8 +126,10 @@ def _refuse_uses(
             )
 
 
-def _module_kind_uses(pack: Pack, origin: dict[str, str]) -> tuple[_Use, ...]:
+def _module_kind_uses(pack: Pack) -> tuple[_Use, ...]:
     base = set(BASE_MODIFIER_KINDS)
+    files = " + ".join(pack.files)
+    origin = {cid: pack.origins.get(cid, files) for table in card_tables(pack).values() for cid in table}
     out: list[_Use] = []
     for m in pack.magicians.values():
         for i, mod in enumerate(m.mods):
