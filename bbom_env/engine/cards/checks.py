@@ -360,19 +360,6 @@ def check_magician_layout(m: Any, where: str) -> None:
             )
 
 
-def _find(effect: Any, wanted: Any, path: str = "") -> str | None:
-    """The place (``[i].ops[j]``) of the first op of an effect, nested ones included, that
-    ``wanted(op)`` accepts; None when there is none."""
-    for i, op in enumerate(effect):
-        if wanted(op):
-            return f"{path}[{i}]"
-        if op["op"] == "may":
-            found = _find(op["ops"], wanted, f"{path}[{i}].ops")
-            if found:
-                return found
-    return None
-
-
 def _check_starting_decks(pack: Pack, origin: dict[str, str]) -> None:
     """Any MAX_PLAYERS Magicians together must fit in the Element cards of the box (setup step 6),
     Nightmare included (its value-2 cards start as value-1, A-39): otherwise a game with random
