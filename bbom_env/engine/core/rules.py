@@ -117,7 +117,7 @@ class Switch:
     rule: str = ""
 
     def refusal(self, value: Any) -> str:
-        """ "" when ``value`` is allowed, else what is (for the ConfigError)."""
+        """The empty string when ``value`` is allowed, else the allowed values (for the ConfigError)."""
         if type(value) is type(self.default) and value in self.allowed:
             return ""
         if isinstance(self.default, bool):
