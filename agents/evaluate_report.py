@@ -67,14 +67,11 @@ def team_records(summaries: list[Summary], results: list[list[GameResult]]) -> l
     return records
 
 
-# Keys of the run's settings that are no rules switch (``--switch``: named in the header).
-_NOT_SWITCHES = frozenset(GameConfig.__dataclass_fields__) | {"games", "deterministic", "max_decisions"}
-
-
 def _describe(cfg: dict[str, Any]) -> str:
     seeds = f"seeds {cfg['seed']}..{cfg['seed'] + cfg['games'] - 1}"
     mods = ",".join(cfg.get("modules", ())) or "none"
-    switches = "".join(f", {k}={v}" for k, v in cfg.items() if k not in _NOT_SWITCHES)
+    names = GameConfig.switch_names()  # the rules switches the run sets (``--switch``)
+    switches = "".join(f", {k}={v}" for k, v in cfg.items() if k in names)
     return (
         f"{cfg['num_players']} players, level {cfg['difficulty']}, mode {cfg['mode']}, payment "
         f"{cfg['payment']}, pack {cfg['pack']}, modules {mods}{switches}; {cfg['games']} games ({seeds}), "

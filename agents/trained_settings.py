@@ -98,9 +98,8 @@ def _fields(config: GameConfig) -> dict[str, Any]:
     default = GameConfig()
     fields = {
         f: getattr(config, f)
-        for f in config.__dataclass_fields__
-        if f not in ("seed", "switches", "_values")
-        and (f in OPTIONS or getattr(config, f) != getattr(default, f))
+        for f in GameConfig.field_names()
+        if f != "seed" and (f in OPTIONS or getattr(config, f) != getattr(default, f))
     }
     return {**fields, **dict(config.switches)}  # the module switches off their defaults, by name
 
@@ -134,14 +133,15 @@ def game_settings(
     if trained is None:
         return {**DEFAULTS, **given, **switches}, None
     source, game = trained
-    theirs = GameConfig(**game)
-    for name, value in switches.items():  # a rule, not the observation: allowed like --level
-        if value != theirs.switch(name) and not allow_other:
-            raise SettingsError(
-                f"--switch {name}={value}: policy {source!r} was trained with {name}="
-                f"{theirs.switch(name)} (its run config {run_config_path(source)}); drop --switch "
-                "to play it in its own game, or pass --allow-other-settings to play it in another"
-            )
+    if switches and not allow_other:  # a rule, not the observation: allowed like --level
+        theirs = GameConfig(**game)
+        for name, value in switches.items():
+            if value != theirs.switch(name):
+                raise SettingsError(
+                    f"--switch {name}={value}: policy {source!r} was trained with {name}="
+                    f"{theirs.switch(name)} (its run config {run_config_path(source)}); drop --switch "
+                    "to play it in its own game, or pass --allow-other-settings to play it in another"
+                )
     for key, value in given.items():
         if value != game[key] and (key in FIXED or not allow_other):
             hint = "" if key in FIXED else ", or pass --allow-other-settings to play it in another"

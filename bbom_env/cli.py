@@ -98,7 +98,7 @@ def switch(text: str) -> tuple[str, object]:
     from bbom_env.engine.core.config import GameConfig
 
     name, eq, value = text.partition("=")
-    switches = [n for n in GameConfig.known_names() if n not in GameConfig.__dataclass_fields__]
+    switches = GameConfig.switch_names()
     if not eq or name not in switches:
         raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=VALUE, NAME one of {', '.join(switches)}")
     parsed: object = {"true": True, "false": False}.get(value.lower(), value)

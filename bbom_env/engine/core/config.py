@@ -192,7 +192,7 @@ class GameConfig:
         it allows, and no switch moved off its default in a game without its module (it would do
         nothing: surely a mistake). Keeps those moved off their defaults, and every value of the
         game's switches for ``switch``."""
-        from bbom_env.engine.core.rules import ruleset, switch_owner
+        from bbom_env.engine.core.rules import switch_defaults, switch_owner
 
         given = self.__dict__.get("_given", dict(self.switches))
         unknown = sorted((n for n in given if not isinstance(n, str) or switch_owner(n) is None), key=repr)
@@ -211,8 +211,7 @@ class GameConfig:
                     )
                 moved.append((name, value))
         object.__setattr__(self, "switches", tuple(sorted(moved)))
-        values = {s.name: s.default for s in ruleset(self.modules).switches.values()}
-        object.__setattr__(self, "_values", {**values, **dict(moved)})
+        object.__setattr__(self, "_values", {**switch_defaults(self.modules), **dict(moved)})
         self.__dict__.pop("_given", None)
 
     def switch(self, name: str) -> Any:
@@ -229,11 +228,21 @@ class GameConfig:
             return owner[1].default
 
     @staticmethod
+    def field_names() -> list[str]:
+        """Its fields, the module switches aside (``switches``)."""
+        return list(_BASE_FIELDS)
+
+    @staticmethod
+    def switch_names() -> list[str]:
+        """The registered modules' switches (``rules.Switch``), each a keyword GameConfig takes."""
+        from bbom_env.engine.core.rules import switch_defaults
+
+        return list(switch_defaults())
+
+    @staticmethod
     def known_names() -> list[str]:
         """Every keyword GameConfig takes: its fields and the registered modules' switches."""
-        from bbom_env.engine.core.rules import MODULES
-
-        return [*_BASE_FIELDS, "switches", *(s.name for m in MODULES.values() for s in m.switches)]
+        return [*_BASE_FIELDS, "switches", *GameConfig.switch_names()]
 
     def _check_magicians(self) -> None:
         """A tuple of distinct Magician ids, one per player (when not "random")."""

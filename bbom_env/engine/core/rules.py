@@ -375,7 +375,6 @@ class Ruleset:
     recup_drawn: tuple[Callable[[GameState, int], bool], ...] = ()
     under_curse: tuple[Callable[[GameState, str, int], bool], ...] = ()
     from_curse: tuple[Callable[[GameState, str], list[int]], ...] = ()
-    switches: dict[str, Switch] = field(default_factory=dict, repr=False)  # the modules' switches
     rulings: dict[str, Callable[[GameConfig], Any]] = field(default_factory=dict, repr=False)
 
 
@@ -436,7 +435,6 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         recup_drawn=tuple(h for m in parts for h in m.recup_drawn),
         under_curse=tuple(h for m in parts for h in m.under_curse),
         from_curse=tuple(h for m in parts for h in m.from_curse),
-        switches={s.name: s for m in parts for s in m.switches},  # unique: register checks it
         rulings=_rulings(parts),
     )
 
@@ -455,6 +453,15 @@ def ruling(state: GameState, question: str, default: Any) -> Any:
     """The game's modules' answer to a rule question (``Module.rulings``), else ``default``."""
     answer = state.rules.rulings.get(question)
     return default if answer is None else answer(state.config)
+
+
+def switch_defaults(modules: Iterable[str] | None = None) -> dict[str, Any]:
+    """The default of every switch of the registered modules named in ``modules`` (None: all),
+    by switch name, in registration and declaration order."""
+    named = None if modules is None else tuple(modules)  # a save's list may hold anything
+    return {
+        s.name: s.default for m in MODULES.values() if named is None or m.name in named for s in m.switches
+    }
 
 
 def switch_owner(name: str) -> tuple[str, Switch] | None:

@@ -21,7 +21,14 @@ from bbom_env.engine.cards.hashes import pack_mismatch
 from bbom_env.engine.cards.pack import Pack, PackError
 from bbom_env.engine.core.config import ConfigError, GameConfig
 from bbom_env.engine.core.moves import num_moves
-from bbom_env.engine.core.rules import MODULES, Ruleset, check_game_pack, game_pack, pack_spec, ruleset
+from bbom_env.engine.core.rules import (
+    Ruleset,
+    check_game_pack,
+    game_pack,
+    pack_spec,
+    ruleset,
+    switch_defaults,
+)
 from bbom_env.engine.core.state import GameState, PlayerState, SaveError
 from bbom_env.engine.io.save_stack import Game, _frame
 from bbom_env.engine.io.save_values import (
@@ -130,10 +137,7 @@ def _config(d: Any) -> GameConfig:
     # A save of another module set may name switches at their defaults (saves before format 6's
     # switches were per module did).
     modules = d.get("modules") if type(d) is dict else None
-    ours = {
-        s.name for m in MODULES.values() if type(modules) is list and m.name in modules for s in m.switches
-    }
-    others = {s.name for m in MODULES.values() for s in m.switches} - ours
+    others = set(switch_defaults()) - set(switch_defaults(modules if type(modules) is list else ()))
     _dict(d, "config", frozenset(GameConfig.known_names()) - {"switches"}, optional=frozenset(others))
     for i, o in enumerate(_list(d["pack_overrides"], "config.pack_overrides")):
         _str(o, f"config.pack_overrides[{i}]")

@@ -23,7 +23,7 @@ from bbom_env.engine.cards.hashes import pack_mismatch, pack_sha256
 from bbom_env.engine.cards.pack import Pack
 from bbom_env.engine.core.config import GameConfig
 from bbom_env.engine.core.resolver import IllegalActionError
-from bbom_env.engine.core.rules import MODULES, pack_spec
+from bbom_env.engine.core.rules import pack_spec, switch_defaults
 from bbom_env.engine.core.state import GameState, SaveError
 from bbom_env.engine.model.records import (
     NO_CARD,
@@ -166,13 +166,8 @@ def _with_switch_defaults(data: dict) -> dict:
     if type(config) is not dict:
         return data
     named = config.get("modules")
-    ours = {
-        s.name: s.default
-        for m in MODULES.values()
-        if type(named) is list and m.name in named
-        for s in m.switches
-    }
-    others = {s.name: s.default for m in MODULES.values() for s in m.switches if s.name not in ours}
+    ours = switch_defaults(named if type(named) is list else ())
+    others = {k: v for k, v in switch_defaults().items() if k not in ours}
     kept = {k: v for k, v in config.items() if k not in others or v != others[k]}
     return {**data, "config": {**kept, **{k: v for k, v in ours.items() if k not in kept}}}
 

@@ -18,7 +18,7 @@ from itertools import combinations
 
 from bbom_env.engine.cards.pack import Pack
 from bbom_env.engine.core.config import ConfigError, GameConfig
-from bbom_env.engine.core.rules import MODULES, game_pack, offered_magicians, switch_owner
+from bbom_env.engine.core.rules import MODULES, game_pack, offered_magicians, switch_defaults
 from bbom_env.engine.model.constants import (
     ELEMENT_CARDS_PER_VALUE,
     ELEMENT_NAMES,
@@ -90,7 +90,7 @@ def _why_not_offered(config: GameConfig, pack: Pack, mid: str) -> str:
     # The settings that bring it into the choice: a module switch back to its default (V-18), a
     # module the game lacks (V-19), or both.
     moved = dict(config.switches)  # the switches off their defaults
-    reset = {name: switch_owner(name)[1].default for name in moved}  # type: ignore[index]
+    reset = {name: switch_defaults()[name] for name in moved}
     tries = [({name: reset[name]}, "") for name in moved]
     others = [m for m in sorted(MODULES) if m != "base" and m not in config.modules]
     tries += [({"modules": (*config.modules, m)}, m) for m in others]

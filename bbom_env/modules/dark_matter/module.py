@@ -81,9 +81,8 @@ def setup_black_book(state: GameState) -> None:
     spread (the Cover's back and Inside page 1's front): pages + 1 spreads."""
     by_kind = _BOOK_PAGES(state.pack)
     cover = by_kind["cover"][state.rng.randrange(len(by_kind["cover"]))]
-    insides = state.rng.sample(
-        by_kind["inside"], state.config.switch("black_book_inside_pages")
-    )  # V-01 switch
+    pages = state.config.switch("black_book_inside_pages")  # the V-01 switch
+    insides = state.rng.sample(by_kind["inside"], pages)
     back = by_kind["back"][state.rng.randrange(len(by_kind["back"]))]
     st = dm_state(state)
     st.book, st.spread, st.closed, st.used_turn = [cover, *insides, back], 0, False, -1
