@@ -197,7 +197,10 @@ class GameConfig:
         given = self.__dict__.get("_given", dict(self.switches))
         unknown = sorted((n for n in given if not isinstance(n, str) or switch_owner(n) is None), key=repr)
         if unknown:
-            raise ConfigError(f"unknown GameConfig field(s) {unknown}; known: {sorted(self.known_names())}")
+            raise ConfigError(
+                f"unknown GameConfig field(s) {_short_repr(unknown)}: not a field, nor a switch of a "
+                f"registered module ({', '.join(self.switch_names()) or 'none'})"
+            )
         moved = []
         for name, value in given.items():
             module, sw = switch_owner(name)  # type: ignore[misc]  # (none unknown, above)
