@@ -41,9 +41,8 @@ from bbom_env.engine.model.typed import (
     JSONShapeError,
     ModuleState,
     check_json,
+    codecs,
     copy_expr,
-    decoder,
-    encoder,
     make_clone,
     register_state_type,
     type_hints,
@@ -309,7 +308,7 @@ def test_a_new_field_needs_no_edit_of_clone_or_codecs() -> None:
     c = make_clone(Player2)(p)
     assert c == p and c.extra is not p.extra
     hint = type_hints(Player2)["extra"]
-    enc, dec = encoder(hint, "Player2.extra"), decoder(hint, "Player2.extra")
+    enc, dec = codecs(hint, "Player2.extra")
     assert enc is not None and dec is not None
     back = dec(json.loads(json.dumps(enc(p.extra))))
     assert back == p.extra and type(back[0]) is Slot2 and type(back[0].marks) is tuple
@@ -319,7 +318,7 @@ def test_a_type_without_a_rule_is_refused_naming_the_field() -> None:
     with pytest.raises(TypeError, match="Extra.bag: no copy rule"):
         copy_expr(set[int], "v", "Extra.bag", {})
     with pytest.raises(TypeError, match="Extra.bag: no JSON rule"):
-        encoder(set[int], "Extra.bag")
+        codecs(set[int], "Extra.bag")
 
 
 def test_crushed_card_leaves_with_its_slot_only_when_uncovered() -> None:
@@ -367,7 +366,7 @@ def test_a_base_game_saves_and_pickles_no_module_state() -> None:
 
 
 def test_check_json_names_the_path_of_a_bad_value() -> None:
-    good = json.loads(json.dumps(encoder(RecState, "RecState")(_dataclass(RecState))))  # type: ignore[misc]
+    good = json.loads(json.dumps(codecs(RecState, "RecState")[0](_dataclass(RecState))))  # type: ignore[misc]
     check_json(RecState, good, "ext.recs")
     cases = [
         (("marks", 1, "seat"), "x", r"ext\.recs\.marks\[1\]\.seat: expected an int, got 'x'"),

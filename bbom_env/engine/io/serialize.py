@@ -34,7 +34,7 @@ from bbom_env.engine.model.records import (
     SupportSource,
     TempModifier,
 )
-from bbom_env.engine.model.typed import decoder, encoder, saved_fields
+from bbom_env.engine.model.typed import codecs, saved_fields
 
 FORMAT = "bbom-state/6"
 # Saves of versions 1 (before the pack hash; it cannot tell an edited pack), 2 (one-letter frame
@@ -49,12 +49,11 @@ _FIELDS = saved_fields(GameState)
 # Fields written only when not empty (``typed_fields.SAVED_IF_SET``): the module states, so a base
 # game's save is what it was before they existed.
 _IF_SET = frozenset(f.name for f in dataclasses.fields(GameState) if f.metadata.get("if_set"))
-_ENCODE = tuple((name, encoder(h, f"GameState.{name}")) for name, h in _FIELDS.items() if name not in _IF_SET)
-_DECODE = tuple(
-    (name, decoder(h, f"GameState.{name}")) for name, h in _FIELDS.items() if name not in _IF_SET | {"config"}
-)
-_ENCODE_IF_SET = tuple((name, encoder(_FIELDS[name], f"GameState.{name}")) for name in sorted(_IF_SET))
-_DECODE_IF_SET = tuple((name, decoder(_FIELDS[name], f"GameState.{name}")) for name in sorted(_IF_SET))
+_CODECS = {name: codecs(h, f"GameState.{name}") for name, h in _FIELDS.items()}
+_ENCODE = tuple((name, c[0]) for name, c in _CODECS.items() if name not in _IF_SET)
+_DECODE = tuple((name, c[1]) for name, c in _CODECS.items() if name not in _IF_SET | {"config"})
+_ENCODE_IF_SET = tuple((name, _CODECS[name][0]) for name in sorted(_IF_SET))
+_DECODE_IF_SET = tuple((name, _CODECS[name][1]) for name in sorted(_IF_SET))
 _V1_KEYS = frozenset(("format", *_FIELDS))
 SAVE_KEYS = _V1_KEYS | {"pack_sha256"}
 

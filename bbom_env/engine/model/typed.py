@@ -243,20 +243,15 @@ def _any_from_json(v: Any) -> Any:
 
 
 def _record_codecs(cls: type) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
-    names: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
     hints = typing.get_type_hints(cls)
-    encs = [encoder(hints[n], f"{cls.__name__}.{n}") for n in names]
-    decs = [decoder(hints[n], f"{cls.__name__}.{n}") for n in names]
-    pairs = tuple(zip(names, encs, strict=True))
+    fields = tuple((n, *codecs(hints[n], f"{cls.__name__}.{n}")) for n in cls._fields)  # type: ignore[attr-defined]
+    make = cls._make  # type: ignore[attr-defined]
 
     def to_json(r: Any) -> Any:
-        return {n: v if e is None else e(v) for (n, e), v in zip(pairs, r, strict=True)}
-
-    make = cls._make  # type: ignore[attr-defined]
-    fields = tuple(zip(names, decs, strict=True))
+        return {n: v if e is None else e(v) for (n, e, _), v in zip(fields, r, strict=True)}
 
     def from_json(d: Any) -> Any:
-        return make([d[n] if dec is None else dec(d[n]) for n, dec in fields])
+        return make([d[n] if dec is None else dec(d[n]) for n, _, dec in fields])
 
     return to_json, from_json
 
@@ -267,39 +262,51 @@ def _record(cls: type) -> None:
 
 
 def _dataclass_codecs(cls: type) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
-    fields = saved_fields(cls)
-    encs = tuple((n, encoder(h, f"{cls.__name__}.{n}")) for n, h in fields.items())
-    decs = tuple((n, decoder(h, f"{cls.__name__}.{n}")) for n, h in fields.items())
+    if hasattr(cls, "to_dict") and hasattr(cls, "from_dict"):  # GameConfig: its own
+        return cls.to_dict, cls.from_dict
+    fields = tuple((n, *codecs(h, f"{cls.__name__}.{n}")) for n, h in saved_fields(cls).items())
 
     def to_json(obj: Any) -> Any:
         d = obj.__dict__
-        return {n: d[n] if e is None else e(d[n]) for n, e in encs}
+        return {n: d[n] if e is None else e(d[n]) for n, e, _ in fields}
 
     def from_json(v: Any) -> Any:
-        return cls(**{n: v[n] if dec is None else dec(v[n]) for n, dec in decs})
+        return cls(**{n: v[n] if dec is None else dec(v[n]) for n, _, dec in fields})
 
     return to_json, from_json
 
 
-def encoder(h: Any, where: str) -> Codec:
-    """How to write a value of declared type ``h`` as JSON data (None: as it is)."""
+def codecs(h: Any, where: str) -> tuple[Codec, Codec]:
+    """How to write a value of declared type ``h`` as JSON data, and how to read it back (each
+    None: as it is)."""
     origin = typing.get_origin(h)
     if h in _SCALARS or origin is Mapping or h is Mapping:
-        return None
+        return None, None
     if h is Any or h is tuple or _is_frame_dict(h):
-        return _loose_codec(h, _any_to_json)
+        return _loose_codec(h, _any_to_json), _loose_codec(h, _any_from_json)
     if is_record_type(h):
         _record(h)
-        return _RECORD_TO_JSON[h]
+        return _RECORD_TO_JSON[h], _RECORD_FROM_JSON[h]
     if h is random.Random:
-        return _rng_to_json
-    if h is ModuleState:
-        return _state_to_json
-    if origin is tuple or origin is list or origin is dict or _is_optional(h):
-        return _container_encoder(h, origin, where)
-    if dataclasses.is_dataclass(h) and isinstance(h, type):
-        return h.to_dict if hasattr(h, "to_dict") else _dataclass_codecs(h)[0]
-    raise TypeError(f"{where}: no JSON rule for the type {h}")
+        return _rng_to_json, _rng_from_json
+    if origin is tuple:
+        if any(c for a in _args(h) if a is not Ellipsis for c in codecs(a, where)):
+            raise TypeError(f"{where}: tuples of records or containers are not supported ({h})")
+        return list, tuple
+    if origin is dict and _args(h)[1] is ModuleState:  # GameState.ext: the key names the type
+        return _values(_state_to_json), _states_from_json
+    if _is_optional(h):
+        wrap, inner = _or_none, _inner_optional(h)
+    elif origin is list:
+        wrap, inner = _each, _args(h)[0]
+    elif origin is dict:
+        wrap, inner = _values, _args(h)[1]
+    elif dataclasses.is_dataclass(h) and isinstance(h, type):
+        return _dataclass_codecs(h)
+    else:
+        raise TypeError(f"{where}: no JSON rule for the type {h}")
+    enc, dec = codecs(inner, where)
+    return _lift(wrap, enc), _lift(wrap, dec)
 
 
 def _loose_codec(h: Any, any_codec: Callable[[Any], Any]) -> Codec:
@@ -308,56 +315,6 @@ def _loose_codec(h: Any, any_codec: Callable[[Any], Any]) -> Codec:
     if h is Any or h is tuple:
         return any_codec
     return lambda f: {k: v if type(v) in _SCALAR_TYPES else any_codec(v) for k, v in f.items()}
-
-
-def _container_encoder(h: Any, origin: Any, where: str) -> Codec:
-    """``encoder`` of a tuple, an optional value, a list or a dict type."""
-    if origin is tuple:
-        inner = [encoder(a, where) for a in _args(h) if a is not Ellipsis]
-        return list if not any(inner) else _any_to_json
-    if _is_optional(h):
-        return _lift(_or_none, encoder(_inner_optional(h), where))
-    if origin is list:
-        return _lift(_each, encoder(_args(h)[0], where))
-    return _lift(_values, encoder(_args(h)[1], where))  # a dict
-
-
-def decoder(h: Any, where: str) -> Codec:
-    """How to read back a value of declared type ``h`` from its JSON data (None: as it is)."""
-    origin = typing.get_origin(h)
-    if h in _SCALARS or origin is Mapping or h is Mapping:
-        return None
-    if h is Any or h is tuple or _is_frame_dict(h):
-        return _loose_codec(h, _any_from_json)
-    if is_record_type(h):
-        _record(h)
-        return _RECORD_FROM_JSON[h]
-    if h is random.Random:
-        return _rng_from_json
-    if origin is tuple or origin is list or origin is dict or _is_optional(h):
-        return _container_decoder(h, origin, where)
-    if dataclasses.is_dataclass(h) and isinstance(h, type):
-        return h.from_dict if hasattr(h, "from_dict") else _dataclass_codecs(h)[1]
-    raise TypeError(f"{where}: no JSON rule for the type {h}")
-
-
-def _container_decoder(h: Any, origin: Any, where: str) -> Codec:
-    """``decoder`` of a tuple, an optional value, a list or a dict type."""
-    if origin is tuple:
-        args = _args(h)
-        if len(args) == 2 and args[1] is Ellipsis:
-            args = args[:1] * len(args)  # one type for every item: checked on the first
-        decs = [decoder(a, where) for a in args]
-        if not any(decs):
-            return tuple
-        raise TypeError(f"{where}: tuples of records or containers are not supported ({h})")
-    if origin is dict and _args(h)[1] is ModuleState:  # GameState.ext: the key names the type
-        return _states_from_json
-    if _is_optional(h):
-        return _lift(_or_none, decoder(_inner_optional(h), where))
-    if origin is list:
-        return _lift(_each, decoder(_args(h)[0], where))
-    return _lift(_values, decoder(_args(h)[1], where))  # a dict
 
 
 # Every record type, also those no field declares (payment sources live in frames, typed Any).
@@ -437,7 +394,7 @@ _SCALAR_NAMES = {bool: "true or false", int: "an int", float: "a number", str: "
 
 
 def check_json(h: Any, v: Any, where: str) -> None:
-    """Check that ``v`` (parsed JSON) is what the codec of ``decoder(h)`` reads: the right JSON
+    """Check that ``v`` (parsed JSON) is what the codec of ``codecs(h)`` reads: the right JSON
     types all the way down, records and dataclasses as objects of exactly their fields. Raises
     ``JSONShapeError`` whose message starts with the path of the first bad value
     (``ext.toy.omens[2].element: expected an int, got 'x'``). Ranges and ids are the module's
