@@ -240,7 +240,7 @@ def register(module: Module) -> None:
         cards.MODULE_NAMES.add(module.name)
     if module.op_schemas:
         cards.clear_pack_cache()  # a pack may now use the module's ops
-    _forget_rulesets()
+    ruleset.cache_clear()
 
 
 def _check_parts(module: Module) -> None:
@@ -317,10 +317,6 @@ def unregister(name: str) -> None:
     typed_fields.unregister_state_type(name)
     moves.MODULE_BLOCKS.pop(name, None)
     moves.layout.cache_clear()
-    _forget_rulesets()
-
-
-def _forget_rulesets() -> None:
     ruleset.cache_clear()
 
 
@@ -341,6 +337,15 @@ def _concat(modules: Iterable[Module], part: str) -> tuple:
                 raise ValueError(f"module {m.name!r} declares {part} {item!r} a second time")
             out.append(item)
     return tuple(out)
+
+
+# How ``ruleset`` joins each part of the modules (base first): ``_union``, ``_concat``, or chained.
+_UNION = ("ops", "modifier_kinds")
+_CONCAT = ("actions", "decision_kinds", "pay_actions", "curse_types", "card_codes", "stats")
+_CHAIN = (
+    "modifier_sources cost_transforms setup invariants save_checks render madness_arrived recup_drawn"
+    " under_curse from_curse"
+).split()
 
 
 @dataclass(frozen=True)
@@ -364,18 +369,18 @@ class Ruleset:
     setup: tuple[Callable[[GameState], None], ...]
     invariants: tuple[Callable[[GameState], None], ...]
     render: tuple[Callable[[GameState], list[str]], ...]
-    save_checks: tuple[Callable[[GameState], None], ...] = ()
-    state_types: tuple[tuple[str, type], ...] = ()  # (module, state type) in ruleset order
-    pack_sections: tuple[tuple[str, str], ...] = ()  # (module, section) the pack must have
-    decisions: dict[str, Callable[[GameState, dict], Decision]] = field(default_factory=dict, repr=False)
+    save_checks: tuple[Callable[[GameState], None], ...]
+    state_types: tuple[tuple[str, type], ...]  # (module, state type) in ruleset order
+    pack_sections: tuple[tuple[str, str], ...]  # (module, section) the pack must have
+    decisions: dict[str, Callable[[GameState, dict], Decision]] = field(repr=False)
     # Curse type -> its CurseRule, for the modules' Curse types that have one (none in a base game).
-    curse_rules: dict[str, CurseRule] = field(default_factory=dict, repr=False)
+    curse_rules: dict[str, CurseRule] = field(repr=False)
     # The Madness identity seams (``Module.madness_arrived`` ...), in module order.
-    madness_arrived: tuple[Callable[[GameState, int, int, str], None], ...] = ()
-    recup_drawn: tuple[Callable[[GameState, int], bool], ...] = ()
-    under_curse: tuple[Callable[[GameState, str, int], bool], ...] = ()
-    from_curse: tuple[Callable[[GameState, str], list[int]], ...] = ()
-    rulings: dict[str, Callable[[GameConfig], Any]] = field(default_factory=dict, repr=False)
+    madness_arrived: tuple[Callable[[GameState, int, int, str], None], ...]
+    recup_drawn: tuple[Callable[[GameState, int], bool], ...]
+    under_curse: tuple[Callable[[GameState, str, int], bool], ...]
+    from_curse: tuple[Callable[[GameState, str], list[int]], ...]
+    rulings: dict[str, Callable[[GameConfig], Any]] = field(repr=False)
 
 
 @cache
@@ -402,9 +407,11 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         missing = [r for r in m.requires if r != BASE and r not in modules]
         if missing:
             raise ValueError(f"module {m.name!r} needs module(s) {missing} in the same game")
-    actions = _concat(parts, "actions")
+    joined: dict[str, Any] = {part: _union(parts, part) for part in _UNION}
+    joined |= {part: _concat(parts, part) for part in _CONCAT}
+    joined |= {part: tuple(item for m in parts for item in getattr(m, part)) for part in _CHAIN}
     by_block: dict[str, MenuAction] = {}
-    for a in actions:
+    for a in joined["actions"]:
         for b in a.blocks:
             if b in by_block:
                 raise ValueError(f"move block {b!r} belongs to two Actions: {by_block[b].name}, {a.name}")
@@ -412,30 +419,13 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
     return Ruleset(
         modules=tuple(modules),
         parts=parts,
-        actions=actions,
         action_of_block=by_block,
-        ops=_union(parts, "ops"),
-        decision_kinds=_concat(parts, "decision_kinds"),
-        modifier_kinds=_union(parts, "modifier_kinds"),
-        modifier_sources=tuple(s for m in parts for s in m.modifier_sources),
-        pay_actions=_concat(parts, "pay_actions"),
-        curse_types=_concat(parts, "curse_types"),
-        card_codes=_concat(parts, "card_codes"),
-        stats=_concat(parts, "stats"),
-        cost_transforms=tuple(t for m in parts for t in m.cost_transforms),
-        setup=tuple(s for m in parts for s in m.setup),
-        invariants=tuple(i for m in parts for i in m.invariants),
-        save_checks=tuple(c for m in parts for c in m.save_checks),
-        render=tuple(r for m in parts for r in m.render),
         state_types=tuple((m.name, m.state_type) for m in parts if m.state_type is not None),
         pack_sections=tuple((m.name, s.name) for m in parts for s in m.pack_sections if s.required),
         decisions={kind: describe for m in parts for kind, describe in m.decisions},
         curse_rules=_curse_rules(parts),
-        madness_arrived=tuple(h for m in parts for h in m.madness_arrived),
-        recup_drawn=tuple(h for m in parts for h in m.recup_drawn),
-        under_curse=tuple(h for m in parts for h in m.under_curse),
-        from_curse=tuple(h for m in parts for h in m.from_curse),
         rulings=_rulings(parts),
+        **joined,
     )
 
 
