@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,11 +22,7 @@ class ConfigError(ValueError):
 
 MODES = ("normal", "fear", "nightmare", "fear+nightmare")  # A-38: independent flags, presets
 PAYMENTS = ("auto", "manual")  # design decision 6
-WIN_TIMINGS = ("immediate", "invocation_check")  # A-05
-RELEASES = ("after_next_monster_phase", "start_of_next_turn")  # A-19
-CURSE_DESTINATIONS = ("bottom", "out")  # A-08
 MAX_SEED = 2**64 - 1  # numpy-sized seeds; a save writes the seed as a JSON number
-_PACK = '"default", "test" or a path to a pack file (str)'
 
 
 @dataclass(frozen=True, init=False)
@@ -132,60 +128,18 @@ class GameConfig:
 
     def validate(self) -> None:
         """Raise ConfigError naming the first field whose value is not allowed, and what is."""
-        self._check_numbers()
-        self._check_options()
-        if type(self.seed) is not int or not 0 <= self.seed <= MAX_SEED:
-            raise self._bad("seed", "a non-negative int below 2**64")
-        self._check_sources()
+        for name, ok, allowed in _CHECKS:
+            if not ok(getattr(self, name)):
+                raise self._bad(name, allowed)
+        if self.modules:
+            _check_modules(self.modules, self._bad)
+        self._check_module_switches()
         if self.magicians != "random":
             self._check_magicians()
 
     def _bad(self, name: str, allowed: str, *value: Any) -> ConfigError:
         shown = _short_repr(value[0] if value else getattr(self, name))
         return ConfigError(f"GameConfig.{name}={shown} is not allowed; allowed: {allowed}")
-
-    def _check_numbers(self) -> None:
-        """The player count and the difficulty level."""
-        bad = self._bad
-        if type(self.num_players) is not int or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
-            raise bad("num_players", f"an int from {MIN_PLAYERS} to {MAX_PLAYERS}")
-        if type(self.difficulty) is not int or self.difficulty not in (1, 2, 3):
-            raise bad("difficulty", "1, 2 or 3")
-
-    def _check_options(self) -> None:
-        for name, allowed in (
-            ("mode", MODES),
-            ("payment", PAYMENTS),
-            ("final_win_timing", WIN_TIMINGS),
-            ("neutralized_curse_release", RELEASES),
-            ("destroyed_curse_destination", CURSE_DESTINATIONS),
-        ):
-            value = getattr(self, name)
-            if not isinstance(value, str) or value not in allowed:
-                raise self._bad(name, ", ".join(allowed))
-        for name in (
-            "arrival_effect_after_placement",
-            "irreducible_payments",
-            "reward_optional",
-            "skip_forced_decisions",
-        ):
-            if not isinstance(getattr(self, name), bool):
-                raise self._bad(name, "True or False")
-
-    def _check_sources(self) -> None:
-        """The card pack, its overrides and the rules modules."""
-        bad = self._bad
-        if not _path_ok(self.pack):
-            raise bad("pack", _PACK)
-        if not isinstance(self.pack_overrides, tuple) or not all(_path_ok(p) for p in self.pack_overrides):
-            raise bad(
-                "pack_overrides", 'a tuple (or list) of override pack paths (str), e.g. ("my_cards.toml",)'
-            )
-        if not isinstance(self.modules, tuple) or not all(isinstance(m, str) for m in self.modules):
-            raise bad("modules", "a tuple of module names (str); () for the base game")
-        if self.modules:
-            _check_modules(self.modules, bad)
-        self._check_module_switches()
 
     def _check_module_switches(self) -> None:
         """The modules' switches (``rules.Switch``): each declared by a registered module, a value
@@ -325,4 +279,45 @@ def _path_ok(value: Any) -> bool:
     return isinstance(value, str) and bool(value) and value.isprintable()
 
 
+Check = tuple[str, Callable[[Any], bool], str]  # (field, test of its value, what is allowed)
+
+
+def _ints(name: str, low: int, high: int, allowed: str) -> Check:
+    return name, lambda v: type(v) is int and low <= v <= high, allowed
+
+
+def _choice(name: str, options: tuple[str, ...]) -> Check:
+    return name, lambda v: isinstance(v, str) and v in options, ", ".join(options)
+
+
+def _flag(name: str) -> Check:
+    return name, lambda v: isinstance(v, bool), "True or False"
+
+
+# The checks of the plain fields, in the order ``validate`` runs them.
+_CHECKS: tuple[Check, ...] = (
+    _ints("num_players", MIN_PLAYERS, MAX_PLAYERS, f"an int from {MIN_PLAYERS} to {MAX_PLAYERS}"),
+    _ints("difficulty", 1, 3, "1, 2 or 3"),
+    _choice("mode", MODES),
+    _choice("payment", PAYMENTS),
+    _choice("final_win_timing", ("immediate", "invocation_check")),  # A-05
+    _choice("neutralized_curse_release", ("after_next_monster_phase", "start_of_next_turn")),  # A-19
+    _choice("destroyed_curse_destination", ("bottom", "out")),  # A-08
+    _flag("arrival_effect_after_placement"),
+    _flag("irreducible_payments"),
+    _flag("reward_optional"),
+    _flag("skip_forced_decisions"),
+    _ints("seed", 0, MAX_SEED, "a non-negative int below 2**64"),
+    ("pack", _path_ok, '"default", "test" or a path to a pack file (str)'),
+    (
+        "pack_overrides",
+        lambda v: isinstance(v, tuple) and all(map(_path_ok, v)),
+        'a tuple (or list) of override pack paths (str), e.g. ("my_cards.toml",)',
+    ),
+    (
+        "modules",
+        lambda v: isinstance(v, tuple) and all(isinstance(m, str) for m in v),
+        "a tuple of module names (str); () for the base game",
+    ),
+)
 _BASE_FIELDS = tuple(f.name for f in dataclasses.fields(GameConfig) if f.init and f.name != "switches")
