@@ -269,32 +269,7 @@ class OpFrame(_EffectFrame):
     stage: Stage
 
 
-# -- the registry ------------------------------------------------------------------------------
-
-FRAME_TYPES: dict[str, type] = {}
-
-
-def register_frame_type(kind: str, td: type) -> None:
-    """Register the TypedDict of frame kind ``kind`` (a module's new frames included). Every key
-    is typed ``Annotated[T, value_kind]``, so that saves can check and load it."""
-    if not (isinstance(td, type) and issubclass(td, dict) and hasattr(td, "__required_keys__")):
-        raise TypeError(f"frame kind {kind!r}: {td!r} is not a TypedDict")
-    if "kind" not in td.__required_keys__:
-        raise TypeError(f"frame kind {kind!r}: {td.__name__} has no 'kind' key (derive it from Frame)")
-    for key, tp in typing.get_type_hints(td, include_extras=True).items():
-        if key != "kind" and _value_kind(tp) not in VALUE_KINDS:
-            raise TypeError(
-                f"frame kind {kind!r}: key {key!r} of {td.__name__} is not Annotated with a value kind"
-                f" the save check knows ({sorted(VALUE_KINDS)})"
-            )
-    old = FRAME_TYPES.get(kind)
-    if old is not None and old is not td:
-        raise ValueError(f"frame kind {kind!r} is already registered ({old.__name__})")
-    FRAME_TYPES[kind] = td
-    _schema.pop(kind, None)
-
-
-# -- schema and JSON, read from the types --------------------------------------------------------
+# -- the registry: each kind's TypedDict and the schema read from it --------------------------------
 
 
 class FrameSchema(typing.NamedTuple):
@@ -305,43 +280,47 @@ class FrameSchema(typing.NamedTuple):
     optional: frozenset[str]
 
 
-_schema: dict[str, FrameSchema] = {}
+FRAME_TYPES: dict[str, type] = {}
+_SCHEMAS: dict[str, FrameSchema] = {}
 
 
-def _strip(tp: Any) -> Any:
-    """The type without Required / NotRequired (get_type_hints keeps them with include_extras)."""
-    while typing.get_origin(tp) in (Required, NotRequired):
-        tp = typing.get_args(tp)[0]
-    return tp
-
-
-def _value_kind(tp: Any) -> str | None:
-    tp = _strip(tp)
-    if typing.get_origin(tp) is Annotated:
-        meta = [m for m in tp.__metadata__ if isinstance(m, str)]
-        return meta[0] if meta else None
-    return None
+def register_frame_type(kind: str, td: type) -> None:
+    """Register the TypedDict of frame kind ``kind`` (a module's new frames included). Every key
+    is typed ``Annotated[T, value_kind]``, so that saves can check and load it."""
+    if not (isinstance(td, type) and issubclass(td, dict) and hasattr(td, "__required_keys__")):
+        raise TypeError(f"frame kind {kind!r}: {td!r} is not a TypedDict")
+    if "kind" not in td.__required_keys__:
+        raise TypeError(f"frame kind {kind!r}: {td.__name__} has no 'kind' key (derive it from Frame)")
+    keys = {}
+    optional = set(td.__optional_keys__)  # type: ignore[attr-defined]
+    for key, tp in typing.get_type_hints(td, include_extras=True).items():
+        # Read NotRequired / Required from the hints too: a TypedDict defined under
+        # ``from __future__ import annotations`` does not see them in __optional_keys__.
+        if typing.get_origin(tp) is NotRequired:
+            optional.add(key)
+        elif typing.get_origin(tp) is Required:
+            optional.discard(key)
+        while typing.get_origin(tp) in (Required, NotRequired):
+            tp = typing.get_args(tp)[0]
+        if key == "kind":
+            continue
+        value_kind = next((m for m in getattr(tp, "__metadata__", ()) if isinstance(m, str)), None)
+        if typing.get_origin(tp) is not Annotated or value_kind not in VALUE_KINDS:
+            raise TypeError(
+                f"frame kind {kind!r}: key {key!r} of {td.__name__} is not Annotated with a value kind"
+                f" the save check knows ({sorted(VALUE_KINDS)})"
+            )
+        keys[key] = (value_kind, typing.get_args(tp)[0])
+    old = FRAME_TYPES.get(kind)
+    if old is not None and old is not td:
+        raise ValueError(f"frame kind {kind!r} is already registered ({old.__name__})")
+    FRAME_TYPES[kind] = td
+    _SCHEMAS[kind] = FrameSchema(keys, frozenset(optional))
 
 
 def frame_schema(kind: str) -> FrameSchema:
     """The schema of a registered frame kind (KeyError for an unknown kind)."""
-    out = _schema.get(kind)
-    if out is None:
-        td = FRAME_TYPES[kind]
-        hints = typing.get_type_hints(td, include_extras=True)
-        keys = {}
-        optional = set(td.__optional_keys__)  # type: ignore[attr-defined]
-        for key, tp in hints.items():
-            # Read NotRequired / Required from the hints too: a TypedDict defined under
-            # ``from __future__ import annotations`` does not see them in __optional_keys__.
-            if typing.get_origin(tp) is NotRequired:
-                optional.add(key)
-            elif typing.get_origin(tp) is Required:
-                optional.discard(key)
-            if key != "kind":
-                keys[key] = (_value_kind(tp) or "", typing.get_args(_strip(tp))[0])
-        out = _schema[kind] = FrameSchema(keys, frozenset(optional))
-    return out
+    return _SCHEMAS[kind]
 
 
 for _kind, _td in {
