@@ -53,4 +53,4 @@ class ActionLayout:
 
     def table(self) -> list[tuple[str, int, int, str]]:
         """Rows (block, first id, size, argument meaning), in id order."""
-        return M.layout_table(self.modules)
+        return M.layout(self.modules).table()

@@ -55,8 +55,8 @@ def test_base_ids_and_names_stay_and_module_ids_come_after(toy: None) -> None:
     assert M.num_moves(TOY_SET) == M.NUM_BASE_MOVES + 4
     tail = [move_to_string(m, TOY_SET) for m in range(M.NUM_BASE_MOVES, M.num_moves(TOY_SET))]
     assert tail == ["TOY_MEDITATE(fire)", "TOY_MEDITATE(water)", "TOY_MEDITATE(earth)", "TOY_MEDITATE(air)"]
-    rows = M.layout_table(TOY_SET)
-    assert rows[:-1] == M.layout_table() and rows[-1][:3] == (BLOCK, M.NUM_BASE_MOVES, 4)
+    rows = M.layout(TOY_SET).table()
+    assert rows[:-1] == M.layout().table() and rows[-1][:3] == (BLOCK, M.NUM_BASE_MOVES, 4)
     assert M.layout(TOY_SET).by_name[BLOCK].module == NAME
 
 
@@ -267,13 +267,13 @@ def test_config_naming_an_unregistered_module_fails_clearly() -> None:
 
 
 def test_unregister_restores_everything() -> None:
-    before = (M.layout_table(), ruleset(()), dict(OBS_MODULES), set(MODULES))
+    before = (M.layout().table(), ruleset(()), dict(OBS_MODULES), set(MODULES))
     base_obs = ObservationEncoder(GameConfig(pack="test"))
     for _ in range(2):  # registering again after unregistering works
         with registered():
             assert NAME in MODULES and NAME in OBS_MODULES and M.num_moves(TOY_SET) > M.NUM_BASE_MOVES
             new_game(GameConfig(pack="test", **TOY_CONFIG))
-        assert (M.layout_table(), ruleset(()), dict(OBS_MODULES), set(MODULES)) == before
+        assert (M.layout().table(), ruleset(()), dict(OBS_MODULES), set(MODULES)) == before
         with pytest.raises(ValueError, match="unknown module"):
             M.num_moves(TOY_SET)
         with pytest.raises(ValueError, match="unknown module"):

@@ -142,17 +142,24 @@ class Layout:
         return [(b.name, b.start, b.size, b.arg) for b in self.blocks]
 
 
+def canonical_modules(modules: tuple[str, ...]) -> tuple[str, ...]:
+    """A module set in its canonical order, sorted by name (the base game always comes first and
+    is never named): the order of the move blocks, the observation sections, the module set-up
+    steps and the saves. Anything but a tuple of str is returned as given (``validate`` refuses it)."""
+    if all(isinstance(m, str) for m in modules):
+        return tuple(sorted(modules))
+    return modules
+
+
 @cache
 def layout(modules: tuple[str, ...] = ()) -> Layout:
     """The layout of a module set, in its canonical order whatever order it is given in (sorted by
     name, as ``canonical_modules``: a module set is a set)."""
-    names = tuple(modules)
-    return Layout(tuple(sorted(names)) if all(isinstance(m, str) for m in names) else names)
+    return Layout(canonical_modules(tuple(modules)))
 
 
-BASE_LAYOUT = layout(())
-BLOCKS: dict[str, Block] = BASE_LAYOUT.by_name
-NUM_BASE_MOVES = BASE_LAYOUT.size
+BLOCKS: dict[str, Block] = layout(()).by_name
+NUM_BASE_MOVES = layout(()).size
 
 # Offsets as module constants: the hot paths add an argument to these.
 END = BLOCKS["END"].start
@@ -215,17 +222,3 @@ def encode(block: str, args: Any = NO_ARGS, modules: tuple[str, ...] = ()) -> in
 def move_to_string(move: int, modules: tuple[str, ...] = ()) -> str:
     """Seat-independent name of a move id, e.g. ``ACQUIRE(fire-3)``."""
     return str(decode(move, modules))
-
-
-def layout_table(modules: tuple[str, ...] = ()) -> list[tuple[str, int, int, str]]:
-    """Rows (block, first id, size, argument) for the generated docs."""
-    return layout(tuple(modules)).table()
-
-
-def canonical_modules(modules: tuple[str, ...]) -> tuple[str, ...]:
-    """A module set in its canonical order, sorted by name (the base game always comes first and
-    is never named): the order of the move blocks, the observation sections, the module set-up
-    steps and the saves. Anything but a tuple of str is returned as given (``validate`` refuses it)."""
-    if all(isinstance(m, str) for m in modules):
-        return tuple(sorted(modules))
-    return modules

@@ -78,9 +78,6 @@ class PlayerState:
         return top.card
 
 
-# hooks.player_mods and hooks.has_kind, once imported (GameState.has_mod; hooks is a higher layer)
-
-
 @dataclass
 class GameState:
     """Full state. Build with ``bbom_env.engine.new_game``; drive with ``legal_actions`` and

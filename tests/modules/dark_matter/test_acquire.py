@@ -31,7 +31,7 @@ def scenario(*hand: str, payment: str = "manual", dm: int = 0) -> Scenario:
 def test_the_block_comes_after_the_base_blocks_and_fits_every_player_count(dm: None) -> None:
     block = M.layout((NAME,)).by_name[ACQUIRE_BLOCK]
     assert (block.start, block.size, block.module) == (M.NUM_BASE_MOVES, 1, NAME)
-    assert M.layout_table((NAME,))[: len(M.layout_table())] == M.layout_table()  # base ids never move
+    assert M.layout((NAME,)).table()[: len(M.layout().table())] == M.layout().table()  # base ids never move
     sizes = {
         n: ActionLayout(GameConfig(num_players=n, modules=(NAME,), pack_overrides=(PACK,))).n
         for n in range(2, 6)
