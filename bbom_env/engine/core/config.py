@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bbom_env.engine.cards.vocab import show
 from bbom_env.engine.core.moves import canonical_modules
 from bbom_env.engine.model.constants import MAX_PLAYERS, MIN_PLAYERS
 
@@ -119,7 +120,7 @@ class GameConfig:
             pairs = None
         if pairs is None or isinstance(switches, str):
             raise ConfigError(
-                f"GameConfig.switches={_short_repr(switches)} is not allowed; allowed: a mapping of switches"
+                f"GameConfig.switches={show(switches, 80)} is not allowed; allowed: a mapping of switches"
             )
         # A keyword switch wins over the same name in ``switches`` (``replace`` passes both).
         object.__setattr__(self, "_given", {**pairs, **switch_values})
@@ -138,7 +139,7 @@ class GameConfig:
             self._check_magicians()
 
     def _bad(self, name: str, allowed: str, *value: Any) -> ConfigError:
-        shown = _short_repr(value[0] if value else getattr(self, name))
+        shown = show(value[0] if value else getattr(self, name), 80)
         return ConfigError(f"GameConfig.{name}={shown} is not allowed; allowed: {allowed}")
 
     def _check_module_switches(self) -> None:
@@ -152,7 +153,7 @@ class GameConfig:
         unknown = sorted((n for n in given if not isinstance(n, str) or switch_owner(n) is None), key=repr)
         if unknown:
             raise ConfigError(
-                f"unknown GameConfig field(s) {_short_repr(unknown)}: not a field, nor a switch of a "
+                f"unknown GameConfig field(s) {show(unknown, 80)}: not a field, nor a switch of a "
                 f"registered module ({', '.join(self.switch_names()) or 'none'})"
             )
         moved = []
@@ -256,14 +257,6 @@ def _check_names(data: dict[str, Any]) -> None:
     unknown = sorted(set(data) - known, key=repr)
     if unknown:
         raise ConfigError(f"unknown GameConfig field(s) {unknown}; known: {sorted(known)}")
-
-
-def _short_repr(value: Any) -> str:
-    try:
-        text = repr(value)
-    except ValueError:  # an int of more than 4300 digits has no repr
-        return f"<an int of {value.bit_length()} bits>"
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _fspath(value: Any) -> Any:

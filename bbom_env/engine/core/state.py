@@ -19,6 +19,7 @@ from typing import Any
 
 from bbom_env.engine.cards.hashes import pack_mismatch, pack_sha256
 from bbom_env.engine.cards.pack import Pack
+from bbom_env.engine.cards.vocab import show
 from bbom_env.engine.core.config import GameConfig
 from bbom_env.engine.core.resolver import ANSWER, LEGAL, IllegalActionError, run
 from bbom_env.engine.core.rules import Ruleset, pack_spec, ruleset
@@ -238,12 +239,9 @@ class GameState:
         from bbom_env.engine.core.moves import move_to_string
         from bbom_env.engine.play.decision import describe
 
-        text = repr(action)
-        if len(text) > 80:
-            text = text[:77] + "..."
         legal = self.legal_actions() if legal is None else legal
         return (
-            f"illegal action {text} ({why}); pending decision: {describe(self)}; "
+            f"illegal action {show(action, 80)} ({why}); pending decision: {describe(self)}; "
             f"legal: {[move_to_string(a, self.config.modules) for a in legal]}"
         )
 
