@@ -116,11 +116,6 @@ def _or_none(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda v: None if v is None else f(v)
 
 
-def _lift(wrap: Callable[[Callable[[Any], Any]], Callable[[Any], Any]], inner: Codec) -> Codec:
-    """``wrap(inner)``, or None (as it is / shared) when ``inner`` is."""
-    return None if inner is None else wrap(inner)
-
-
 # -- clone ---------------------------------------------------------------------------------------
 
 
@@ -305,8 +300,8 @@ def codecs(h: Any, where: str) -> tuple[Codec, Codec]:
         return _dataclass_codecs(h)
     else:
         raise TypeError(f"{where}: no JSON rule for the type {h}")
-    enc, dec = codecs(inner, where)
-    return _lift(wrap, enc), _lift(wrap, dec)
+    enc, dec = codecs(inner, where)  # None (as it is) stays None
+    return None if enc is None else wrap(enc), None if dec is None else wrap(dec)
 
 
 def _loose_codec(h: Any, any_codec: Callable[[Any], Any]) -> Codec:
