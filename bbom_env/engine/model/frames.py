@@ -7,39 +7,12 @@ waiting for a choice has a ``decider`` (the deciding seat; ``None`` while it run
 
 Each value type is ``Annotated`` with its value kind (``Seat = Annotated[int, "seat"]``): the save
 check (``save_check.py``) reads the schema of every kind from these types
-(``frame_schema(kind)``), and the loader turns a save's JSON lists back into tuples by them
-(``frame_from_json``). This module imports nothing from the rules code.
+(``frame_schema(kind)``), and the loader turns a save's JSON lists back into tuples
+(``typed.codecs``). This module imports nothing from the rules code.
 
-Frame kinds of the base game (docs/rules.md sections in brackets):
-
-* turn structure (``flow.py``), no keys besides ``kind``: ``conc`` (Concentration, 3.2),
-  ``monster`` (Monster phase, 3.3), ``advance`` (one more marker step, 3.3.2), ``release``
-  (neutralized Curses flip, start of the Action phase, A-19), ``endround`` (Bonus or Failure,
-  3.3.4), ``cleartrack`` (the Curses leave after a Failure), ``expire`` ("until the next Monster"
-  effects end, A-68), ``newmonster`` (turn the page, 3.3.5), ``place`` (place the Curses),
-  ``endturn`` (3.6);
-* ``menu``: the Action menu of ``player`` (3.4, 4.12); ``grants`` is -1 on the Active Player's own
-  Action phase (any number of Actions), else the number of granted Actions left;
-* ``recup``: Recuperation of ``player`` (5.1); ``refresh_choice``: ``player`` refreshes ``left``
-  more Spells of their choice (a rule point lowered the Concentration refresh, 9.2); ``limits``:
-  ``player`` comes back within a limit that shrank (``limits.py``, 4.11); ``reward``: ``player``
-  takes the reward of a destroyed Curse (4.4, DP-15);
-* ``pay``: ``player`` pays ``cost`` (``payment.Cost`` in its compact form) for ``action`` (one of
-  ``actions.PAY_ACTIONS``) on ``target`` (a Spell id, a Curse id, ``"e-v"`` for a supply card,
-  ``""`` for a cure); ``picks``: the payment sources picked so far (manual payment, 4.0, 10.4);
-* the Actions after payment (``actions.py``, section 4): ``activate`` (``spell`` with power
-  ``x``), ``exhaust`` (``spell`` after its effect), ``learn`` (the top Spell of the Library pile of
-  ``element``; waits when a Spell must go to the box first), ``acquire`` (a supply card of
-  ``element`` and ``value``), ``destroy`` (``curse``), ``cure`` (Madness card ``code`` from
-  ``owner``'s support slot ``slot``, or from the curer's own hand when ``owner`` is -1, no
-  ``slot``);
-* effects (``ops.py``, sections 7, 8 and 10.5), each naming its op list or op by ``source`` (a
-  card id), ``part`` (effect / arrival / bonus / failure / activated / trigger<i>) and ``path``
-  (indices into nested op lists), with ``controller`` (the caster, A-33) and power ``x``:
-  ``seq`` runs the op list at ``path`` from op ``step``; ``tgt`` resolves the target of the op at
-  ``path`` (waits for the controller when they choose a player); ``op`` runs that op for
-  ``player`` ``count`` times (the remaining picks), ``stage`` being the half of an exchange
-  (A-37: 0 the controller gives, 1 the target gives back).
+Frame kinds of the base game: the TypedDicts below (docs/rules.md sections in their docstrings),
+registered by kind at the end: the turn structure (``flow.py``), a player's choices, the Actions
+after payment (``actions.py``, section 4) and effects (``ops.py``, sections 7, 8 and 10.5).
 
 A module adds a frame kind by registering its TypedDict with its handlers:
 ``resolver.frame(kind, run, legal, answer, typed=MyFrame)`` (or ``register_frame_type(kind,
@@ -98,7 +71,7 @@ class MonsterFrame(Frame):
 
 
 class AdvanceFrame(Frame):
-    """One more step of the Invocation marker (a rule point or a "move marker" op, 3.3.8).
+    """One more step of the Invocation marker (3.3.2; a rule point or a "move marker" op, 3.3.8).
     ``step``: the rule point's step number k >= 2 (taken only while the rule point still gives k
     or more, V-34); absent for a "move marker" op's step."""
 
@@ -137,8 +110,8 @@ class EndTurnFrame(Frame):
 
 
 class MenuFrame(Frame):
-    """The Action menu of ``player`` (3.4, DP-03); ``grants``: -1 on their own Action phase,
-    else the granted Actions left (4.12)."""
+    """The Action menu of ``player`` (3.4, DP-03); ``grants``: -1 on their own Action phase (any
+    number of Actions), else the granted Actions left (4.12)."""
 
     player: Seat
     grants: Grants
@@ -161,7 +134,8 @@ class RefreshChoiceFrame(Frame):
 
 
 class LimitsFrame(Frame):
-    """``player`` puts Spells in the box or discards support cards until within their limits."""
+    """``player`` puts Spells in the box or discards support cards until within their limits,
+    which shrank (``limits.py``, 4.11)."""
 
     player: Seat
     decider: Decider
@@ -175,7 +149,8 @@ class RewardFrame(Frame):
 
 
 class PayFrame(Frame):
-    """``player`` pays ``cost`` for ``action`` on ``target``; ``picks`` so far (4.0, 10.4)."""
+    """``player`` pays ``cost`` for ``action`` on ``target`` (a Spell id, a Curse id, ``"e-v"`` for a
+    supply card, ``""`` for a cure); ``picks``: the sources picked so far (manual payment, 4.0, 10.4)."""
 
     player: Seat
     cost: CostTuple
@@ -241,6 +216,10 @@ class CureFrame(Frame):
 
 
 class _EffectFrame(Frame):
+    """An effect names its op list or op by ``source`` (a card id), ``part`` (effect / arrival /
+    bonus / failure / activated / trigger<i>) and ``path`` (indices into nested op lists), with
+    ``controller`` (the caster, A-33) and power ``x``."""
+
     source: CardId
     part: EffectPart
     path: OpPath
@@ -261,7 +240,8 @@ class TgtFrame(_EffectFrame):
 
 
 class OpFrame(_EffectFrame):
-    """Run the op at ``path`` for ``player``: ``count`` picks left, exchange ``stage`` (A-37)."""
+    """Run the op at ``path`` for ``player``: ``count`` picks left, exchange ``stage`` (A-37: 0 the
+    controller gives, 1 the target gives back)."""
 
     player: Seat
     count: Count
