@@ -221,7 +221,7 @@ def register(module: Module) -> None:
     if module.name in MODULES:
         return  # the same module again: nothing to do
     _check_parts(module)  # everything is checked before anything is registered
-    _check_switches(module)
+    _check_rules(module)
     if module.state_type is not None:
         typed_fields.register_state_type(module.name, module.state_type)  # checks its field types
     try:
@@ -273,12 +273,17 @@ def _check_parts(module: Module) -> None:
             )
 
 
-def _check_switches(module: Module) -> None:
+def _check_rules(module: Module) -> None:
     for sw in module.switches:
-        owner = switch_owner(sw.name)
-        if owner is not None or sw.refusal(sw.default):
+        if switch_owner(sw.name) is not None or sw.refusal(sw.default):
             raise ValueError(
                 f"module {module.name!r}: switch {sw.name!r} is declared already or refuses its default"
+            )
+    for rule in module.curse_rules:
+        if rule.type not in module.curse_types:
+            raise ValueError(
+                f"module {module.name!r}: curse_rules names Curse type {rule.type!r}, "
+                f"not one of its curse_types {list(module.curse_types)}"
             )
 
 
@@ -423,7 +428,7 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         state_types=tuple((m.name, m.state_type) for m in parts if m.state_type is not None),
         pack_sections=tuple((m.name, s.name) for m in parts for s in m.pack_sections if s.required),
         decisions={kind: describe for m in parts for kind, describe in m.decisions},
-        curse_rules=_curse_rules(parts),
+        curse_rules={rule.type: rule for m in parts for rule in m.curse_rules},
         rulings=_rulings(parts),
         **joined,
     )
@@ -461,19 +466,6 @@ def switch_owner(name: str) -> tuple[str, Switch] | None:
             if s.name == name:
                 return module.name, s
     return None
-
-
-def _curse_rules(parts: tuple[Module, ...]) -> dict[str, CurseRule]:
-    out: dict[str, CurseRule] = {}
-    for m in parts:
-        for rule in m.curse_rules:
-            if rule.type not in m.curse_types:
-                raise ValueError(
-                    f"module {m.name!r}: curse_rules names Curse type {rule.type!r}, "
-                    f"not one of its curse_types {list(m.curse_types)}"
-                )
-            out[rule.type] = rule
-    return out
 
 
 def pack_spec(config: GameConfig, modules: tuple[str, ...] | None = None) -> tuple[str, tuple[str, ...]]:

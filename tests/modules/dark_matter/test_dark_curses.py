@@ -10,7 +10,7 @@ import pytest
 from builders import Scenario, names
 
 from bbom_env.engine import GameConfig, from_json, new_game
-from bbom_env.engine.core.rules import CurseRule, Module, register, ruleset, unregister
+from bbom_env.engine.core.rules import MODULES, CurseRule, Module, register
 from bbom_env.engine.io.invariants import check_invariants
 from bbom_env.engine.model.constants import DARK_MATTER, MAX_STACK, PHOBIA_BASE
 from bbom_env.engine.model.records import SupportSlot, TempModifier
@@ -115,12 +115,9 @@ def test_element_curses_keep_their_cost_beside_a_dark_curse(dm: None) -> None:
 
 def test_a_curse_rule_must_name_a_curse_type_of_its_module() -> None:
     """The seam refuses a rule for a Curse type the module does not declare."""
-    register(Module(name="bad_rules", curse_rules=(CurseRule("nope", lambda s, p, c: (0,) * 5),)))
-    try:
-        with pytest.raises(ValueError, match="curse_rules names Curse type 'nope'"):
-            ruleset(("bad_rules",))
-    finally:
-        unregister("bad_rules")
+    with pytest.raises(ValueError, match="curse_rules names Curse type 'nope'"):
+        register(Module(name="bad_rules", curse_rules=(CurseRule("nope", lambda s, p, c: (0,) * 5),)))
+    assert "bad_rules" not in MODULES
 
 
 # -- V-07 / V-08: effects ----------------------------------------------------------------------------
