@@ -163,9 +163,7 @@ NUM_BASE_MOVES = layout(()).size
 
 # Offsets as module constants: the hot paths add an argument to these.
 END = BLOCKS["END"].start
-ACTIVATE = BLOCKS["ACTIVATE"].start
 LEARN = BLOCKS["LEARN"].start
-ACQUIRE = BLOCKS["ACQUIRE"].start
 DESTROY_CURSE = BLOCKS["DESTROY_CURSE"].start
 CURE_HAND = BLOCKS["CURE_HAND"].start
 CURE_SUPPORT = BLOCKS["CURE_SUPPORT"].start
