@@ -3,36 +3,19 @@
 
 ``resample(state, seat, rng)`` returns a new state in which everything ``seat`` observes is exactly
 as it is and everything hidden from ``seat`` is drawn uniformly among the arrangements consistent
-with what the seat has seen (docs/search.md says which events reveal what). The hidden parts
-(A-66; the observation encoder, ``bbom_env/rl/observation.py``, never reads them):
+with what the seat has seen. docs/search.md tables the hidden parts (A-66: the observation never
+reads them) and how each is drawn: every deck's order; the other players' hands (unless
+``observe_other_hands``), less the picks of a payment in progress; the Library piles below their
+tops; the never-seen Curses' places in their piles (A-08); the Grimoire's face-down pages (A-40);
+the Madness pile below its face-up top (A-66, A-67); module parts (``register_hidden``). It also
+says which events reveal what, and what the sampler does not know (a card put on top of a deck, a
+card known to be in another hand, inferences from past choices).
 
-* every deck's order (the seat's own deck: its composition is known, the order is not);
-* the other players' hands, when ``observe_other_hands`` is off: each other player's hand and deck
-  are pooled and dealt again (hand size kept), except the hand cards the state shows (the picks of
-  a payment in progress: ``decision.picks``);
-* the Library piles below their tops: each hidden Spell's Element and level are public (one Spell
-  per Element and level, level 1 on top, setup step 8), its identity is drawn among that class;
-* the Curse piles' order: a Curse that has been on the track and went back under its pile (A-08)
-  is where the seat saw it go; the never-seen Curses are shuffled among their positions;
-* the Grimoire's face-down pages (after the open spread), drawn among the Inside pages not seen,
-  keeping how many come from each module (the Dark Matter module's k Dark Monster pages, A-40);
-* the Madness pile below its face-up top (the Phobia module: its contents are public, A-66;
-  cards cured under it, A-67, stay at the bottom where they went);
-* module parts registered with ``register_hidden`` (the Dark Matter module: the Black Book's
-  face-down pages).
-
-The new state's RNG is reseeded from ``rng`` (its future differs from the real game's) and the log
-entries that recorded hidden setup draws (the Grimoire, the Black Book) are rewritten to the drawn
-values, so the sample is self-consistent. It is a pure function of (what ``seat`` knows, ``rng``):
-two states that differ only in parts hidden from ``seat`` give the same sample for the same
-``rng`` state. Its ``config.seed`` and ``history`` are the real game's: a sample is not replayable.
-
-Knowledge the engine does not track (documented in docs/search.md, "What the sampler does not
-know"): the identity of a card put on top of a deck by an effect (it is shuffled with the rest of
-the deck), a card known to be in another player's hand (gained into it, given by an exchange), and
-inferences from other players' past choices. A pending decision of another seat constrains their
-hand (a waiting choice has at least one legal move): samples where the decider has none are drawn
-again (rejection keeps the draw uniform over the consistent arrangements).
+The new state's RNG is reseeded from ``rng`` and the log entries of hidden setup draws are
+rewritten to the drawn values. It is a pure function of (what ``seat`` knows, ``rng``); its
+``config.seed`` and ``history`` are the real game's: a sample is not replayable. A pending decision
+of another seat constrains their hand: samples where the decider has no legal move are drawn again
+(rejection keeps the draw uniform over the consistent arrangements).
 """
 
 from __future__ import annotations
