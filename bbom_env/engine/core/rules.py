@@ -1,33 +1,21 @@
 """Rules as modules: what a module adds to the game, and the ruleset of a module set.
 
 The base game is the first module; a game's ruleset is the base plus ``config.modules`` in that
-order (docs/rules.md section 9: the Vth Element's Dark Matter and Phobia modules). A module declares:
-
-* move blocks (appended after the base blocks: ``moves.register_blocks``) and the Actions of the
-  Action menu (``MenuAction``: its legal ids and what choosing one pushes), so the menu loops over
-  registered Actions and never names a module;
-* the frame kinds and effect ops it registers with the interpreter (``resolver.frame``,
-  ``ops.OPS``), its decision kinds, modifier kinds, Actions a payment can be for, Curse types and
-  card codes, its pack sections;
-* modifier sources (``modifier_sources``: cards active in a zone, e.g. a Phobia in a support),
-  read by ``hooks.player_mods`` after the Magician sheet and the temporary modifiers, and
-  modifier kinds of its own (``modifier_schemas``);
-* setup steps (run after the base setup, so the base draws from the RNG are unchanged), invariants
-  (``invariants.check_invariants`` runs them after the base's), statistics and render parts;
-* its own part of the game state (``state_type``: a ``typed_fields.ModuleState`` dataclass, one
-  instance per game in ``GameState.ext[name]``, cloned and saved by its field types), the sections
-  of the card pack it reads (``cards.PackSection``: parsed cards in ``pack.sections[name]``) and how
-  its waiting frame kinds describe their decision (``decisions``: ``decision.pending`` asks them).
-
-``unregister(name)`` removes a module again (tests register toy modules). docs/engine.md, "Writing
-a module", walks through one.
+order (docs/rules.md section 9: the Vth Element's Dark Matter and Phobia modules). A module
+(``Module``: its docstring and docs/engine.md, "Writing a module", go through every part) declares
+move blocks and the Actions of the Action menu (``MenuAction``: the menu loops over registered
+Actions and never names a module); the frame kinds and effect ops it registers with the
+interpreter (``resolver.frame``, ``ops.OPS``), its decision and modifier kinds and modifier sources
+(read by ``hooks.player_mods``); its own part of the state (``state_type``) and its pack sections;
+setup steps (run after the base setup, so the base draws from the RNG are unchanged), invariants,
+statistics and render parts. ``unregister(name)`` removes a module again (tests register toys).
 
 Every list that feeds a layout (decision kinds, modifier kinds, payment Actions, Curse types) is
 the base list followed by the modules' additions: ``ruleset(modules).decision_kinds`` and so on.
 The base game's part of each never moves when a module adds to it.
 
 This module is the interpreter core's registry: it imports no rules code. The base game's module
-is assembled in ``base_module.py``.
+is assembled in ``actions/base_game.py``.
 """
 
 from __future__ import annotations
