@@ -37,12 +37,9 @@ def frame(kind: str, run=None, legal=None, answer=None, typed: type | None = Non
         register_frame_type(kind, typed)
     elif kind not in FRAME_TYPES:
         raise ValueError(f"frame kind {kind!r} has no TypedDict: pass typed= (frames.register_frame_type)")
-    if run is not None:
-        RUN[kind] = run
-    if legal is not None:
-        LEGAL[kind] = legal
-    if answer is not None:
-        ANSWER[kind] = answer
+    for table, handler in ((RUN, run), (LEGAL, legal), (ANSWER, answer)):
+        if handler is not None:
+            table[kind] = handler
 
 
 def done(state: GameState, f: Mapping[str, Any]) -> None:
