@@ -99,21 +99,20 @@ class GameConfig:
         **switch_values: Any,
     ) -> None:
         given = dict(locals())
-        for name in _BASE_FIELDS:
-            object.__setattr__(self, name, given[name])
         # Friendly spellings, normalised before validation: lists for tuples, one path for a tuple
         # of one, os.PathLike paths for str. Anything else is validated as given.
         if isinstance(magicians, list):
-            object.__setattr__(self, "magicians", tuple(magicians))
-        if isinstance(pack, os.PathLike):
-            object.__setattr__(self, "pack", _fspath(pack))
-        overrides: object = pack_overrides  # as given: normalised below
-        if isinstance(overrides, (str, os.PathLike)):
-            overrides = (overrides,)
+            given["magicians"] = tuple(magicians)
+        given["pack"] = _fspath(pack)
+        overrides: object = (
+            (pack_overrides,) if isinstance(pack_overrides, (str, os.PathLike)) else pack_overrides
+        )
         if isinstance(overrides, list | tuple):
-            object.__setattr__(self, "pack_overrides", tuple(_fspath(o) for o in overrides))
+            given["pack_overrides"] = tuple(_fspath(o) for o in overrides)
         if isinstance(modules, list | tuple):
-            object.__setattr__(self, "modules", canonical_modules(tuple(modules)))
+            given["modules"] = canonical_modules(tuple(modules))
+        for name in _BASE_FIELDS:
+            object.__setattr__(self, name, given[name])
         try:
             pairs = dict(switches.items() if isinstance(switches, Mapping) else switches)
         except (TypeError, ValueError):
