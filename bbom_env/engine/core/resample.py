@@ -21,6 +21,7 @@ of another seat constrains their hand: samples where the decider has no legal mo
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -133,10 +134,7 @@ class Resampler:
     def _curse_piles(self) -> dict[str, tuple[list[int], list[str]]]:
         """Per Curse pile: (positions of the never-seen Curses, those Curses sorted). A Curse seen
         on the track that went back under its pile (A-08) stays where it went."""
-        seen: set[str] = set()
-        for e in self.state.log:
-            if e[1] in _CURSE_SHOWN:
-                seen.add(e[3])
+        seen = {e[3] for e in self.state.log if e[1] in _CURSE_SHOWN}
         out = {}
         for t, pile in self.state.curse_piles.items():
             if t == "out":
@@ -155,10 +153,7 @@ class Resampler:
         pos = list(range(first_hidden, min(ROUNDS, len(g))))
         seen = set(g[:first_hidden]) | set(g[ROUNDS:])
         pages = state.pack.pages
-        need: dict[str, int] = {}
-        for i in pos:
-            m = pages[g[i]].module
-            need[m] = need.get(m, 0) + 1
+        need = Counter(pages[g[i]].module for i in pos)
         unseen = sorted(pid for pid, pg in pages.items() if pg.kind == "inside" and pid not in seen)
         by_module = {m: (k, [p for p in unseen if pages[p].module == m]) for m, k in sorted(need.items())}
         return pos, by_module

@@ -71,8 +71,7 @@ class ModuleState:
 STATE_TYPES: dict[str, type] = {}
 
 
-def _args(h: Any) -> tuple[Any, ...]:
-    return typing.get_args(h)
+_args = typing.get_args
 
 
 def _is_optional(h: Any) -> bool:
