@@ -313,28 +313,23 @@ def unregister(name: str) -> None:
     ruleset.cache_clear()
 
 
-def _union(modules: Iterable[Module], part: str) -> tuple:
-    """The parts in order, each once: two modules may enable the same engine kind (the Dark
-    Matter and Phobia modules both take abilities away, V-10, V-27)."""
-    out: list = []
-    for m in modules:
-        out += [item for item in getattr(m, part) if item not in out]
-    return tuple(out)
-
-
-def _concat(modules: Iterable[Module], part: str) -> tuple:
+def _join(modules: Iterable[Module], part: str) -> tuple:
+    """The parts in order, each once: a second one is refused, except in the parts of ``_UNION``
+    (two modules may enable the same engine kind: the Dark Matter and Phobia modules both take
+    abilities away, V-10, V-27)."""
     out: list = []
     for m in modules:
         for item in getattr(m, part):
-            if item in out:
+            if item not in out:
+                out.append(item)
+            elif part not in _UNION:
                 raise ValueError(f"module {m.name!r} declares {part} {item!r} a second time")
-            out.append(item)
     return tuple(out)
 
 
-# How ``ruleset`` joins each part of the modules (base first): ``_union``, ``_concat``, or chained.
+# How ``ruleset`` joins each part of the modules (base first): by ``_join``, or chained.
 _UNION = ("ops", "modifier_kinds")
-_CONCAT = ("actions", "decision_kinds", "pay_actions", "curse_types", "card_codes", "stats")
+_JOINED = (*_UNION, "actions", "decision_kinds", "pay_actions", "curse_types", "card_codes", "stats")
 _CHAIN = (
     "modifier_sources cost_transforms setup invariants save_checks render madness_arrived recup_drawn"
     " under_curse from_curse"
@@ -400,8 +395,7 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         missing = [r for r in m.requires if r != BASE and r not in modules]
         if missing:
             raise ValueError(f"module {m.name!r} needs module(s) {missing} in the same game")
-    joined: dict[str, Any] = {part: _union(parts, part) for part in _UNION}
-    joined |= {part: _concat(parts, part) for part in _CONCAT}
+    joined: dict[str, Any] = {part: _join(parts, part) for part in _JOINED}
     joined |= {part: tuple(item for m in parts for item in getattr(m, part)) for part in _CHAIN}
     by_block: dict[str, MenuAction] = {}
     for a in joined["actions"]:
