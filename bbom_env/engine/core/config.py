@@ -131,8 +131,14 @@ class GameConfig:
         for name, ok, allowed in _CHECKS:
             if not ok(getattr(self, name)):
                 raise self._bad(name, allowed)
-        if self.modules:
-            _check_modules(self.modules, self._bad)
+        if self.modules:  # registered modules, each once, with those they require (rules.md section 9)
+            from bbom_env.engine.core.rules import ruleset  # (here: a config is plain data)
+
+            try:
+                ruleset(self.modules)
+            except ValueError as exc:
+                allowed = f"registered module names, each once, () for the base game ({exc})"
+                raise self._bad("modules", allowed) from None
         self._check_module_switches()
         if self.magicians != "random":
             self._check_magicians()
@@ -238,17 +244,6 @@ class GameConfig:
             raise ConfigError(f"a GameConfig is read from a dict of its fields, not {type(data).__name__}")
         _check_names(data)
         return cls(**data)
-
-
-def _check_modules(modules: tuple[str, ...], bad: Any) -> None:
-    """Registered modules (``rules.MODULES``, the base game aside), each once, with the modules
-    they require (docs/rules.md section 9). Imported here, not at the top: a config is plain data."""
-    from bbom_env.engine.core.rules import ruleset
-
-    try:
-        ruleset(modules)
-    except ValueError as exc:
-        raise bad("modules", f"registered module names, each once, () for the base game ({exc})") from None
 
 
 def _check_names(data: dict[str, Any]) -> None:
