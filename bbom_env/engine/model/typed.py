@@ -209,16 +209,15 @@ def _rng_from_json(v: list[Any]) -> random.Random:
     return r
 
 
-_RECORD_TO_JSON: dict[type, Callable[[Any], Any]] = {}
-_RECORD_FROM_JSON: dict[type, Callable[[Any], Any]] = {}
+_RECORD_CODECS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}  # (to, from) JSON
 
 
 def _any_to_json(v: Any) -> Any:
     """A value of undeclared type (a frame value, a log entry's data): tuples as lists, records as
     objects of their fields."""
-    enc = _RECORD_TO_JSON.get(type(v))
-    if enc is not None:
-        return enc(v)
+    codec = _RECORD_CODECS.get(type(v))
+    if codec is not None:
+        return codec[0](v)
     if isinstance(v, (tuple, list)):
         return [x if type(x) in _SCALAR_TYPES else _any_to_json(x) for x in v]
     return v
@@ -232,7 +231,7 @@ def _any_from_json(v: Any) -> Any:
         return tuple([x if type(x) in _SCALAR_TYPES else _any_from_json(x) for x in v])
     if type(v) is dict:
         cls = RECORD_BY_FIELDS.get(frozenset(v))
-        return v if cls is None else _RECORD_FROM_JSON[cls](v)
+        return v if cls is None else _RECORD_CODECS[cls][1](v)
     return v
 
 
@@ -247,12 +246,8 @@ def _record_codecs(cls: type) -> tuple[Callable[[Any], Any], Callable[[Any], Any
     def from_json(d: Any) -> Any:
         return make([d[n] if dec is None else dec(d[n]) for n, _, dec in fields])
 
+    _RECORD_CODECS[cls] = to_json, from_json
     return to_json, from_json
-
-
-def _record(cls: type) -> None:
-    if cls not in _RECORD_TO_JSON:
-        _RECORD_TO_JSON[cls], _RECORD_FROM_JSON[cls] = _record_codecs(cls)
 
 
 def _dataclass_codecs(cls: type) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
@@ -279,8 +274,7 @@ def codecs(h: Any, where: str) -> tuple[Codec, Codec]:
     if h is Any or h is tuple or _is_frame_dict(h):
         return _loose_codec(h, _any_to_json), _loose_codec(h, _any_from_json)
     if is_record_type(h):
-        _record(h)
-        return _RECORD_TO_JSON[h], _RECORD_FROM_JSON[h]
+        return _RECORD_CODECS.get(h) or _record_codecs(h)
     if h is random.Random:
         return _rng_to_json, _rng_from_json
     if origin is tuple:
@@ -313,7 +307,7 @@ def _loose_codec(h: Any, any_codec: Callable[[Any], Any]) -> Codec:
 
 # Every record type, also those no field declares (payment sources live in frames, typed Any).
 for _t in RECORD_TYPES:
-    _record(_t)
+    codecs(_t, _t.__name__)
 
 
 # -- module states ---------------------------------------------------------------------------------
