@@ -65,10 +65,6 @@ def resample(
     return Resampler(state, seat, observe_other_hands).sample(rng)
 
 
-def _sorted_cards(counts: list[int]) -> list[int]:
-    return [c for c in range(NUM_CODES) for _ in range(counts[c])]
-
-
 class Resampler:
     """What ``seat`` knows of ``state``, computed once; ``sample(rng)`` draws a state from it (a
     search draws many worlds at one decision)."""
@@ -101,7 +97,8 @@ class Resampler:
                 keep = sorted(shown.get(p, []))
                 for c in keep:
                     pool[c] -= 1
-                self.deals.append((keep, _sorted_cards(pool), sum(pl.hand) - len(keep)))
+                cards = [c for c in range(NUM_CODES) for _ in range(pool[c])]  # sorted
+                self.deals.append((keep, cards, sum(pl.hand) - len(keep)))
         self.library = self._library()
         self.curse_piles = self._curse_piles()
         self.grimoire = self._grimoire()

@@ -443,11 +443,7 @@ def switch_defaults(modules: Iterable[str] | None = None) -> dict[str, Any]:
 
 def switch_owner(name: str) -> tuple[str, Switch] | None:
     """(module, switch) of the registered module that declares switch ``name``, or None."""
-    for module in MODULES.values():
-        for s in module.switches:
-            if s.name == name:
-                return module.name, s
-    return None
+    return next(((m.name, s) for m in MODULES.values() for s in m.switches if s.name == name), None)
 
 
 def pack_spec(config: GameConfig, modules: tuple[str, ...] | None = None) -> tuple[str, tuple[str, ...]]:
