@@ -463,8 +463,7 @@ def pack_spec(config: GameConfig, modules: tuple[str, ...] | None = None) -> tup
 def game_pack(config: GameConfig) -> Pack:
     """The card pack a game of ``config`` plays with (``cards.load_pack`` of ``pack_spec``, with
     the modules' cards in the base tables where their sections say so)."""
-    pack, overrides = pack_spec(config)
-    return cards.load_pack(pack, overrides, modules=config.modules)
+    return cards.load_pack(*pack_spec(config), modules=config.modules)
 
 
 def check_game_pack(pack: cards.Pack, modules: tuple[str, ...]) -> None:

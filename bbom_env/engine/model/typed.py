@@ -129,9 +129,8 @@ def copy_expr(h: Any, v: str, where: str, refs: dict[str, Any], depth: int = 0) 
     mutable container is shared; None when the value is shared as it is. Names the source uses
     are added to ``refs``."""
     origin = typing.get_origin(h)
-    if h in _SCALARS or h is Any or h is tuple or origin is tuple or is_record_type(h):
-        return None
-    if origin is Mapping or h is Mapping or _is_frozen_dataclass(h):
+    immutable = h in _SCALARS or h is Any or h is tuple or origin is tuple or is_record_type(h)
+    if immutable or origin is Mapping or h is Mapping or _is_frozen_dataclass(h):
         return None
     if h is random.Random:
         refs["_copy_rng"] = _copy_rng
