@@ -380,12 +380,8 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         raise RuntimeError("the base game's module is not registered: import bbom_env.engine first")
     unknown = [m for m in modules if m not in MODULES or m == BASE]
     if unknown:
-        known = sorted(m for m in MODULES if m != BASE)
-        available = (
-            ", ".join(map(repr, known))
-            if known
-            else "none (no module is registered: import bbom_env registers the Vth Element's)"
-        )
+        none = "none (no module is registered: import bbom_env registers the Vth Element's)"
+        available = ", ".join(repr(m) for m in sorted(MODULES) if m != BASE) or none
         raise ValueError(f"unknown module(s) {unknown}; available modules: {available}")
     twice = sorted({m for m in modules if modules.count(m) > 1})
     if twice:

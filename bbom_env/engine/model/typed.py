@@ -92,9 +92,7 @@ def _is_frozen_dataclass(h: Any) -> bool:
 def _is_frame_dict(h: Any) -> bool:
     """A dict of immutable values by convention (a frame): bare ``dict``, ``dict[K, Any]`` or a
     TypedDict."""
-    if h is dict or typing.is_typeddict(h):
-        return True
-    return typing.get_origin(h) is dict and _args(h)[1] is Any
+    return h is dict or typing.is_typeddict(h) or (typing.get_origin(h) is dict and _args(h)[1] is Any)
 
 
 def type_hints(cls: type) -> dict[str, Any]:
