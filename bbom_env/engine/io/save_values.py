@@ -7,11 +7,7 @@ from typing import Any
 
 from bbom_env.engine.core.state import SaveError
 from bbom_env.engine.model.constants import MADNESS, NUM_CODES, code_name
-
-
-def _name(v: Any) -> str:
-    text = repr(v)
-    return text if len(text) <= 60 else text[:57] + "..."
+from bbom_env.engine.model.typed import shown as _name
 
 
 def _int(v: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
@@ -58,23 +54,6 @@ def _list(v: Any, where: str, length: int | None = None, most: int | None = None
     return v
 
 
-def _dict(v: Any, where: str, keys: set[str] | frozenset[str], optional: frozenset = frozenset()) -> dict:
-    if type(v) is not dict:
-        raise SaveError(f"{where}: expected an object, got {_name(v)}")
-    missing = sorted(keys - optional - set(v))
-    if missing:
-        raise SaveError(f"{where}: missing field(s) {missing}")
-    extra = sorted(map(str, set(v) - keys))
-    if extra:
-        raise SaveError(f"{where}: unknown field(s) {extra}; known: {sorted(keys)}")
-    return v
-
-
-def _record(v: Any, where: str, cls: type) -> dict:
-    """A record (``records.py``) as a save writes it: an object of exactly its field names."""
-    return _dict(v, where, frozenset(cls._fields))  # type: ignore[attr-defined]
-
-
 # The base game's card codes: Element cards and Madness (``rules.ruleset(()).card_codes``).
 BASE_CODES: frozenset[int] = frozenset(range(MADNESS + 1))
 
@@ -98,10 +77,16 @@ def _codes_text(codes: frozenset[int]) -> str:
     return f"{lo}..{hi}{rest}"
 
 
+def _amounts(v: Any, where: str, length: int) -> None:
+    """``length`` counts (of cards, of tokens)."""
+    for i, n in enumerate(_list(v, where, length)):
+        _int(n, f"{where}[{i}]", 0)
+
+
 def _counts(v: Any, where: str, codes: frozenset[int] = BASE_CODES) -> None:
     """Counts by card code; a card code that is not of this game (``_code``) counts 0."""
-    for i, n in enumerate(_list(v, where, NUM_CODES)):
-        _int(n, f"{where}[{i}]", 0)
+    _amounts(v, where, NUM_CODES)
+    for i, n in enumerate(v):
         if n and i not in codes:
             _code(i, f"{where}[{i}]", codes)
 
