@@ -31,6 +31,7 @@ from bbom_env.engine.core.rules import (
     switch_defaults,
 )
 from bbom_env.engine.core.state import GameState, SaveError
+from bbom_env.engine.io.invariants import check_invariants, crushed_fault
 from bbom_env.engine.io.save_stack import Game, _frame
 from bbom_env.engine.io.save_values import (
     BASE_CODES,
@@ -52,10 +53,8 @@ from bbom_env.engine.model.constants import (
     MAX_SUPPORT_SLOTS,
     NUM_ELEMENTS,
     NUM_TRACK_SLOTS,
-    PHOBIA_BASE,
     ROUNDS,
     Phase,
-    code_name,
     is_madness,
 )
 from bbom_env.engine.model.records import NO_CARD
@@ -82,10 +81,8 @@ def _check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConf
     check_object(data, "save", keys, optional=IF_SET)
     config = _config(data["config"])
     if hashed:
-        recorded = _list(data["pack_sha256"], "pack_sha256")
-        for i, h in enumerate(recorded):
-            _str(h, f"pack_sha256[{i}]")
-        why = pack_mismatch(*pack_spec(config), list(recorded))
+        check_json(list[str], data["pack_sha256"], "pack_sha256")
+        why = pack_mismatch(*pack_spec(config), data["pack_sha256"])
         if why is not None:
             raise SaveError(f"pack_sha256: {why}")
     rules = ruleset(config.modules)
@@ -138,8 +135,7 @@ def _config(d: Any) -> GameConfig:
     modules = d.get("modules") if type(d) is dict else None
     others = set(switch_defaults()) - set(switch_defaults(modules if type(modules) is list else ()))
     check_object(d, "config", frozenset(GameConfig.known_names()) - {"switches"}, optional=frozenset(others))
-    for i, o in enumerate(_list(d["pack_overrides"], "config.pack_overrides")):
-        _str(o, f"config.pack_overrides[{i}]")
+    check_json(list[str], d["pack_overrides"], "config.pack_overrides")
     _list(d["modules"], "config.modules")  # GameConfig takes any empty container there
     try:
         return GameConfig.from_dict(d)
@@ -172,7 +168,8 @@ def _player(d: dict, where: str, pack: Pack, codes: frozenset[int]) -> None:
         _code(slot["card"], f"{where}.support[{i}].card", codes)
         if slot["crushed"] != NO_CARD:  # a card code, or NO_CARD (-1): nothing crushed
             _code(slot["crushed"], f"{where}.support[{i}].crushed", codes)
-            _crushed(slot["card"], slot["crushed"], f"{where}.support[{i}].crushed")
+            if why := crushed_fault(slot["card"], slot["crushed"]):
+                raise SaveError(f"{where}.support[{i}].crushed: {why}")
     for i, sp in enumerate(_list(d["spells"], f"{where}.spells", most=MAX_SPELLS)):
         _id(sp["spell"], pack.spells, f"{where}.spells[{i}].spell", "Spell")
         _str(sp["neutralized"], f"{where}.spells[{i}].neutralized", ("",) + DURATIONS)
@@ -183,18 +180,6 @@ def _player(d: dict, where: str, pack: Pack, codes: frozenset[int]) -> None:
             raise SaveError(
                 f"{where}.mods[{i}]: no card effect of {src!r} gives the modifier {_name(mod)} ({duration})"
             )
-
-
-def _crushed(card: int, crushed: int, where: str) -> None:
-    """Only a Phobia placed on a card crushes it, and never another Phobia (section 9.2, V-21,
-    V-19): a base game, which has no Phobia, has no crushed card."""
-    if card < PHOBIA_BASE:
-        raise SaveError(
-            f"{where}: {code_name(crushed)} lies crushed under {code_name(card)}, which is no Phobia "
-            "(only a Phobia crushes the card it is placed on, section 9.2)"
-        )
-    if crushed >= PHOBIA_BASE:
-        raise SaveError(f"{where}: {code_name(crushed)} is a Phobia; a Phobia is never crushed (V-21, V-19)")
 
 
 def _modifiers(pack: Pack) -> set[tuple[str, str, str]]:
@@ -327,8 +312,6 @@ def _progress(data: dict, n: int, moves: int) -> None:
 
 def check_state(state: GameState) -> None:
     """The engine invariants of a state built from a checked save (SaveError when one fails)."""
-    from bbom_env.engine.io.invariants import check_invariants
-
     for check in state.rules.save_checks:  # the modules' state, field by field
         try:
             check(state)
