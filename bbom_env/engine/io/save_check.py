@@ -32,12 +32,13 @@ from bbom_env.engine.core.rules import (
 )
 from bbom_env.engine.core.state import GameState, SaveError
 from bbom_env.engine.io.invariants import check_invariants, crushed_fault
-from bbom_env.engine.io.save_stack import Game, _frame
 from bbom_env.engine.io.save_values import (
     BASE_CODES,
+    Game,
     _amounts,
     _code,
     _counts,
+    _frame,
     _id,
     _int,
     _list,
