@@ -61,7 +61,7 @@ from bbom_env.engine.model.constants import (
 from bbom_env.engine.model.records import NO_CARD
 from bbom_env.engine.model.typed import JSONShapeError, check_json, check_object, saved_fields
 
-# Saved only when not empty (typed_fields.SAVED_IF_SET): the module states of GameState.ext.
+# Saved only when not empty (typed.SAVED_IF_SET): the module states of GameState.ext.
 IF_SET = frozenset(f.name for f in dataclasses.fields(GameState) if f.metadata.get("if_set"))
 DURATIONS = ("until_next_monster", "this_turn")
 OUTCOMES = ("", "win", "loss")
@@ -101,7 +101,11 @@ def _check_save(data: Any, keys: frozenset[str], hashed: bool) -> tuple[GameConf
         _player(d, f"players[{i}]", pack, codes)
     _magicians(config, data["players"])
     _progress(data, n, num_moves(config.modules))
-    _board(data, pack, n, rules.curse_types, frozenset(t for t, r in rules.curse_rules.items() if r.stacks))
+    _books(data, pack)
+    _curse_piles(data, pack, rules.curse_types)
+    _track(data, pack, frozenset(t for t, r in rules.curse_rules.items() if r.stacks))
+    _seat(data["active"], "active", n)
+    _round_and_marker(data)
     _zones(data, codes)
     game = Game(pack, n, rules.pay_actions, codes)
     for i, f in enumerate(data["stack"]):
@@ -208,14 +212,6 @@ def _magicians(config: GameConfig, players: list | tuple) -> None:
         raise SaveError(f"players: a Magician sits at two seats: {mags}")
     if config.magicians != "random" and tuple(mags) != config.magicians:
         raise SaveError(f"players: Magicians {mags} are not config.magicians {list(config.magicians)}")
-
-
-def _board(data: dict, pack: Pack, n: int, curse_types: tuple[str, ...], stacking: frozenset[str]) -> None:
-    _books(data, pack)
-    _curse_piles(data, pack, curse_types)
-    _track(data, pack, stacking)
-    _seat(data["active"], "active", n)
-    _round_and_marker(data)
 
 
 def _books(data: dict, pack: Pack) -> None:

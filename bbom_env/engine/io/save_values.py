@@ -270,18 +270,15 @@ def _effect(f: dict, where: str, pack: Pack) -> None:
     path = _list(f["path"], f"{where}.path")
     ops: Any = pack.effects[key]
     op: dict | None = None
-    for depth, idx in enumerate(path):
+    # A seq frame names the op list below the op at its path: one step further down.
+    for depth, idx in enumerate([*path, None] if f["kind"] == "seq" else path):
         if op is not None:
             if "ops" not in op:
                 raise SaveError(f"{where}.path[{depth}]: op {op.get('op')!r} has no nested ops")
             ops = op["ops"]
-        _int(idx, f"{where}.path[{depth}]", 0, len(ops) - 1)
-        op = ops[idx]
+        if idx is not None:
+            op = ops[_int(idx, f"{where}.path[{depth}]", 0, len(ops) - 1)]
     if f["kind"] == "seq":
-        if op is not None:
-            if "ops" not in op:
-                raise SaveError(f"{where}.path: op {op.get('op')!r} has no nested ops")
-            ops = op["ops"]
         _int(f["step"], f"{where}.step", 0, len(ops))
         return
     if op is None:

@@ -77,8 +77,9 @@ def from_dict(data: Any) -> GameState:
         # a replay of its history (see the module docstring).
         v1, why = fmt == "bbom-state/1", f"a {fmt} save loads by replaying its history"
         return _load(_upgrade(data), _V1_KEYS if v1 else SAVE_KEYS, not v1, (f"the {fmt} save", why, ""))
-    if _non_canonical_modules(data):
-        return _from_relabelled(data)
+    mods = data["config"].get("modules") if type(data.get("config")) is dict else None
+    if type(mods) is list and all(type(m) is str for m in mods) and mods != sorted(mods):
+        return _from_relabelled(data)  # not in the canonical order (``moves.canonical_modules``)
     return _load(data)
 
 
@@ -212,14 +213,6 @@ def _hashes_in_order(config: GameConfig, order: tuple[str, ...], hashes: list) -
     if pack_mismatch(*pack_spec(config), hashes) and not pack_mismatch(*pack_spec(config), reordered):
         return reordered
     return hashes
-
-
-def _non_canonical_modules(data: dict) -> bool:
-    """Whether a save names its modules in another order than the canonical one (sorted by name,
-    ``moves.canonical_modules``): written by hand, or before the order was canonical."""
-    config = data.get("config")
-    mods = config.get("modules") if type(config) is dict else None
-    return type(mods) is list and all(type(m) is str for m in mods) and mods != sorted(mods)
 
 
 def _from_relabelled(data: dict) -> GameState:
