@@ -27,6 +27,7 @@ from bbom_env.engine.model.constants import (
 )
 from bbom_env.engine.model.frames import FRAME_TYPES, frame_schema
 from bbom_env.engine.model.records import NO_CARD, HandSource, SupportSource
+from bbom_env.engine.model.typed import check_json
 from bbom_env.engine.model.typed import shown as _name
 from bbom_env.engine.payment.cost import Cost
 
@@ -47,12 +48,6 @@ def _seat(v: Any, where: str, n: int, lo: int = 0) -> int:
         raise SaveError(f"{where}: expected a seat (an int), got {_name(v)}")
     if not lo <= v < n:
         raise SaveError(f"{where}: seat {v} does not exist ({n} players: seats 0..{n - 1})")
-    return v
-
-
-def _bool(v: Any, where: str) -> bool:
-    if type(v) is not bool:
-        raise SaveError(f"{where}: expected true or false, got {_name(v)}")
     return v
 
 
@@ -216,15 +211,12 @@ def _cost_value(v: Any, where: str, game: Game) -> None:
             f"{where}: a cost has {COST_PARTS} to {len(Cost._fields)} parts (payment.Cost), got {_name(v)}"
         )
     for i, (name, x) in enumerate(zip(Cost._fields, parts, strict=False)):
-        kind = _COST_TYPES[name]
         w = f"{where}[{i}]"
-        if kind is bool:
-            _bool(x, w)
-        elif kind is int:
+        check_json(_COST_TYPES[name], x, w)  # an int, a bool, or the Elements of a one-of-a-set surcharge
+        if type(x) is int:
             _int(x, w, 0)
-        else:  # the Elements of a one-of-a-set surcharge
-            for j, e in enumerate(_list(x, w)):
-                _int(e, f"{w}[{j}]", 0, NUM_ELEMENTS - 1)
+        for j, e in enumerate(x if type(x) is list else ()):
+            _int(e, f"{w}[{j}]", 0, NUM_ELEMENTS - 1)
 
 
 _COST_TYPES = typing.get_type_hints(Cost)

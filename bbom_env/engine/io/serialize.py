@@ -58,7 +58,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
     d = state.__dict__
     out: dict[str, Any] = {"format": FORMAT, "pack_sha256": hashes}
     for name, enc in _ENCODE:
-        if d[name] or name not in _IF_SET:
+        if name not in _IF_SET or d[name]:
             out[name] = d[name] if enc is None else enc(d[name])
     return out
 
