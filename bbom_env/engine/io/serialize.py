@@ -5,7 +5,7 @@ pack file (``pack_sha256``), so that loading it against an edited pack is refuse
 trusts nothing: ``save_check`` validates the structure, the ids and the invariants, and every
 refusal is a ``SaveError`` naming the field path.
 
-Format 3 writes every field by its declared type (``typed_fields.py``): the decision stack with
+Format 3 writes every field by its declared type (``typed.py``): the decision stack with
 the named keys of ``frames.py``, records (``records.py``) as objects of their field names. Saves
 of formats 1 and 2 (one-letter frame keys, records as positional lists) are upgraded to format 3's
 form, checked as any save, and refused unless replaying their config and history gives the same
@@ -34,10 +34,10 @@ FORMAT = "bbom-state/6"
 # keys, records as positional lists) and 3 (a config without the Dark Matter module's switches)
 # still load, and 4 (a config without the Phobia module's spell_surcharge_element, A-50) and 5
 # (without its cure_cost_mode, V-37): upgraded to format 6, then checked against a replay of their
-# history (_from_old).
+# history (from_dict).
 OLD_FORMATS = ("bbom-state/1", "bbom-state/2", "bbom-state/3", "bbom-state/4", "bbom-state/5")
 # Every saved field of GameState, with its JSON codecs derived from its declared type
-# (``typed_fields.py``): a new field needs no edit here. The config is read by ``check_save``.
+# (``typed.py``): a new field needs no edit here. The config is read by ``check_save``.
 _FIELDS = saved_fields(GameState)
 # Fields written only when not empty (``typed.SAVED_IF_SET``): the module states, so a base game's
 # save is what it was before they existed.
@@ -83,9 +83,7 @@ def from_dict(data: Any) -> GameState:
     return _load(data)
 
 
-def _load(
-    data: dict, keys: frozenset[str] = SAVE_KEYS, hashed: bool = True, replays: tuple = ()
-) -> GameState:
+def _load(data: dict, keys: frozenset = SAVE_KEYS, hashed: bool = True, replays: tuple = ()) -> GameState:
     """The state of a save in format 6's form, checked (``check_save``, then the invariants, which
     also compute the legal moves of the decision); ``replays``: it loads only if replaying its
     history gives it (the arguments of ``_check_replays``)."""
