@@ -299,7 +299,7 @@ def test_a_pickle_with_one_letter_frames_is_refused() -> None:
 
 
 def test_the_save_check_knows_every_value_kind() -> None:
-    from bbom_env.engine.io import save_stack as save_check_stack
+    from bbom_env.engine.io import save_values as save_check_stack
 
     game = save_check_stack.Game(SAVES[0].pack, 2, ("activate",))
     for kind in VALUE_KINDS - {"effect"}:  # effect keys are checked together (save_check_stack._effect)

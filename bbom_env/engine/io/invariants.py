@@ -60,11 +60,8 @@ LIBRARY_SPELLS_DEALT = NUM_ELEMENTS * LIBRARY_LEVELS
 
 def expected_totals() -> dict[int, int]:
     """The fixed number of copies of every card code in a base game (section 1.1)."""
-    out = {c: 0 for c in range(NUM_CODES)}
-    for code in range(NUM_ELEMENT_CODES):
-        out[code] = ELEMENT_CARDS_PER_VALUE[code_value(code)]
-    out[MADNESS] = MADNESS_IN_BOX
-    return out
+    out = {c: ELEMENT_CARDS_PER_VALUE[code_value(c)] for c in range(NUM_ELEMENT_CODES)}
+    return {c: out.get(c, 0) for c in range(NUM_CODES)} | {MADNESS: MADNESS_IN_BOX}
 
 
 def card_totals(state: GameState) -> dict[int, int]:
@@ -103,15 +100,9 @@ def _fail(state: GameState, msg: str) -> AssertionError:
 
 
 def _check_counts(state: GameState) -> None:
-    named: list[tuple[str, list[int]]] = []
-    for i, pl in enumerate(state.players):
-        named += [(f"players[{i}].hand", pl.hand), (f"players[{i}].discard", pl.discard)]
-    named += [
-        ("destroyed", state.destroyed),
-        ("box", state.box),
-        ("reserve1", state.reserve1),
-        ("tokens", state.tokens),
-    ]
+    zones = ("hand", "discard")
+    named = [(f"players[{i}].{k}", getattr(pl, k)) for i, pl in enumerate(state.players) for k in zones]
+    named += [(k, getattr(state, k)) for k in ("destroyed", "box", "reserve1", "tokens")]
     named += [(f"supply[{e}]", s) for e, s in enumerate(state.supply)]
     for name, vec in named:
         for i, v in enumerate(vec):
@@ -155,13 +146,25 @@ def _check_curses(state: GameState) -> None:
                 raise _fail(state, f"track slot {s}: Curse {curse.curse} is stacked, yet does not stack")
 
 
+def crushed_fault(card: int, crushed: int) -> str:
+    """Why ``crushed`` cannot lie crushed under ``card`` in a support slot ("" when it can, or when
+    it is NO_CARD: nothing crushed). Only a Phobia placed on a card crushes it, and never another
+    Phobia (section 9.2, V-21, V-19): a base game, which has no Phobia, has no crushed card."""
+    if crushed != NO_CARD and card < PHOBIA_BASE:
+        return (
+            f"{code_name(crushed)} lies crushed under {code_name(card)}, which is no Phobia "
+            "(only a Phobia crushes the card it is placed on, section 9.2)"
+        )
+    if crushed != NO_CARD and crushed >= PHOBIA_BASE:
+        return f"{code_name(crushed)} is a Phobia; a Phobia is never crushed (V-21, V-19)"
+    return ""
+
+
 def _check_crushed(state: GameState) -> None:
-    """Only a Phobia crushes the card it lies on, and never another Phobia (section 9.2, V-21)."""
     for i, pl in enumerate(state.players):
         for j, slot in enumerate(pl.support):
-            if slot.crushed != NO_CARD and (slot.card < PHOBIA_BASE or slot.crushed >= PHOBIA_BASE):
-                what = f"{code_name(slot.crushed)} crushed under {code_name(slot.card)}"
-                raise _fail(state, f"players[{i}].support[{j}]: {what}")
+            if why := crushed_fault(slot.card, slot.crushed):
+                raise _fail(state, f"players[{i}].support[{j}]: {why}")
 
 
 def _check_tokens(state: GameState) -> None:

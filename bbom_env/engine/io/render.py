@@ -26,22 +26,19 @@ def _counts(v: list[int]) -> str:
     return " ".join(parts) or "-"
 
 
-def _mark(state: GameState, card_id: str) -> str:
-    return state.pack.marked_name(card_id)
-
-
 def render(state: GameState) -> str:
+    mark = state.pack.marked_name
     lines = [
         f"turn {state.turn} round {state.round} marker {state.marker} phase "
         f"{PHASE_NAMES[state.phase]} active P{state.active}"
         + (f" | OVER: {state.outcome} ({state.reason})" if state.over else ""),
         f"madness pile {len(state.madness_pile)}  tokens {state.tokens}  supply "
         + " ".join(f"{ELEMENT_NAMES[e]}:{s[0]}/{s[1]}" for e, s in enumerate(state.supply)),
-        "library tops: " + ", ".join(_mark(state, pile[-1]) if pile else "-" for pile in state.library),
+        "library tops: " + ", ".join(mark(pile[-1]) if pile else "-" for pile in state.library),
     ]
     if 0 < state.round:
         page = state.grimoire[state.round - 1]
-        lines.append(f"monster: {_mark(state, page)}")
+        lines.append(f"monster: {mark(page)}")
     for slot, stack in enumerate(state.track):
         for curse in stack:
             flags = []
@@ -51,17 +48,17 @@ def render(state: GameState) -> str:
                 flags.append(f"tokens {list(curse.tokens)}")
             if curse.madness:
                 flags.append(f"madness under {curse.madness}")
-            lines.append(f"  slot {slot}: {_mark(state, curse.curse)} {' '.join(flags)}".rstrip())
+            lines.append(f"  slot {slot}: {mark(curse.curse)} {' '.join(flags)}".rstrip())
     for i, pl in enumerate(state.players):
         if pl.eliminated:
-            lines.append(f"P{i} {_mark(state, pl.magician)}: eliminated")
+            lines.append(f"P{i} {mark(pl.magician)}: eliminated")
             continue
         spells = ", ".join(
-            _mark(state, s.spell) + ("(ex)" if s.exhausted else "") + ("(neu)" if s.neutralized else "")
+            mark(s.spell) + ("(ex)" if s.exhausted else "") + ("(neu)" if s.neutralized else "")
             for s in pl.spells
         )
         lines.append(
-            f"P{i} {_mark(state, pl.magician)}: hand [{_counts(pl.hand)}] deck {len(pl.deck)} discard "
+            f"P{i} {mark(pl.magician)}: hand [{_counts(pl.hand)}] deck {len(pl.deck)} discard "
             f"[{_counts(pl.discard)}] support [{' '.join(_slot_name(s) for s in pl.support) or '-'}]"
         )
         lines.append(f"    spells: {spells}")

@@ -5,7 +5,7 @@ pack file (``pack_sha256``), so that loading it against an edited pack is refuse
 trusts nothing: ``save_check`` validates the structure, the ids and the invariants, and every
 refusal is a ``SaveError`` naming the field path.
 
-Format 3 writes every field by its declared type (``typed_fields.py``): the decision stack with
+Format 3 writes every field by its declared type (``typed.py``): the decision stack with
 the named keys of ``frames.py``, records (``records.py``) as objects of their field names. Saves
 of formats 1 and 2 (one-letter frame keys, records as positional lists) are upgraded to format 3's
 form, checked as any save, and refused unless replaying their config and history gives the same
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import typing
 from collections.abc import Iterable
 from typing import Any
 
@@ -24,16 +25,8 @@ from bbom_env.engine.cards.pack import Pack
 from bbom_env.engine.core.config import GameConfig
 from bbom_env.engine.core.resolver import IllegalActionError
 from bbom_env.engine.core.rules import pack_spec, switch_defaults
-from bbom_env.engine.core.state import GameState, SaveError
-from bbom_env.engine.model.records import (
-    NO_CARD,
-    CurseOnTrack,
-    HandSource,
-    SpellSlot,
-    SupportSlot,
-    SupportSource,
-    TempModifier,
-)
+from bbom_env.engine.core.state import GameState, PlayerState, SaveError
+from bbom_env.engine.model.records import NO_CARD, HandSource, SupportSlot, SupportSource, is_record_type
 from bbom_env.engine.model.typed import codecs, saved_fields
 
 FORMAT = "bbom-state/6"
@@ -41,19 +34,17 @@ FORMAT = "bbom-state/6"
 # keys, records as positional lists) and 3 (a config without the Dark Matter module's switches)
 # still load, and 4 (a config without the Phobia module's spell_surcharge_element, A-50) and 5
 # (without its cure_cost_mode, V-37): upgraded to format 6, then checked against a replay of their
-# history (_from_old).
+# history (from_dict).
 OLD_FORMATS = ("bbom-state/1", "bbom-state/2", "bbom-state/3", "bbom-state/4", "bbom-state/5")
 # Every saved field of GameState, with its JSON codecs derived from its declared type
-# (``typed_fields.py``): a new field needs no edit here. The config is read by ``check_save``.
+# (``typed.py``): a new field needs no edit here. The config is read by ``check_save``.
 _FIELDS = saved_fields(GameState)
-# Fields written only when not empty (``typed_fields.SAVED_IF_SET``): the module states, so a base
-# game's save is what it was before they existed.
+# Fields written only when not empty (``typed.SAVED_IF_SET``): the module states, so a base game's
+# save is what it was before they existed.
 _IF_SET = frozenset(f.name for f in dataclasses.fields(GameState) if f.metadata.get("if_set"))
 _CODECS = {name: codecs(h, f"GameState.{name}") for name, h in _FIELDS.items()}
-_ENCODE = tuple((name, c[0]) for name, c in _CODECS.items() if name not in _IF_SET)
-_DECODE = tuple((name, c[1]) for name, c in _CODECS.items() if name not in _IF_SET | {"config"})
-_ENCODE_IF_SET = tuple((name, _CODECS[name][0]) for name in sorted(_IF_SET))
-_DECODE_IF_SET = tuple((name, _CODECS[name][1]) for name in sorted(_IF_SET))
+_ENCODE = tuple((name, c[0]) for name, c in _CODECS.items())
+_DECODE = tuple((name, c[1]) for name, c in _CODECS.items() if name != "config")
 _V1_KEYS = frozenset(("format", *_FIELDS))
 SAVE_KEYS = _V1_KEYS | {"pack_sha256"}
 
@@ -68,9 +59,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
     d = state.__dict__
     out: dict[str, Any] = {"format": FORMAT, "pack_sha256": hashes}
     for name, enc in _ENCODE:
-        out[name] = d[name] if enc is None else enc(d[name])
-    for name, enc in _ENCODE_IF_SET:
-        if d[name]:
+        if name not in _IF_SET or d[name]:
             out[name] = d[name] if enc is None else enc(d[name])
     return out
 
@@ -81,18 +70,31 @@ def to_json(state: GameState) -> str:
 
 def from_dict(data: Any) -> GameState:
     """The state of a parsed save; ``SaveError`` (naming the field) when the save is not valid."""
-    from bbom_env.engine.io.save_check import check_save, check_state
-
     fmt = data.get("format") if isinstance(data, dict) else None
     if fmt != FORMAT and fmt not in OLD_FORMATS:
         raise SaveError(f"not a saved bbom state (format {fmt!r}, expected {FORMAT!r})")
     if fmt != FORMAT:
-        return _from_old(data, fmt)
-    if _non_canonical_modules(data):
-        return _from_relabelled(data)
-    config, pack = check_save(data, SAVE_KEYS, hashed=True)
+        # Upgraded to format 6's form, checked as one (a format-1 save has no pack hash) and against
+        # a replay of its history (see the module docstring).
+        v1, why = fmt == "bbom-state/1", f"a {fmt} save loads by replaying its history"
+        return _load(_upgrade(data), _V1_KEYS if v1 else SAVE_KEYS, not v1, (f"the {fmt} save", why, ""))
+    mods = data["config"].get("modules") if type(data.get("config")) is dict else None
+    if type(mods) is list and all(type(m) is str for m in mods) and mods != sorted(mods):
+        return _from_relabelled(data)  # not in the canonical order (``moves.canonical_modules``)
+    return _load(data)
+
+
+def _load(data: dict, keys: frozenset = SAVE_KEYS, hashed: bool = True, replays: tuple = ()) -> GameState:
+    """The state of a save in format 6's form, checked (``check_save``, then the invariants, which
+    also compute the legal moves of the decision); ``replays``: it loads only if replaying its
+    history gives it (the arguments of ``_check_replays``)."""
+    from bbom_env.engine.io.save_check import check_save, check_state
+
+    config, pack = check_save(data, keys, hashed)
     state = decode_fields(data, config, pack)
-    check_state(state)  # the invariants; this also computes the legal moves of the decision
+    if replays:
+        _check_replays(state, *replays)
+    check_state(state)
     return state
 
 
@@ -100,10 +102,7 @@ def decode_fields(data: dict[str, Any], config: GameConfig, pack: Pack) -> GameS
     """The state a save's fields hold, decoded by their declared types, with no check at all:
     ``from_dict`` calls it once ``check_save`` has passed (tests call it on states that are not
     games, to test the codec alone)."""
-    values = {name: data[name] if dec is None else dec(data[name]) for name, dec in _DECODE}
-    for name, dec in _DECODE_IF_SET:
-        if name in data:
-            values[name] = data[name] if dec is None else dec(data[name])
+    values = {name: data[name] if dec is None else dec(data[name]) for name, dec in _DECODE if name in data}
     return GameState(config=config, pack=pack, **values)
 
 
@@ -117,19 +116,29 @@ _OLD_KEYS = {
 _OLD_N = {"menu": "grants", "refresh_choice": "left", "op": "count"}
 
 
-def _fields_of(cls: Any, v: Any) -> Any:
-    """A record written as a positional list (formats 1-2) as the object format 3 writes; anything
-    else is left for the check to refuse."""
-    if type(v) is list and len(v) == len(cls._fields):
-        return dict(zip(cls._fields, v, strict=True))
+def _records(h: Any, v: Any) -> Any:
+    """``v`` of declared type ``h`` with its records written as positional lists (formats 1-2; a
+    support slot as its card alone) as the objects format 3 writes; anything else is left for the
+    check to refuse."""
+    if h is SupportSlot and type(v) is int:
+        v = [v, NO_CARD]
+    if is_record_type(h) and type(v) is list and len(v) == len(h._fields):
+        return dict(zip(h._fields, v, strict=True))
+    if typing.get_origin(h) is list and type(v) is list:
+        return [_records(typing.get_args(h)[0], x) for x in v]
+    if h is PlayerState and type(v) is dict:
+        return {k: _records(_PLAYER_FIELDS.get(k), x) for k, x in v.items()}
     return v
+
+
+_PLAYER_FIELDS = saved_fields(PlayerState)
 
 
 def _old_source(v: Any) -> Any:
     if type(v) is list and len(v) == 2 and v[0] == "h":
-        return _fields_of(HandSource, v[1:])
+        return _records(HandSource, v[1:])
     if type(v) is list and len(v) == 3 and v[0] == "s":
-        return _fields_of(SupportSource, v[1:])
+        return _records(SupportSource, v[1:])
     return v
 
 
@@ -140,20 +149,6 @@ def _old_frame(f: Any) -> Any:
     out = {(n if k == "n" else _OLD_KEYS.get(k, k)): v for k, v in f.items()}
     if type(out.get("picks")) is list:
         out["picks"] = [_old_source(v) for v in out["picks"]]
-    return out
-
-
-def _old_player(d: Any) -> Any:
-    if type(d) is not dict:
-        return d
-    out = dict(d)
-    if type(d.get("support")) is list:
-        out["support"] = [
-            _fields_of(SupportSlot, [c, NO_CARD]) if type(c) is int else c for c in d["support"]
-        ]
-    for key, cls in (("spells", SpellSlot), ("mods", TempModifier)):
-        if type(d.get(key)) is list:
-            out[key] = [_fields_of(cls, v) for v in d[key]]
     return out
 
 
@@ -178,31 +173,12 @@ def _upgrade(data: dict) -> dict:
     out["format"] = FORMAT
     if data.get("format") in ("bbom-state/3", "bbom-state/4", "bbom-state/5"):
         return out
-    if type(data.get("players")) is list:
-        out["players"] = [_old_player(d) for d in data["players"]]
-    if type(data.get("track")) is list:
-        out["track"] = [
-            [_fields_of(CurseOnTrack, c) for c in slot] if type(slot) is list else slot
-            for slot in data["track"]
-        ]
+    for name in ("players", "track"):
+        if name in data:
+            out[name] = _records(_FIELDS[name], data[name])
     if type(data.get("stack")) is list:
         out["stack"] = [_old_frame(f) for f in data["stack"]]
     return out
-
-
-def _from_old(data: dict, fmt: str) -> GameState:
-    """A save of an old format: upgraded to format 6's form and checked as one (a format-1 save has
-    no pack hash), then refused unless replaying its config and history gives the same state,
-    field by field (a seeded game replays exactly)."""
-    from bbom_env.engine.io.save_check import check_save, check_state
-
-    v1 = fmt == "bbom-state/1"
-    upgraded = _upgrade(data)
-    config, pack = check_save(upgraded, _V1_KEYS if v1 else SAVE_KEYS, hashed=not v1)
-    state = decode_fields(upgraded, config, pack)
-    _check_replays(state, f"the {fmt} save", f"a {fmt} save loads by replaying its history")
-    check_state(state)
-    return state
 
 
 def _check_replays(state: GameState, what: str, why: str, note: str = "") -> None:
@@ -238,21 +214,11 @@ def _hashes_in_order(config: GameConfig, order: tuple[str, ...], hashes: list) -
     return hashes
 
 
-def _non_canonical_modules(data: dict) -> bool:
-    """Whether a save names its modules in another order than the canonical one (sorted by name,
-    ``moves.canonical_modules``): written by hand, or before the order was canonical."""
-    config = data.get("config")
-    mods = config.get("modules") if type(config) is dict else None
-    return type(mods) is list and all(type(m) is str for m in mods) and mods != sorted(mods)
-
-
 def _from_relabelled(data: dict) -> GameState:
     """A save whose config names its modules in a non-canonical order. Its config is read in the
     canonical order (a module set is a set), and the save loads only if replaying its history in
     that order gives its state, field by field: a save written before the order was canonical had
     other move ids and another deal, and is refused rather than replayed wrong."""
-    from bbom_env.engine.io.save_check import check_save, check_state
-
     mods = list(data["config"]["modules"])
     canonical = sorted(mods)
     data = {**data, "config": {**data["config"], "modules": canonical}}
@@ -263,15 +229,11 @@ def _from_relabelled(data: dict) -> GameState:
         read = None  # check_save names what is wrong with the config
     if read is not None and type(hashes) is list:
         data["pack_sha256"] = _hashes_in_order(read, tuple(mods), hashes)
-    config, pack = check_save(data, SAVE_KEYS, hashed=True)
-    state = decode_fields(data, config, pack)
     why = (
         f"its modules are read in the canonical order {canonical}; a save written in the order {mods} "
         "before module order was canonical has other move ids and another deal, and cannot be loaded"
     )
-    _check_replays(state, f"the save with config.modules {mods}", why, f" ({why})")
-    check_state(state)
-    return state
+    return _load(data, replays=(f"the save with config.modules {mods}", why, f" ({why})"))
 
 
 def from_json(text: str | bytes) -> GameState:

@@ -26,7 +26,7 @@ a dataclass                     its generated clone    an object of its saved fi
 A module's own part of the state (``rules.Module.state_type``) is a dataclass derived from
 ``ModuleState`` whose fields have types of this table; ``register_state_type`` (called by
 ``rules.register``) compiles its clone and codecs at once, so a field without a rule is refused when
-the module registers. ``typed_checks.check_json`` checks saved data against a declared type before
+the module registers. ``check_json`` checks saved data against a declared type before
 it is decoded (``save_check`` uses it for module states), naming the path of the first bad value.
 
 A type without a rule raises ``TypeError`` naming the class and the field, at import. A field with
@@ -38,11 +38,12 @@ states: a base game's save has no such key).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from bbom_env.engine.model.records import RECORD_BY_FIELDS, RECORD_TYPES, is_record_type
@@ -323,7 +324,7 @@ def _states_from_json(v: dict[str, Any]) -> dict[str, Any]:
 def register_state_type(module: str, cls: type) -> None:
     """Make module ``module``'s state type known: its clone and JSON codecs are compiled now, so a
     field whose type has no rule is refused here (TypeError naming the class and the field), and
-    its default instance must round-trip through ``typed_checks.check_json`` and the codecs."""
+    its default instance must round-trip through ``check_json`` and the codecs."""
 
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls) and issubclass(cls, ModuleState)):
         raise TypeError(f"module {module!r}: state_type {cls!r} is not a dataclass derived from ModuleState")
@@ -358,15 +359,17 @@ class JSONShapeError(ValueError):
     """Saved data that does not fit its declared type; the message starts with the value's path."""
 
 
-def _shown(v: Any) -> str:
+def shown(v: Any) -> str:
+    """A value as an error message shows it: its repr, cut to 60 characters."""
     text = repr(v)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _object(v: Any, where: str, keys: tuple[str, ...], optional: frozenset[str] = frozenset()) -> dict:
+def check_object(v: Any, where: str, keys: Collection[str], optional: frozenset[str] = frozenset()) -> dict:
+    """``v`` is an object of exactly the keys ``keys`` (those of ``optional`` may be absent)."""
     if type(v) is not dict:
-        raise JSONShapeError(f"{where}: expected an object, got {_shown(v)}")
-    missing = [k for k in keys if k not in v and k not in optional]
+        raise JSONShapeError(f"{where}: expected an object, got {shown(v)}")
+    missing = sorted(set(keys) - optional - set(v))
     if missing:
         raise JSONShapeError(f"{where}: missing field(s) {missing}")
     extra = sorted(map(str, set(v) - set(keys)))
@@ -375,7 +378,7 @@ def _object(v: Any, where: str, keys: tuple[str, ...], optional: frozenset[str] 
     return v
 
 
-_SCALAR_NAMES = {bool: "true or false", int: "an int", float: "a number", str: "a string"}
+_SCALAR_NAMES = {bool: "true or false", int: "an int", float: "a number", str: "a string", type(None): "null"}
 
 
 def check_json(h: Any, v: Any, where: str) -> None:
@@ -385,56 +388,52 @@ def check_json(h: Any, v: Any, where: str) -> None:
     (``ext.toy.omens[2].element: expected an int, got 'x'``). Ranges and ids are the module's
     invariants' business, not the type's."""
     origin = typing.get_origin(h)
-    if h in _SCALAR_NAMES or h is type(None):
-        _check_scalar(h, v, where)
+    if h in _SCALAR_NAMES:  # an int is a number too
+        if not (type(v) is h or (h is float and type(v) is int)):
+            raise JSONShapeError(f"{where}: expected {_SCALAR_NAMES[h]}, got {shown(v)}")
     elif h is Any or h is tuple or h is Mapping or origin is Mapping or _is_frame_dict(h):
         return  # undeclared values: the codec takes any JSON (frames are checked by their schema)
     elif _is_optional(h):
         if v is not None:
             check_json(_inner_optional(h), v, where)
-    elif is_record_type(h):
-        hints = typing.get_type_hints(h)
-        _object(v, where, h._fields)
-        for name in h._fields:
-            check_json(hints[name], v[name], f"{where}.{name}")
-    elif origin is list or origin is tuple:
-        _check_sequence(h, origin, v, where)
-    elif origin is dict:
-        if type(v) is not dict:
-            raise JSONShapeError(f"{where}: expected an object, got {_shown(v)}")
-        for k, x in v.items():
-            check_json(_args(h)[1], x, f"{where}.{k}")
-    elif dataclasses.is_dataclass(h) and isinstance(h, type):
-        _check_dataclass(h, v, where)
+    elif origin is list or origin is tuple or origin is dict:
+        _check_items(h, origin, v, where)
+    elif is_record_type(h) or (dataclasses.is_dataclass(h) and isinstance(h, type)):
+        fields, optional = _object_fields(h)
+        check_object(v, where, fields, optional)
+        for name, t in fields.items():
+            if name in v:
+                check_json(t, v[name], f"{where}.{name}")
     else:
         raise TypeError(f"{where}: no check rule for the type {h}")
 
 
-def _check_scalar(h: Any, v: Any, where: str) -> None:
-    """bool, int, float (an int is a number too), str, or None (null)."""
-    if h is type(None):
-        if v is not None:
-            raise JSONShapeError(f"{where}: expected null, got {_shown(v)}")
-    elif not (type(v) is h or (h is float and type(v) is int)):
-        raise JSONShapeError(f"{where}: expected {_SCALAR_NAMES[h]}, got {_shown(v)}")
+@functools.cache
+def _object_fields(h: type) -> tuple[dict[str, Any], frozenset[str]]:
+    """The saved fields of a record or a dataclass with their types, and those that may be absent
+    (a dataclass field written only when set)."""
+    if is_record_type(h):
+        hints = typing.get_type_hints(h)
+        return {name: hints[name] for name in h._fields}, frozenset()  # type: ignore[attr-defined]
+    return saved_fields(h), frozenset(f.name for f in dataclasses.fields(h) if f.metadata.get("if_set"))
 
 
-def _check_sequence(h: Any, origin: Any, v: Any, where: str) -> None:
-    """A list, or a tuple (written as a list) of its declared length, each item checked."""
-    if type(v) is not list:
-        raise JSONShapeError(f"{where}: expected a list, got {_shown(v)}")
+def _check_items(h: Any, origin: Any, v: Any, where: str) -> None:
+    """A dict (an object), a list, or a tuple (written as a list) of its declared length, each item
+    checked."""
     args = _args(h)
-    if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis) and len(v) != len(args):
+    if origin is dict:
+        if type(v) is not dict:
+            raise JSONShapeError(f"{where}: expected an object, got {shown(v)}")
+        for k, x in v.items():
+            check_json(args[1], x, f"{where}.{k}")
+        return
+    if type(v) is not list:
+        raise JSONShapeError(f"{where}: expected a list, got {shown(v)}")
+    same = origin is list or (len(args) == 2 and args[1] is Ellipsis)  # one type for every item
+    if not same and len(v) != len(args):
         raise JSONShapeError(f"{where}: expected {len(args)} items, got {len(v)}")
+    if same and all(type(x) is args[0] for x in v):
+        return  # a long list of scalars (a history) in one pass
     for i, x in enumerate(v):
-        check_json(args[0] if origin is list or args[-1] is Ellipsis else args[i], x, f"{where}[{i}]")
-
-
-def _check_dataclass(h: type, v: Any, where: str) -> None:
-    """An object of exactly the saved fields (those written only when set may be absent)."""
-    fields = saved_fields(h)
-    optional = frozenset(f.name for f in dataclasses.fields(h) if f.metadata.get("if_set"))
-    _object(v, where, tuple(fields), optional)
-    for name, t in fields.items():
-        if name in v:
-            check_json(t, v[name], f"{where}.{name}")
+        check_json(args[0] if same else args[i], x, f"{where}[{i}]")
