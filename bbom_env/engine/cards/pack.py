@@ -50,7 +50,7 @@ from bbom_env.engine.cards.checks import (
     read_pack_file,
     req,
 )
-from bbom_env.engine.cards.module_checks import MODULE_SECTIONS
+from bbom_env.engine.cards.module_checks import MODULE_SECTIONS, card_tables
 from bbom_env.engine.cards.vocab import PackError, ops_used, show
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
@@ -123,38 +123,26 @@ class Pack:
     def marked_name(self, card_id: str) -> str:
         """The card's name with its provenance mark (``*`` reconstructed, ``~`` partial), as every
         view shows it (README policy 2); an unknown id as it is."""
-        card = (
-            self.spells.get(card_id)
-            or self.curses.get(card_id)
-            or self.pages.get(card_id)
-            or self.magicians.get(card_id)
-            or self.module_card(card_id)
-        )
+        card = self._card(card_id)
         return marked(self.card_name(card_id), card.provenance) if card is not None else card_id
 
     def card_name(self, card_id: str) -> str:
-        for table in (self.spells, self.curses, self.magicians):
-            if card_id in table:
-                return table[card_id].name
-        if card_id in self.pages:
-            page = self.pages[card_id]
-            return page.monster.name if page.monster else page.name or page.id
-        card = self.module_card(card_id)
+        card = self._card(card_id)
+        if isinstance(card, GrimoirePage):
+            return card.monster.name if card.monster else card.name or card.id
         return card.name if card is not None else card_id
+
+    def _card(self, card_id: str) -> Any:
+        """The card of this id, a base table's before a module section's; None for an unknown id."""
+        return next((table[card_id] for table in card_tables(self).values() if card_id in table), None)
 
     def module_card(self, card_id: str) -> Any:
         """The card of a module section with this id, or None (a base pack has none)."""
-        for cards in self.sections.values():
-            if card_id in cards:
-                return cards[card_id]
-        return None
+        return next((cards[card_id] for cards in self.sections.values() if card_id in cards), None)
 
     def section_of(self, card_id: str) -> str | None:
         """The module section holding this card id, or None."""
-        for name, cards in self.sections.items():
-            if card_id in cards:
-                return name
-        return None
+        return next((name for name, cards in self.sections.items() if card_id in cards), None)
 
 
 T = TypeVar("T")
@@ -396,6 +384,7 @@ def _with_module_cards(pack: Pack, modules: tuple[str, ...]) -> Pack:
         pages=tables["grimoire"],
         effects={},
         spec=(*pack.spec, modules),
+        indexes={},  # its own: replace() would share the unmerged pack's
     )
     _index_effects(merged)
     for m in merged.magicians.values():

@@ -69,61 +69,35 @@ RULE_POINT_NAMES = (
 REPLACE_VALUE = IntRange(0, 10)
 
 # Parameter spec: name -> (kind, default). kind is a tuple of allowed strings, an IntRange, or one
-# of "count", "bool", "ops", "mod".
+# of "count", "bool", "ops", "mod". Most ops start with a target ("you") and a count (1).
+_TC: dict[str, tuple[Any, Any]] = {"target": (TARGETS, "you"), "count": ("count", 1)}
+_OPTIONAL: dict[str, tuple[Any, Any]] = {"optional": ("bool", False)}
+_FILTER = (("any", "element", "madness"), "any")
+_HAND_OR_DISCARD = (("hand", "discard"), "hand")
 OP_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
-    "draw": {"target": (TARGETS, "you"), "count": ("count", 1)},
-    "discard": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
-        "from": (("hand", "support"), "hand"),
-        "filter": (("any", "element", "madness"), "any"),
-        "optional": ("bool", False),
-    },
+    "draw": {**_TC},
+    "discard": {**_TC, "from": (("hand", "support"), "hand"), "filter": _FILTER, **_OPTIONAL},
     "destroy": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
+        **_TC,
         "from": (("hand", "discard", "support", "deck_top"), "hand"),
-        "filter": (("any", "element", "madness"), "any"),
-        "optional": ("bool", False),
+        "filter": _FILTER,
+        **_OPTIONAL,
     },
-    "place_in_support": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
-        "optional": ("bool", False),
-    },
+    "place_in_support": {**_TC, **_OPTIONAL},
     "receive_madness": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
+        **_TC,
         "to": (("discard", "support", "deck_top", "hand"), "discard"),
         "full_support": (("exceed", "replace"), "exceed"),
     },
-    "cure": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
-        "from": (("hand", "support", "discard", "deck", "discard_and_deck"), "hand"),
-    },
+    "cure": {**_TC, "from": (("hand", "support", "discard", "deck", "discard_and_deck"), "hand")},
     "exchange": {"target": (TARGETS, "a_player"), "count": ("count", 1)},
     "neutralize_curse": {"count": ("count", 1)},
-    "neutralize_spell": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
-        "duration": (("until_next_monster", "this_turn"), "until_next_monster"),
-    },
-    "exhaust_spell": {"target": (TARGETS, "you"), "count": ("count", 1)},
-    "refresh_spell": {"target": (TARGETS, "you"), "count": ("count", 1)},
-    "lose_spell": {"target": (TARGETS, "you"), "count": ("count", 1)},
-    "put_on_top": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
-        "from": (("hand", "discard"), "hand"),
-        "optional": ("bool", False),
-    },
-    "upgrade": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
-        "from": (("hand", "discard"), "hand"),
-        "optional": ("bool", False),
-    },
+    "neutralize_spell": {**_TC, "duration": (("until_next_monster", "this_turn"), "until_next_monster")},
+    "exhaust_spell": {**_TC},
+    "refresh_spell": {**_TC},
+    "lose_spell": {**_TC},
+    "put_on_top": {**_TC, "from": _HAND_OR_DISCARD, **_OPTIONAL},
+    "upgrade": {**_TC, "from": _HAND_OR_DISCARD, **_OPTIONAL},
     "grant_actions": {"target": (TARGETS, "another_player"), "count": ("count", 1)},
     "add_tokens": {
         "curse": (("choose", "slot", "all"), "choose"),
@@ -134,14 +108,13 @@ OP_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
     "remove_tokens": {"curse": (("choose", "all"), "choose"), "count": ("count", 1)},
     "move_marker": {"steps": (IntRange(-5, 5), -1)},  # the track has 5 spaces after Invocation
     "gain": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
+        **_TC,
         "element": (ELEMENT_NAMES + ("choose", "spell"), "choose"),
         "value": (IntRange(1, 3), 2),
         "to": (("discard", "hand", "deck_top"), "discard"),
     },
     "madness_under_curses": {},
-    "discard_deck_top": {"target": (TARGETS, "you"), "count": ("count", 1)},
+    "discard_deck_top": {**_TC},
     "destroy_curse": {"count": ("count", 1), "reward": ("bool", False)},
     "modifier": {
         "target": (TARGETS, "you"),
