@@ -23,7 +23,7 @@ from bbom_env.engine.cards.checks import (
     req,
     starting_deck,
 )
-from bbom_env.engine.cards.vocab import PackError, normalize_effect, normalize_mod, show
+from bbom_env.engine.cards.vocab import PackError, normalize_effect, normalize_mod, show, walk_ops
 from bbom_env.engine.model.constants import ELEMENT_NAMES, MAX_SPELLS
 
 CURSE_TYPES = ELEMENT_NAMES + ("multi",)
@@ -218,14 +218,12 @@ def check_arrival(arrival: tuple[dict, ...] | list[dict], where: str) -> None:
     only (the Active Player is whoever's turn it is; "until the next Monster" would follow that
     player into other turns), so the modifier op must say ``duration = "this_turn"``; an omitted
     duration (the vocabulary's default, "until_next_monster") is refused too, naming the field."""
-    for i, op in enumerate(arrival):
+    for path, op in walk_ops(arrival):
         if op["op"] == "modifier" and op.get("target") == "active" and op["duration"] != "this_turn":
             raise PackError(
-                f"{where}[{i}].duration: {show(op['duration'])}; a Monster's arrival modifier aimed at the "
+                f"{where}{path}.duration: {show(op['duration'])}; a Monster's arrival modifier aimed at the "
                 'Active Player lasts this turn only: write duration = "this_turn" (V-39)'
             )
-        if op["op"] == "may":
-            check_arrival(op["ops"], f"{where}[{i}].ops")
 
 
 def _page(e: dict, where: str) -> GrimoirePage:

@@ -155,14 +155,9 @@ def marked(name: str, prov: str) -> str:
 
 
 def labels(entry: dict, where: str) -> dict[str, str]:
-    """``provenance``'s four labels as the keyword arguments of a card record."""
-    prov, source, notes, known = provenance(entry, where)
-    return {"provenance": prov, "source": source, "notes": notes, "known": known}
-
-
-def provenance(entry: dict, where: str) -> tuple[str, str, str, str]:
-    """(provenance, source, notes, known) of a card or the round track. A partial card says in
-    ``known`` which part is the real card's (shown next to its ``~`` mark); no other card has one."""
+    """``provenance``, ``source``, ``notes`` and ``known`` of a card or the round track, as the
+    keyword arguments of a card record. A partial card says in ``known`` which part is the real
+    card's (shown next to its ``~`` mark); no other card has one."""
     prov = choice(entry, "provenance", where, PROVENANCES)
     source = opt(entry, "source", "", where, str)
     if prov in ("printed", "partial") and not source:
@@ -174,7 +169,7 @@ def provenance(entry: dict, where: str) -> tuple[str, str, str, str]:
     if prov != "partial" and "known" in entry:
         whole = "all of it is known" if prov == "printed" else "none of it is known"
         raise PackError(f"{where}.known: only a partial card has a known part (a {prov} card: {whole})")
-    return prov, source, notes, known
+    return {"provenance": prov, "source": source, "notes": notes, "known": known}
 
 
 def check_fields(entry: dict, allowed: set[str], where: str) -> None:
@@ -278,23 +273,15 @@ def check_new_section(module: str, section: PackSection, known: dict[str, tuple[
         raise ValueError(f"pack section {section.name!r} is already declared by module {owner[0]!r}")
 
 
-def module_card_parser(section: PackSection) -> Callable[[dict, str], Any]:
+def parse_module_card(section: PackSection, entry: dict, where: str) -> Any:
     """The loader's parser of one entry of a module section: the module's, then the checks that
     every card has (its id kept, a name, a provenance)."""
-    return lambda entry, where: _module_card(section, entry, where)
-
-
-def _module_card(section: PackSection, entry: dict, where: str) -> Any:
     card = section.parse(entry, where)
-    for attr in ("id", "name", "provenance"):
-        if not isinstance(getattr(card, attr, None), str):
-            raise TypeError(
-                f"{where}: the parser of section {section.name!r} returned a card without {attr!r}"
-            )
-    if card.id != entry["id"] or card.provenance not in PROVENANCES:
+    got = {attr: getattr(card, attr, None) for attr in ("id", "name", "provenance")}
+    if got["id"] != entry["id"] or not isinstance(got["name"], str) or got["provenance"] not in PROVENANCES:
         raise TypeError(
-            f"{where}: the parser of section {section.name!r} returned id {card.id!r} / provenance "
-            f"{card.provenance!r}: keep the entry's id and read provenance with pack_checks.provenance"
+            f"{where}: the parser of section {section.name!r} returned a card with {got}: keep the "
+            "entry's id, give it a name and read provenance with checks.labels"
         )
     return card
 
@@ -367,11 +354,9 @@ def _check_starting_decks(pack: Pack, origin: dict[str, str]) -> None:
     n = min(MAX_PLAYERS, len(pack.magicians))
     decks = {m.id: Counter(m.starting_deck) for m in pack.magicians.values()}
     for e, el in enumerate(ELEMENT_NAMES):
-        c1, c2, c3 = (element_code(e, v) for v in (1, 2, 3))
+        c1, c2 = element_code(e, 1), element_code(e, 2)
         for label, codes, limit in (
-            (f"{el}-1", (c1,), ELEMENT_CARDS_PER_VALUE[1]),
-            (f"{el}-2", (c2,), ELEMENT_CARDS_PER_VALUE[2]),
-            (f"{el}-3", (c3,), ELEMENT_CARDS_PER_VALUE[3]),
+            *((f"{el}-{v}", (element_code(e, v),), ELEMENT_CARDS_PER_VALUE[v]) for v in (1, 2, 3)),
             (f"{el}-1 in Nightmare (value-2 cards start as value-1)", (c1, c2), ELEMENT_CARDS_PER_VALUE[1]),
         ):
             need = {mid: sum(deck[c] for c in codes) for mid, deck in decks.items()}

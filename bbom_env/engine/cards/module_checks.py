@@ -9,10 +9,9 @@ Every error is a PackError naming the file, the card and the field.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from bbom_env.engine.cards.vocab import BASE_MODIFIER_KINDS, BASE_OPS, PackError
+from bbom_env.engine.cards.vocab import BASE_MODIFIER_KINDS, BASE_OPS, PackError, walk_ops
 
 if TYPE_CHECKING:
     from bbom_env.engine.cards.pack import Pack, PackSection
@@ -51,14 +50,6 @@ def _module_uses(pack: Pack) -> tuple[tuple[_Use, ...], tuple[_Use, ...]]:
     return found
 
 
-def _walk(effect: Any, path: str = "") -> Iterator[tuple[str, dict]]:
-    """(path, op) of every op of an effect, those nested in ``may`` included."""
-    for i, op in enumerate(effect):
-        yield f"{path}[{i}]", op
-        if op["op"] == "may":
-            yield from _walk(op["ops"], f"{path}[{i}].ops")
-
-
 def _find_uses(pack: Pack) -> tuple[tuple[_Use, ...], tuple[_Use, ...]]:
     base = set(BASE_MODIFIER_KINDS)
     files = " + ".join(pack.files)
@@ -80,7 +71,7 @@ def _find_uses(pack: Pack) -> tuple[tuple[_Use, ...], tuple[_Use, ...]]:
             field = f"ability[{part[len('trigger') :]}].effect"
         else:
             field = "monster.arrival" if part == "arrival" else part
-        for path, op in _walk(effect):
+        for path, op in walk_ops(effect):
             if op["op"] not in BASE_OPS:
                 ops.append((op["op"], f"{origin[cid]}: card '{cid}'.{part}{path}.op", owner.get(cid, "")))
             if op["op"] == "modifier" and op["mod"]["kind"] not in base:

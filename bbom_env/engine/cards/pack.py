@@ -17,7 +17,7 @@ import dataclasses
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
@@ -43,10 +43,10 @@ from bbom_env.engine.cards.checks import (
     check_magician_layout,
     check_new_section,
     check_pack,
+    labels,
     marked,
-    module_card_parser,
     opt,
-    provenance,
+    parse_module_card,
     read_pack_file,
     req,
 )
@@ -111,14 +111,8 @@ class Pack:
         return self.effects[(src, part)]
 
     def all_ops(self) -> set[str]:
-        out: set[str] = set()
-        for eff in self.effects.values():
-            out |= ops_used(list(eff))
-        for m in self.magicians.values():
-            for mod in m.mods:
-                if mod["kind"] == "trigger":
-                    out |= ops_used(mod["effect"])
-        return out
+        """Every op of the pack's effects (a Magician's trigger effects are indexed too)."""
+        return set().union(*map(ops_used, self.effects.values()))
 
     def marked_name(self, card_id: str) -> str:
         """The card's name with its provenance mark (``*`` reconstructed, ``~`` partial), as every
@@ -215,7 +209,7 @@ def _entries(raw: dict, path: Path) -> dict[str, dict[str, Any]]:
         )
     parsers: dict[str, Callable[[dict, str], Any]] = dict(_SECTIONS)
     for name in sorted(set(raw) & set(modules)):
-        parsers[name] = module_card_parser(modules[name])
+        parsers[name] = partial(parse_module_card, modules[name])
     out: dict[str, dict[str, Any]] = {s: {} for s in parsers}
     seen: dict[str, str] = {}  # id -> section: effects are looked up by card id alone
     for section, parse in parsers.items():
@@ -254,8 +248,7 @@ def _round_track(rt: Any, path: Path) -> tuple[tuple[tuple[int, ...], ...], str]
             # With the Monster's 3 symbols, the Multi-Element Curses must fit the track's 5 slots.
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_EXTRA_CURSES:
                 raise PackError(f"{where}.levels[{li}][{ri}]: expected {allowed}, got {show(v)}")
-    prov, _, _, _ = provenance(rt, where)
-    return tuple(tuple(r) for r in levels), prov
+    return tuple(tuple(r) for r in levels), labels(rt, where)["provenance"]
 
 
 def load_pack(
@@ -348,15 +341,14 @@ def _load_cached(name: str, overrides: tuple[str, ...], modules: tuple[str, ...]
     return pack
 
 
-_BASE_TABLE_FIELD = {"magician": "magicians", "curse": "curses", "grimoire": "pages"}
-_BASE_TYPE: dict[str, type] = {"magician": Magician, "curse": Curse, "grimoire": GrimoirePage}
+_BASE_TYPE: dict[str, Any] = {"magician": Magician, "curse": Curse, "grimoire": GrimoirePage}
 
 
 def _with_module_cards(pack: Pack, modules: tuple[str, ...]) -> Pack:
     """The pack of a game with ``modules``: each of their sections with a ``base_table`` adds its
     cards, made base cards by ``to_base``, to that table (after the base cards: the base cards'
     order, which setup sorts anyway, never moves)."""
-    tables: dict[str, dict[str, Any]] = {t: dict(getattr(pack, f)) for t, f in _BASE_TABLE_FIELD.items()}
+    tables: dict[str, dict[str, Any]] = {t: dict(card_tables(pack)[t]) for t in _BASE_TYPE}
     files = " + ".join(pack.files)
     for section, cards in pack.sections.items():
         module, spec = MODULE_SECTIONS[section]
@@ -367,12 +359,9 @@ def _with_module_cards(pack: Pack, modules: tuple[str, ...]) -> Pack:
         for cid, card in cards.items():
             base: Any = spec.to_base(card)
             want = _BASE_TYPE[spec.base_table]
-            if type(base) is not want or (getattr(base, "id", None), getattr(base, "module", None)) != (
-                cid,
-                module,
-            ):
+            if type(base) is not want or (base.id, base.module) != (cid, module):
                 raise TypeError(
-                    f"{' + '.join(pack.files)}: {section} '{cid}': to_base of module {module!r} returned "
+                    f"{files}: {section} '{cid}': to_base of module {module!r} returned "
                     f"{type(base).__name__} id {getattr(base, 'id', None)!r}; expected a {want.__name__} "
                     f"with the same id and module={module!r}"
                 )
@@ -389,7 +378,7 @@ def _with_module_cards(pack: Pack, modules: tuple[str, ...]) -> Pack:
     _index_effects(merged)
     for m in merged.magicians.values():
         if m.module:
-            check_magician_layout(m, f"{' + '.join(pack.files)}: magician '{m.id}'")
+            check_magician_layout(m, f"{files}: magician '{m.id}'")
     return merged
 
 
@@ -399,8 +388,7 @@ def _index_effects(pack: Pack) -> None:
     for c in pack.curses.values():
         pack.effects[(c.id, "effect")] = c.effect
     for p in pack.pages.values():
-        pack.effects[(p.id, "bonus")] = p.bonus
-        pack.effects[(p.id, "failure")] = p.failure
+        pack.effects.update({(p.id, "bonus"): p.bonus, (p.id, "failure"): p.failure})
         if p.monster:
             pack.effects[(p.id, "arrival")] = p.monster.arrival
     for m in pack.magicians.values():

@@ -9,6 +9,7 @@ so the interpreter (``ops.py``) never guesses. Validation errors name the file, 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,13 +148,14 @@ BASE_MODIFIER_KINDS: tuple[str, ...] = tuple(sorted(MOD_SCHEMAS))  # the base ga
 # game whose module set declares it (``Module.modifier_kinds``;
 # ``pack_module_checks.check_module_kinds`` refuses the game otherwise), so a base game never
 # sees them. A module adds kinds of its own with ``Module.modifier_schemas``
-# (``register_mod_kind``).
+# (``register_mod_kind``, to ALL_MOD_SCHEMAS alone).
 MODULE_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
     "replace": {"point": (RULE_POINT_NAMES, None), "value": (REPLACE_VALUE, None)},
     "lose_ability": {},
     "cure_only": {},
 }
-# Every kind a pack file may be written with: the base's, then the module kinds (see above).
+# Every kind a pack file may be written with: the base's, then the module kinds (see above), then
+# the registered modules' own kinds.
 ALL_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {**MOD_SCHEMAS, **MODULE_MOD_SCHEMAS}
 
 
@@ -189,24 +191,14 @@ def unregister_op(name: str) -> None:
 def register_mod_kind(kind: str, schema: dict[str, tuple[Any, Any]]) -> None:
     """Make a module's own modifier kind known to the pack loader (``rules.register`` calls it)."""
     _check_new("modifier kind", kind, ALL_MOD_SCHEMAS, schema, "kind")
-    MODULE_MOD_SCHEMAS[kind] = schema
     ALL_MOD_SCHEMAS[kind] = schema
 
 
 def unregister_mod_kind(kind: str) -> None:
     """Forget a module's own kind (``rules.unregister``); the base's and the engine's stay."""
-    if kind in MOD_SCHEMAS or kind in ENGINE_MODULE_KINDS:
+    if kind in MOD_SCHEMAS or kind in MODULE_MOD_SCHEMAS:
         raise ValueError(f"modifier kind {kind!r} belongs to the engine and cannot be unregistered")
-    MODULE_MOD_SCHEMAS.pop(kind, None)
     ALL_MOD_SCHEMAS.pop(kind, None)
-
-
-def mod_schema(kind: str) -> dict[str, tuple[Any, Any]]:
-    """The schema of a known modifier kind (base or module); KeyError for an unknown one."""
-    return ALL_MOD_SCHEMAS[kind]
-
-
-ENGINE_MODULE_KINDS: tuple[str, ...] = tuple(MODULE_MOD_SCHEMAS)
 
 
 _COUNT_FORMS = f"an int 0..{MAX_COUNT}, 'X', '<k>X' (k 1..{MAX_X_FACTOR}) or 'all'"
@@ -335,11 +327,15 @@ def normalize_mod(mod: Any, where: str, allow_trigger: bool = True, depth: int =
     return out
 
 
-def ops_used(effect: list[dict]) -> set[str]:
-    """Every op name in an effect, nested ones included (for vocabulary coverage tests)."""
-    out: set[str] = set()
-    for op in effect:
-        out.add(op["op"])
+def walk_ops(effect: Iterable[dict], path: str = "") -> Iterator[tuple[str, dict]]:
+    """(path, op) of every op of a normalised effect, those nested in ``may`` included: the path
+    from the effect, e.g. ``[0].ops[1]``."""
+    for i, op in enumerate(effect):
+        yield f"{path}[{i}]", op
         if op["op"] == "may":
-            out |= ops_used(op["ops"])
-    return out
+            yield from walk_ops(op["ops"], f"{path}[{i}].ops")
+
+
+def ops_used(effect: Iterable[dict]) -> set[str]:
+    """Every op name in an effect, nested ones included (for vocabulary coverage tests)."""
+    return {op["op"] for _path, op in walk_ops(effect)}
