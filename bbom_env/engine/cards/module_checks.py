@@ -109,13 +109,8 @@ def check_module_kinds(pack: Pack, modules: tuple[str, ...], allowed: tuple[str,
     is ``rules.ruleset(modules).modifier_kinds``): a base game never sees a module's kind. The
     cards of a module's own section count only in a game with that module (no other game reads
     them: a pack may hold the Vth Element's cards and still serve base games)."""
-    _refuse_uses(
-        _module_uses(pack)[0],
-        modules,
-        allowed,
-        "modifier kind",
-        f"declare it (they allow {sorted(allowed)}); name the module that declares it in GameConfig.modules",
-    )
+    fix = f"declare it (they allow {sorted(allowed)}); name the module that declares it in GameConfig.modules"
+    _refuse_uses(_module_uses(pack)[0], modules, allowed, "modifier kind", fix)
 
 
 def _refuse_uses(

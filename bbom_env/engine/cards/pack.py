@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
@@ -36,12 +37,10 @@ from bbom_env.engine.cards.card_types import (
 from bbom_env.engine.cards.checks import (
     MAX_EXTRA_CURSES,
     PROVENANCES,
-    RESERVED_SECTIONS,
     PackSection,
     card_id,
     check_fields,
     check_magician_layout,
-    check_new_section,
     check_pack,
     labels,
     marked,
@@ -69,7 +68,6 @@ __all__ = [  # re-exported
     "Spell",
     "check_new_section",
 ]
-_SECTIONS = BASE_PARSERS  # the base sections' entry parsers (card_types.py)
 
 
 @dataclass(frozen=True)
@@ -163,7 +161,31 @@ class PackIndex(Generic[T]):
 
 
 # MODULE_SECTIONS (module_checks.py): section name -> (module, section), while registered.
-assert frozenset({"pack", "round_track", *_SECTIONS}) == RESERVED_SECTIONS
+# Names a module's section cannot take: the base game's tables and sections; the base tables a
+# module section may add its cards to (``PackSection.base_table``).
+RESERVED_SECTIONS = frozenset({"pack", "round_track", *BASE_PARSERS})
+_BASE_TYPE: dict[str, Any] = {"magician": Magician, "curse": Curse, "grimoire": GrimoirePage}
+
+
+def check_new_section(module: str, section: PackSection, known: dict[str, tuple[str, PackSection]]) -> None:
+    """ValueError when ``section`` cannot be registered for ``module`` (``known``: the sections
+    registered so far, ``cards.MODULE_SECTIONS``); nothing is changed."""
+    if not isinstance(section, PackSection):
+        raise TypeError(f"module {module!r}: pack_sections holds {section!r}, not a cards.PackSection")
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", section.name) or section.name in RESERVED_SECTIONS:
+        raise ValueError(
+            f"module {module!r}: pack section {section.name!r} must be a new name of lower-case letters, "
+            f"digits and '_' (the base game has {sorted(RESERVED_SECTIONS)})"
+        )
+    table = section.base_table
+    if table not in ("", *_BASE_TYPE) or bool(table) != (section.to_base is not None):
+        raise ValueError(
+            f"module {module!r}: pack section {section.name!r}: base_table must be one of "
+            f"{sorted(_BASE_TYPE)} with a to_base function, or '' without one"
+        )
+    owner = known.get(section.name)
+    if owner is not None and owner != (module, section):
+        raise ValueError(f"pack section {section.name!r} is already declared by module {owner[0]!r}")
 
 
 def register_section(module: str, section: PackSection) -> None:
@@ -191,25 +213,23 @@ def _meta(raw: dict, path: Path) -> dict:
     if not isinstance(meta, dict):
         raise PackError(f"{where}: [pack] must be a table (id, name, version), got {show(meta)}")
     check_fields(meta, {"id", "name", "version"}, where)
-    opt(meta, "id", "", where, str)
-    opt(meta, "name", "", where, str)
-    opt(meta, "version", "", where, (int, str))
+    for key, kind in (("id", str), ("name", str), ("version", (int, str))):
+        opt(meta, key, "", where, kind)
     return meta
 
 
 def _entries(raw: dict, path: Path) -> dict[str, dict[str, Any]]:
     """The cards of every section of one file: the base sections always, a module's when present."""
-    modules = {name: spec for name, (_module, spec) in MODULE_SECTIONS.items()}
-    unknown = sorted(set(raw) - set(_SECTIONS) - set(modules) - {"pack", "round_track"})
+    unknown = sorted(set(raw) - RESERVED_SECTIONS - set(MODULE_SECTIONS))
     if unknown:
-        from_modules = f"; of the registered modules: {sorted(modules)}" if modules else ""
+        from_modules = f"; of the registered modules: {sorted(MODULE_SECTIONS)}" if MODULE_SECTIONS else ""
         raise PackError(
-            f"{path}: unknown section(s) {show(unknown)}; known: pack, round_track, {sorted(_SECTIONS)}"
+            f"{path}: unknown section(s) {show(unknown)}; known: pack, round_track, {sorted(BASE_PARSERS)}"
             f"{from_modules} (a module's section is known while its module is registered)"
         )
-    parsers: dict[str, Callable[[dict, str], Any]] = dict(_SECTIONS)
-    for name in sorted(set(raw) & set(modules)):
-        parsers[name] = partial(parse_module_card, modules[name])
+    parsers: dict[str, Callable[[dict, str], Any]] = dict(BASE_PARSERS)
+    for name in sorted(set(raw) & set(MODULE_SECTIONS)):
+        parsers[name] = partial(parse_module_card, MODULE_SECTIONS[name][1])
     out: dict[str, dict[str, Any]] = {s: {} for s in parsers}
     seen: dict[str, str] = {}  # id -> section: effects are looked up by card id alone
     for section, parse in parsers.items():
@@ -297,30 +317,28 @@ def _load_cached(name: str, overrides: tuple[str, ...], modules: tuple[str, ...]
     if modules:
         return _with_module_cards(_load_cached(name, overrides), modules)
     path = resolve_pack_path(name)
-    raw = read_pack_file(path, _NOT_FOUND)
-    meta = _meta(raw, path)
-    entries = _entries(raw, path)
-    rt, rt_prov = _round_track(raw.get("round_track"), path)
-    origin = {cid: str(path) for cards in entries.values() for cid in cards}
-    kind_of = {cid: section for section, cards in entries.items() for cid in cards}
-    files = [str(path)]
-    for opath in overrides:
-        op = resolve_pack_path(opath)
-        oraw = read_pack_file(op, _NOT_FOUND)
-        _meta(oraw, op)
-        for section, cards in _entries(oraw, op).items():
+    entries: dict[str, dict[str, Any]] = {}
+    origin: dict[str, str] = {}  # card id -> its file
+    kind_of: dict[str, str] = {}  # card id -> its section
+    metas: list[dict] = []
+    files: list[str] = []
+    for file in (path, *map(resolve_pack_path, overrides)):  # the pack, then its overrides
+        raw = read_pack_file(file, _NOT_FOUND)
+        metas.append(_meta(raw, file))
+        for section, cards in _entries(raw, file).items():
             for cid in cards:
                 if kind_of.get(cid, section) != section:  # an override replaces a card of its kind
                     raise PackError(
-                        f"{op}: {section} '{cid}'.id: id already used by {kind_of[cid]} '{cid}' of "
+                        f"{file}: {section} '{cid}'.id: id already used by {kind_of[cid]} '{cid}' of "
                         f"{origin[cid]} (ids are unique across all kinds)"
                     )
-                kind_of[cid], origin[cid] = section, str(op)
+                kind_of[cid], origin[cid] = section, str(file)
             entries.setdefault(section, {}).update(cards)
-        if "round_track" in oraw:
-            rt, rt_prov = _round_track(oraw["round_track"], op)
-        files.append(str(op))
-    module_sections = sorted(s for s in set(entries) - set(_SECTIONS) if entries[s])  # `x = []`: absent
+        if not files or "round_track" in raw:  # the pack's own is required, an override's optional
+            rt, rt_prov = _round_track(raw.get("round_track"), file)
+        files.append(str(file))
+    meta = metas[0]
+    module_sections = sorted(s for s in set(entries) - set(BASE_PARSERS) if entries[s])  # `x = []`: absent
     pack = Pack(
         id=meta.get("id") or path.stem,
         name=meta.get("name") or path.stem,
@@ -339,9 +357,6 @@ def _load_cached(name: str, overrides: tuple[str, ...], modules: tuple[str, ...]
     _index_effects(pack)
     check_pack(pack, origin)
     return pack
-
-
-_BASE_TYPE: dict[str, Any] = {"magician": Magician, "curse": Curse, "grimoire": GrimoirePage}
 
 
 def _with_module_cards(pack: Pack, modules: tuple[str, ...]) -> Pack:

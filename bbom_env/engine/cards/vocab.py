@@ -53,12 +53,6 @@ _PER_X = re.compile(r"([0-9]*)X")
 # ``may`` inside ``may``: a few levels say everything a card says; deeper nesting is refused before
 # it can exhaust the interpreter's stack.
 MAX_MAY_DEPTH = 3
-# Modifier amounts: a raised Spell limit must fit the action layout's MAX_SPELLS Spell slots; hand
-# sizes stay 1..12 (the observation scales hand sizes by 1/12); costs move by at most 10 Elements.
-SPELL_LIMIT_AMOUNT = IntRange(-(SPELL_LIMIT - 1), MAX_SPELLS - 4)
-SUPPORT_SLOTS_AMOUNT = IntRange(-(SUPPORT_SLOTS + 2), 4)
-HAND_SIZE_AMOUNT = IntRange(1 - HAND_SIZE, HAND_SIZE)
-COST_AMOUNT = IntRange(-10, 10)
 # Rule points a "replace" modifier can change (hooks.RULE_POINTS says what each one counts).
 RULE_POINT_NAMES = (
     "reshuffle_madness",
@@ -67,7 +61,6 @@ RULE_POINT_NAMES = (
     "curse_part_times",
     "hand_size",
 )
-REPLACE_VALUE = IntRange(0, 10)
 
 # Parameter spec: name -> (kind, default). kind is a tuple of allowed strings, an IntRange, or one
 # of "count", "bool", "ops", "mod". Most ops start with a target ("you") and a count (1).
@@ -126,15 +119,17 @@ OP_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
     "reshuffle": {"target": (TARGETS, "you")},
 }
 
+# Modifier amounts: a raised Spell limit must fit the action layout's MAX_SPELLS Spell slots; hand
+# sizes stay 1..12 (the observation scales hand sizes by 1/12); costs move by at most 10 Elements.
 MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
-    "support_slots": {"amount": (SUPPORT_SLOTS_AMOUNT, 1)},
-    "spell_limit": {"amount": (SPELL_LIMIT_AMOUNT, 1)},
-    "hand_size": {"amount": (HAND_SIZE_AMOUNT, -1)},
+    "support_slots": {"amount": (IntRange(-(SUPPORT_SLOTS + 2), 4), 1)},
+    "spell_limit": {"amount": (IntRange(-(SPELL_LIMIT - 1), MAX_SPELLS - 4), 1)},
+    "hand_size": {"amount": (IntRange(1 - HAND_SIZE, HAND_SIZE), -1)},
     # Cost change for Actions of the modifier's owner (section 4.10): +n / -n Elements.
     "cost": {
         "action": (ACTIONS, "all"),
         "element": (ELEMENT_NAMES + ("any", "same"), "same"),
-        "amount": (COST_AMOUNT, 1),
+        "amount": (IntRange(-10, 10), 1),
     },
     "forbid": {"action": (ACTIONS, "all"), "element": (ELEMENT_NAMES + ("any",), "any")},
     "no_support_payment": {},
@@ -146,11 +141,11 @@ BASE_MODIFIER_KINDS: tuple[str, ...] = tuple(sorted(MOD_SCHEMAS))  # the base ga
 # "cure_only" in actions.legal_cure: the player's Cure Action may target only the card whose
 # modifier source yields it, with that card's ``code``, V-31), but a card may use one only in a
 # game whose module set declares it (``Module.modifier_kinds``;
-# ``pack_module_checks.check_module_kinds`` refuses the game otherwise), so a base game never
+# ``module_checks.check_module_kinds`` refuses the game otherwise), so a base game never
 # sees them. A module adds kinds of its own with ``Module.modifier_schemas``
 # (``register_mod_kind``, to ALL_MOD_SCHEMAS alone).
 MODULE_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
-    "replace": {"point": (RULE_POINT_NAMES, None), "value": (REPLACE_VALUE, None)},
+    "replace": {"point": (RULE_POINT_NAMES, None), "value": (IntRange(0, 10), None)},
     "lose_ability": {},
     "cure_only": {},
 }
