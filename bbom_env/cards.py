@@ -38,7 +38,7 @@ from bbom_env.engine.cards.pack import (
     load_pack,
     resolve_pack_path,
 )
-from bbom_env.engine.cards.vocab import OP_SCHEMAS, PackError, mod_schema
+from bbom_env.engine.cards.vocab import ALL_MOD_SCHEMAS, OP_SCHEMAS, PackError
 from bbom_env.engine.core.config import ConfigError
 from bbom_env.engine.model.constants import ELEMENT_NAMES, code_name
 
@@ -94,7 +94,7 @@ def op_text(op: dict) -> str:
 def mod_text(mod: dict) -> str:
     """One modifier as ``kind(param=value, ...)``: the base kinds and a module's (``replace``,
     ``lose_ability``, a registered module's own kind)."""
-    return _call(mod["kind"], mod, mod_schema(mod["kind"]), ())
+    return _call(mod["kind"], mod, ALL_MOD_SCHEMAS[mod["kind"]], ())
 
 
 def effect_text(ops: tuple[dict, ...] | list[dict]) -> str:

@@ -2,7 +2,7 @@
 records (``Magician``, ``Spell``, ``Curse``, ``Monster``, ``GrimoirePage``) and the parsers that read
 one ``[[magician]]``, ``[[spell]]``, ``[[curse]]`` or ``[[grimoire]]`` entry of a pack file into one.
 
-``cards.py`` loads whole packs (files, overrides, module sections) and re-exports these names.
+``pack.py`` loads whole packs (files, overrides, module sections) and re-exports these names.
 Every error is a ``PackError`` naming the file, the entry and the field.
 """
 
@@ -23,15 +23,27 @@ from bbom_env.engine.cards.checks import (
     req,
     starting_deck,
 )
-from bbom_env.engine.cards.vocab import PackError, normalize_effect, normalize_mod, show
+from bbom_env.engine.cards.vocab import PackError, normalize_effect, normalize_mod, show, walk_ops
 from bbom_env.engine.model.constants import ELEMENT_NAMES, MAX_SPELLS
 
 CURSE_TYPES = ELEMENT_NAMES + ("multi",)
 PAGE_KINDS = ("cover", "inside", "end")
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Labelled:
+    """The labels of every base card (``checks.labels``): keyword-only, so each kind lists its own
+    fields first."""
+
+    provenance: str
+    source: str = ""
+    notes: str = ""
+    known: str = ""  # partial cards: which part is the real card's
+    module: str = ""  # the rules module whose pack section holds it ("" for the base game's)
+
+
 @dataclass(frozen=True)
-class Magician:
+class Magician(_Labelled):
     id: str
     name: str
     element: int
@@ -41,15 +53,10 @@ class Magician:
     ability_text: str
     mods: tuple[dict, ...]  # passive modifiers (hooks), see vocab.MOD_SCHEMAS
     activated: tuple[dict, ...]  # effect of the once-per-turn activated ability, or ()
-    provenance: str
-    source: str = ""
-    notes: str = ""
-    known: str = ""  # partial cards: which part is the real card's
-    module: str = ""  # the rules module whose pack section holds it ("" for the base game's)
 
 
 @dataclass(frozen=True)
-class Spell:
+class Spell(_Labelled):
     id: str
     name: str
     basic: bool
@@ -59,25 +66,16 @@ class Spell:
     learning_cost: int
     text: str
     effect: tuple[dict, ...]
-    provenance: str
-    source: str = ""
-    notes: str = ""
-    known: str = ""  # partial cards: which part is the real card's
 
 
 @dataclass(frozen=True)
-class Curse:
+class Curse(_Labelled):
     id: str
     name: str
     type: str  # fire / water / earth / air / multi, or a module's Curse type (``rules.Module.curse_types``)
     cost: tuple[int, int, int, int]  # Elements per Element (section 4.4)
     text: str
     effect: tuple[dict, ...]
-    provenance: str
-    source: str = ""
-    notes: str = ""
-    known: str = ""  # partial cards: which part is the real card's
-    module: str = ""  # the rules module whose pack section holds it ("" for the base game's)
 
 
 @dataclass(frozen=True)
@@ -89,7 +87,7 @@ class Monster:
 
 
 @dataclass(frozen=True)
-class GrimoirePage:
+class GrimoirePage(_Labelled):
     id: str
     kind: str  # cover / inside / end
     monster: Monster | None  # on the back (cover, inside)
@@ -97,12 +95,7 @@ class GrimoirePage:
     failure: tuple[dict, ...]
     bonus_text: str
     failure_text: str
-    provenance: str
-    source: str = ""
-    notes: str = ""
-    known: str = ""  # partial cards: which part is the real card's
     name: str = ""  # the End page's name (a page with a Monster is named by it)
-    module: str = ""  # the rules module whose pack section holds it ("" for the base game's)
 
 
 # -- parsing one entry --------------------------------------------------------------------------
@@ -218,14 +211,12 @@ def check_arrival(arrival: tuple[dict, ...] | list[dict], where: str) -> None:
     only (the Active Player is whoever's turn it is; "until the next Monster" would follow that
     player into other turns), so the modifier op must say ``duration = "this_turn"``; an omitted
     duration (the vocabulary's default, "until_next_monster") is refused too, naming the field."""
-    for i, op in enumerate(arrival):
+    for path, op in walk_ops(arrival):
         if op["op"] == "modifier" and op.get("target") == "active" and op["duration"] != "this_turn":
             raise PackError(
-                f"{where}[{i}].duration: {show(op['duration'])}; a Monster's arrival modifier aimed at the "
+                f"{where}{path}.duration: {show(op['duration'])}; a Monster's arrival modifier aimed at the "
                 'Active Player lasts this turn only: write duration = "this_turn" (V-39)'
             )
-        if op["op"] == "may":
-            check_arrival(op["ops"], f"{where}[{i}].ops")
 
 
 def _page(e: dict, where: str) -> GrimoirePage:

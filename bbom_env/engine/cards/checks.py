@@ -1,4 +1,4 @@
-"""Checks of the card-pack loader (``cards.py``): reading a pack file safely, typed field readers,
+"""Checks of the card-pack loader (``pack.py``): reading a pack file safely, typed field readers,
 and the whole-pack checks that a pack fits the action layout and the game's components.
 
 A pack that loads must never break a game: every number is bounded (docs/card_pack_format.md,
@@ -60,7 +60,23 @@ MAX_SUPPORT_CAPACITY = MAX_SUPPORT_SLOTS - 3
 
 def read_pack_file(path: Path, not_found_hint: str = "") -> dict[str, Any]:
     """The TOML document of a pack file; PackError naming the file for anything that is not one."""
-    raw = _parse_toml(path, _decode(path, _read_bytes(path, not_found_hint)))
+    data = _read_bytes(path, not_found_hint)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise PackError(
+            f"{path}: line {line}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start});"
+            " a card pack is a UTF-8 TOML file"
+        ) from None
+    try:
+        raw = tomllib.loads(text.removeprefix("\ufeff"))  # editors may write a byte-order mark
+    except tomllib.TOMLDecodeError as exc:
+        raise PackError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise PackError(f"{path}: not valid TOML here: arrays or tables nested too deeply") from None
+    except ValueError as exc:  # tomllib's int() of more than 4300 digits
+        raise PackError(f"{path}: not valid TOML here: {exc}") from None
     if not raw:
         raise PackError(f"{path}: the file is empty: a card pack has tables such as [round_track], [[spell]]")
     return raw
@@ -88,28 +104,6 @@ def _read_bytes(path: Path, not_found_hint: str) -> bytes:
     if len(data) > MAX_PACK_BYTES:
         raise PackError(f"{path}: larger than {MAX_PACK_BYTES // 2**20} MiB: not a card pack file")
     return data
-
-
-def _decode(path: Path, data: bytes) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise PackError(
-            f"{path}: line {line}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start});"
-            " a card pack is a UTF-8 TOML file"
-        ) from None
-
-
-def _parse_toml(path: Path, text: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text.removeprefix("\ufeff"))  # editors may write a byte-order mark
-    except tomllib.TOMLDecodeError as exc:
-        raise PackError(f"{path}: not valid TOML: {exc}") from None
-    except RecursionError:
-        raise PackError(f"{path}: not valid TOML here: arrays or tables nested too deeply") from None
-    except ValueError as exc:  # tomllib's int() of more than 4300 digits
-        raise PackError(f"{path}: not valid TOML here: {exc}") from None
 
 
 # -- typed fields ----------------------------------------------------------------------------------
@@ -155,14 +149,9 @@ def marked(name: str, prov: str) -> str:
 
 
 def labels(entry: dict, where: str) -> dict[str, str]:
-    """``provenance``'s four labels as the keyword arguments of a card record."""
-    prov, source, notes, known = provenance(entry, where)
-    return {"provenance": prov, "source": source, "notes": notes, "known": known}
-
-
-def provenance(entry: dict, where: str) -> tuple[str, str, str, str]:
-    """(provenance, source, notes, known) of a card or the round track. A partial card says in
-    ``known`` which part is the real card's (shown next to its ``~`` mark); no other card has one."""
+    """``provenance``, ``source``, ``notes`` and ``known`` of a card or the round track, as the
+    keyword arguments of a card record. A partial card says in ``known`` which part is the real
+    card's (shown next to its ``~`` mark); no other card has one."""
     prov = choice(entry, "provenance", where, PROVENANCES)
     source = opt(entry, "source", "", where, str)
     if prov in ("printed", "partial") and not source:
@@ -174,7 +163,7 @@ def provenance(entry: dict, where: str) -> tuple[str, str, str, str]:
     if prov != "partial" and "known" in entry:
         whole = "all of it is known" if prov == "printed" else "none of it is known"
         raise PackError(f"{where}.known: only a partial card has a known part (a {prov} card: {whole})")
-    return prov, source, notes, known
+    return {"provenance": prov, "source": source, "notes": notes, "known": known}
 
 
 def check_fields(entry: dict, allowed: set[str], where: str) -> None:
@@ -214,10 +203,6 @@ def starting_deck(table: dict, where: str) -> tuple[int, ...]:
 
 # -- sections of a module ------------------------------------------------------------------------
 
-# Names a module's section cannot take: the base game's tables (``cards._SECTIONS``) and tables.
-RESERVED_SECTIONS = frozenset({"pack", "round_track", "magician", "spell", "curse", "grimoire"})
-BASE_TABLES = frozenset({"", "magician", "curse", "grimoire"})  # what a module section may add to
-
 
 @dataclass(frozen=True)
 class PackSection:
@@ -225,7 +210,7 @@ class PackSection:
 
     ``parse(entry, where)`` turns one entry (a TOML table) into the module's card: an immutable
     object with ``id``, ``name`` and ``provenance`` (and ``source``, ``notes``, ``known``), read with
-    the helpers of this file (``check_fields`` with ``cards.COMMON_FIELDS``, ``req``, ``provenance``
+    the helpers of this file (``check_fields`` with ``cards.COMMON_FIELDS``, ``req``, ``labels``
     ...) so that every error names the file, the entry and the field (``where`` is
     ``"<file>: <name> '<id>'"``). The loader has checked the id already, unique across the pack.
     ``effects(card)`` yields ``(part, ops)`` pairs of effects in the effect vocabulary (normalised by
@@ -242,7 +227,7 @@ class PackSection:
 
     ``mods(card)`` yields ``(field, modifier)`` for each modifier a card holds outside its effects
     (a Phobia's ``constraint[0]``): a game refuses a kind its modules do not declare, as for a
-    Magician's ability (``pack_module_checks.check_module_kinds``). ``check(cards, origins)``: the
+    Magician's ability (``module_checks.check_module_kinds``). ``check(cards, origins)``: the
     section as a whole, in a game with its module (``load_pack(..., modules=)``): e.g. the count
     the module's card codes need; ``origins`` maps each card id to its file; raises PackError
     naming the file, the card and the field."""
@@ -258,43 +243,15 @@ class PackSection:
     to_base: Callable[[Any], Any] | None = None
 
 
-def check_new_section(module: str, section: PackSection, known: dict[str, tuple[str, PackSection]]) -> None:
-    """ValueError when ``section`` cannot be registered for ``module`` (``known``: the sections
-    registered so far, ``cards.MODULE_SECTIONS``); nothing is changed."""
-    if not isinstance(section, PackSection):
-        raise TypeError(f"module {module!r}: pack_sections holds {section!r}, not a cards.PackSection")
-    if not re.fullmatch(r"[a-z][a-z0-9_]*", section.name) or section.name in RESERVED_SECTIONS:
-        raise ValueError(
-            f"module {module!r}: pack section {section.name!r} must be a new name of lower-case letters, "
-            f"digits and '_' (the base game has {sorted(RESERVED_SECTIONS)})"
-        )
-    if section.base_table not in BASE_TABLES or bool(section.base_table) != (section.to_base is not None):
-        raise ValueError(
-            f"module {module!r}: pack section {section.name!r}: base_table must be one of "
-            f"{sorted(BASE_TABLES - {''})} with a to_base function, or '' without one"
-        )
-    owner = known.get(section.name)
-    if owner is not None and owner != (module, section):
-        raise ValueError(f"pack section {section.name!r} is already declared by module {owner[0]!r}")
-
-
-def module_card_parser(section: PackSection) -> Callable[[dict, str], Any]:
+def parse_module_card(section: PackSection, entry: dict, where: str) -> Any:
     """The loader's parser of one entry of a module section: the module's, then the checks that
     every card has (its id kept, a name, a provenance)."""
-    return lambda entry, where: _module_card(section, entry, where)
-
-
-def _module_card(section: PackSection, entry: dict, where: str) -> Any:
     card = section.parse(entry, where)
-    for attr in ("id", "name", "provenance"):
-        if not isinstance(getattr(card, attr, None), str):
-            raise TypeError(
-                f"{where}: the parser of section {section.name!r} returned a card without {attr!r}"
-            )
-    if card.id != entry["id"] or card.provenance not in PROVENANCES:
+    got = {attr: getattr(card, attr, None) for attr in ("id", "name", "provenance")}
+    if got["id"] != entry["id"] or not isinstance(got["name"], str) or got["provenance"] not in PROVENANCES:
         raise TypeError(
-            f"{where}: the parser of section {section.name!r} returned id {card.id!r} / provenance "
-            f"{card.provenance!r}: keep the entry's id and read provenance with pack_checks.provenance"
+            f"{where}: the parser of section {section.name!r} returned a card with {got}: keep the "
+            "entry's id, give it a name and read provenance with checks.labels"
         )
     return card
 
@@ -367,11 +324,9 @@ def _check_starting_decks(pack: Pack, origin: dict[str, str]) -> None:
     n = min(MAX_PLAYERS, len(pack.magicians))
     decks = {m.id: Counter(m.starting_deck) for m in pack.magicians.values()}
     for e, el in enumerate(ELEMENT_NAMES):
-        c1, c2, c3 = (element_code(e, v) for v in (1, 2, 3))
+        c1, c2 = element_code(e, 1), element_code(e, 2)
         for label, codes, limit in (
-            (f"{el}-1", (c1,), ELEMENT_CARDS_PER_VALUE[1]),
-            (f"{el}-2", (c2,), ELEMENT_CARDS_PER_VALUE[2]),
-            (f"{el}-3", (c3,), ELEMENT_CARDS_PER_VALUE[3]),
+            *((f"{el}-{v}", (element_code(e, v),), ELEMENT_CARDS_PER_VALUE[v]) for v in (1, 2, 3)),
             (f"{el}-1 in Nightmare (value-2 cards start as value-1)", (c1, c2), ELEMENT_CARDS_PER_VALUE[1]),
         ):
             need = {mid: sum(deck[c] for c in codes) for mid, deck in decks.items()}

@@ -2,18 +2,16 @@
 "Writing a module"): a modifier kind or an effect op that only a rules module brings, and a
 section a module needs. Setup and save loading ask them for each game (``setup.py``,
 ``save_check.py``): a base game never runs a module's kind or op, and a game with a module has the
-cards it reads. Each pack's uses are found once, on first use.
+cards it reads. Each pack's uses are found once, in one walk of its effects, on first use.
 
 Every error is a PackError naming the file, the card and the field.
 """
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bbom_env.engine.cards.vocab import BASE_MODIFIER_KINDS, BASE_OPS, PackError
+from bbom_env.engine.cards.vocab import BASE_MODIFIER_KINDS, BASE_OPS, PackError, walk_ops
 
 if TYPE_CHECKING:
     from bbom_env.engine.cards.pack import Pack, PackSection
@@ -35,66 +33,75 @@ def card_tables(pack: Pack) -> dict[str, Any]:
     }
 
 
-# -- modifier kinds that come with a module ----------------------------------------------------------
+# -- modifier kinds and effect ops that come with a module --------------------------------------
 
-# Per pack (by id, with a weak reference so that a recycled id is never trusted): (name, where,
-# module) of every modifier kind outside the base game's, and of every effect op that is not one of
-# the base game's; module is the module whose pack section holds the card ("" for a base card).
-# Found on first use, read by every setup.
+# (name, where, module) of a use outside the base game's: a modifier kind not in
+# ``vocab.BASE_MODIFIER_KINDS`` or an effect op not in ``vocab.BASE_OPS``; module is the module
+# whose pack section holds the card ("" for a base card).
 _Use = tuple[str, str, str]
-_Table = dict[int, tuple[weakref.ref, tuple[_Use, ...]]]
-_MODULE_KIND_USES: _Table = {}
-_MODULE_OP_USES: _Table = {}
 
 
-def _per_pack(table: _Table, pack: Pack, find: Callable[[Pack], tuple[_Use, ...]]) -> tuple[_Use, ...]:
-    entry = table.get(id(pack))
-    if entry is not None and entry[0]() is pack:
-        return entry[1]
-    uses = find(pack)
-    table[id(pack)] = (weakref.ref(pack), uses)
-    return uses
+def _module_uses(pack: Pack) -> tuple[tuple[_Use, ...], tuple[_Use, ...]]:
+    """(modifier kind uses, effect op uses) of the pack: found on first use and kept on the pack
+    (``Pack.indexes``), read by every setup."""
+    found = pack.indexes.get(_module_uses)
+    if found is None:
+        found = pack.indexes[_module_uses] = _find_uses(pack)
+    return found
 
 
-def _uses(pack: Pack) -> tuple[_Use, ...]:
-    return _per_pack(_MODULE_KIND_USES, pack, _module_kind_uses)
-
-
-def _op_uses(pack: Pack) -> tuple[_Use, ...]:
-    return _per_pack(_MODULE_OP_USES, pack, _find_op_uses)
-
-
-def _find_op_uses(pack: Pack) -> tuple[_Use, ...]:
+def _find_uses(pack: Pack) -> tuple[tuple[_Use, ...], tuple[_Use, ...]]:
+    base = set(BASE_MODIFIER_KINDS)
+    files = " + ".join(pack.files)
+    tables = card_tables(pack)
+    origin = {cid: pack.origins.get(cid, files) for table in tables.values() for cid in table}
     owner = {cid: pack.section_modules[name] for name, cards in pack.sections.items() for cid in cards}
     for table in (pack.magicians, pack.curses, pack.pages):
         owner.update({cid: c.module for cid, c in table.items() if c.module})
-    out: list[_Use] = []
-    files = " + ".join(pack.files)
+    kinds: list[_Use] = [
+        (mod["kind"], f"{origin[m.id]}: magician '{m.id}'.ability[{i}].kind", "")
+        for m in pack.magicians.values()
+        for i, mod in enumerate(m.mods)
+        if mod["kind"] not in base
+    ]
+    ops: list[_Use] = []
     for (cid, part), effect in pack.effects.items():
-        _effect_ops(effect, f"{pack.origins.get(cid, files)}: card '{cid}'.{part}", owner.get(cid, ""), out)
-    return tuple(out)
-
-
-def _effect_ops(effect: Any, path: str, module: str, out: list[_Use]) -> None:
-    for i, op in enumerate(effect):
-        if op["op"] not in BASE_OPS:
-            out.append((op["op"], f"{path}[{i}].op", module))
-        if op["op"] == "may":
-            _effect_ops(op["ops"], f"{path}[{i}].ops", module, out)
+        section = next(name for name, table in tables.items() if cid in table)
+        if part.startswith("trigger"):
+            field = f"ability[{part[len('trigger') :]}].effect"
+        else:
+            field = "monster.arrival" if part == "arrival" else part
+        for path, op in walk_ops(effect):
+            if op["op"] not in BASE_OPS:
+                ops.append((op["op"], f"{origin[cid]}: card '{cid}'.{part}{path}.op", owner.get(cid, "")))
+            if op["op"] == "modifier" and op["mod"]["kind"] not in base:
+                where = f"{origin[cid]}: {section} '{cid}'.{field}{path}.mod.kind"
+                kinds.append((op["mod"]["kind"], where, pack.section_modules.get(section, "")))
+    for section, cards in pack.sections.items():  # modifiers a module card holds (a Phobia's)
+        mods = MODULE_SECTIONS[section][1].mods if section in MODULE_SECTIONS else None
+        if mods is None:
+            continue
+        for cid, card in cards.items():
+            for field, mod in mods(card):
+                if mod["kind"] not in base:
+                    where = f"{origin[cid]}: {section} '{cid}'.{field}.kind"
+                    kinds.append((mod["kind"], where, pack.section_modules.get(section, "")))
+    return tuple(kinds), tuple(ops)
 
 
 def check_module_ops(pack: Pack, modules: tuple[str, ...], allowed: tuple[str, ...]) -> None:
     """Refuse a game whose cards use an effect op that comes with a module not in the game
     (``allowed``: ``rules.ruleset(modules).ops``): the op would run without its module's state.
     As for modifier kinds, a module's own cards count only in a game with that module."""
-    _refuse_uses(_op_uses(pack), modules, allowed, "op", "bring it; name the module in GameConfig.modules")
+    fix = "bring it; name the module in GameConfig.modules"
+    _refuse_uses(_module_uses(pack)[1], modules, allowed, "op", fix)
 
 
 def module_kind_uses(pack: Pack) -> tuple[tuple[str, str], ...]:
     """(kind, "file: section 'id'.field") of every modifier in the pack whose kind is not one of
     the base game's (``vocab.BASE_MODIFIER_KINDS``): Magician abilities and "modifier" ops anywhere
     in an effect, module cards included. Empty for a base pack."""
-    return tuple((kind, where) for kind, where, _module in _uses(pack))
+    return tuple((kind, where) for kind, where, _module in _module_uses(pack)[0])
 
 
 def check_module_kinds(pack: Pack, modules: tuple[str, ...], allowed: tuple[str, ...]) -> None:
@@ -102,13 +109,8 @@ def check_module_kinds(pack: Pack, modules: tuple[str, ...], allowed: tuple[str,
     is ``rules.ruleset(modules).modifier_kinds``): a base game never sees a module's kind. The
     cards of a module's own section count only in a game with that module (no other game reads
     them: a pack may hold the Vth Element's cards and still serve base games)."""
-    _refuse_uses(
-        _uses(pack),
-        modules,
-        allowed,
-        "modifier kind",
-        f"declare it (they allow {sorted(allowed)}); name the module that declares it in GameConfig.modules",
-    )
+    fix = f"declare it (they allow {sorted(allowed)}); name the module that declares it in GameConfig.modules"
+    _refuse_uses(_module_uses(pack)[0], modules, allowed, "modifier kind", fix)
 
 
 def _refuse_uses(
@@ -124,44 +126,6 @@ def _refuse_uses(
                 f"{where}: {what} {name!r} comes with a module, and this game's modules {modules} do not "
                 f"{fix}, or leave this card out of the pack"
             )
-
-
-def _module_kind_uses(pack: Pack) -> tuple[_Use, ...]:
-    base = set(BASE_MODIFIER_KINDS)
-    files = " + ".join(pack.files)
-    origin = {cid: pack.origins.get(cid, files) for table in card_tables(pack).values() for cid in table}
-    out: list[_Use] = []
-    for m in pack.magicians.values():
-        for i, mod in enumerate(m.mods):
-            if mod["kind"] not in base:
-                out.append((mod["kind"], f"{origin[m.id]}: magician '{m.id}'.ability[{i}].kind", ""))
-    sections = card_tables(pack)
-    for (cid, part), effect in pack.effects.items():
-        section = next(name for name, table in sections.items() if cid in table)
-        if part.startswith("trigger"):
-            field = f"ability[{part[len('trigger') :]}].effect"
-        else:
-            field = "monster.arrival" if part == "arrival" else part
-        module = pack.section_modules.get(section, "")
-        _effect_kinds(effect, f"{origin[cid]}: {section} '{cid}'.{field}", base, module, out)
-    for section, cards in pack.sections.items():  # modifiers a module card holds (a Phobia's)
-        mods = MODULE_SECTIONS[section][1].mods if section in MODULE_SECTIONS else None
-        if mods is None:
-            continue
-        for cid, card in cards.items():
-            for field, mod in mods(card):
-                if mod["kind"] not in base:
-                    where = f"{origin[cid]}: {section} '{cid}'.{field}.kind"
-                    out.append((mod["kind"], where, pack.section_modules.get(section, "")))
-    return tuple(out)
-
-
-def _effect_kinds(effect: Any, path: str, base: set[str], module: str, out: list[_Use]) -> None:
-    for i, op in enumerate(effect):
-        if op["op"] == "modifier" and op["mod"]["kind"] not in base:
-            out.append((op["mod"]["kind"], f"{path}[{i}].mod.kind", module))
-        elif op["op"] == "may":
-            _effect_kinds(op["ops"], f"{path}[{i}].ops", base, module, out)
 
 
 def check_module_sections(pack: Pack, needed: tuple[tuple[str, str], ...]) -> None:

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
@@ -36,21 +37,19 @@ from bbom_env.engine.cards.card_types import (
 from bbom_env.engine.cards.checks import (
     MAX_EXTRA_CURSES,
     PROVENANCES,
-    RESERVED_SECTIONS,
     PackSection,
     card_id,
     check_fields,
     check_magician_layout,
-    check_new_section,
     check_pack,
+    labels,
     marked,
-    module_card_parser,
     opt,
-    provenance,
+    parse_module_card,
     read_pack_file,
     req,
 )
-from bbom_env.engine.cards.module_checks import MODULE_SECTIONS
+from bbom_env.engine.cards.module_checks import MODULE_SECTIONS, card_tables
 from bbom_env.engine.cards.vocab import PackError, ops_used, show
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
@@ -69,7 +68,6 @@ __all__ = [  # re-exported
     "Spell",
     "check_new_section",
 ]
-_SECTIONS = BASE_PARSERS  # the base sections' entry parsers (card_types.py)
 
 
 @dataclass(frozen=True)
@@ -111,50 +109,32 @@ class Pack:
         return self.effects[(src, part)]
 
     def all_ops(self) -> set[str]:
-        out: set[str] = set()
-        for eff in self.effects.values():
-            out |= ops_used(list(eff))
-        for m in self.magicians.values():
-            for mod in m.mods:
-                if mod["kind"] == "trigger":
-                    out |= ops_used(mod["effect"])
-        return out
+        """Every op of the pack's effects (a Magician's trigger effects are indexed too)."""
+        return set().union(*map(ops_used, self.effects.values()))
 
     def marked_name(self, card_id: str) -> str:
         """The card's name with its provenance mark (``*`` reconstructed, ``~`` partial), as every
         view shows it (README policy 2); an unknown id as it is."""
-        card = (
-            self.spells.get(card_id)
-            or self.curses.get(card_id)
-            or self.pages.get(card_id)
-            or self.magicians.get(card_id)
-            or self.module_card(card_id)
-        )
+        card = self._card(card_id)
         return marked(self.card_name(card_id), card.provenance) if card is not None else card_id
 
     def card_name(self, card_id: str) -> str:
-        for table in (self.spells, self.curses, self.magicians):
-            if card_id in table:
-                return table[card_id].name
-        if card_id in self.pages:
-            page = self.pages[card_id]
-            return page.monster.name if page.monster else page.name or page.id
-        card = self.module_card(card_id)
+        card = self._card(card_id)
+        if isinstance(card, GrimoirePage):
+            return card.monster.name if card.monster else card.name or card.id
         return card.name if card is not None else card_id
+
+    def _card(self, card_id: str) -> Any:
+        """The card of this id, a base table's before a module section's; None for an unknown id."""
+        return next((table[card_id] for table in card_tables(self).values() if card_id in table), None)
 
     def module_card(self, card_id: str) -> Any:
         """The card of a module section with this id, or None (a base pack has none)."""
-        for cards in self.sections.values():
-            if card_id in cards:
-                return cards[card_id]
-        return None
+        return next((cards[card_id] for cards in self.sections.values() if card_id in cards), None)
 
     def section_of(self, card_id: str) -> str | None:
         """The module section holding this card id, or None."""
-        for name, cards in self.sections.items():
-            if card_id in cards:
-                return name
-        return None
+        return next((name for name, cards in self.sections.items() if card_id in cards), None)
 
 
 T = TypeVar("T")
@@ -181,7 +161,31 @@ class PackIndex(Generic[T]):
 
 
 # MODULE_SECTIONS (module_checks.py): section name -> (module, section), while registered.
-assert frozenset({"pack", "round_track", *_SECTIONS}) == RESERVED_SECTIONS
+# Names a module's section cannot take: the base game's tables and sections; the base tables a
+# module section may add its cards to (``PackSection.base_table``).
+RESERVED_SECTIONS = frozenset({"pack", "round_track", *BASE_PARSERS})
+_BASE_TYPE: dict[str, Any] = {"magician": Magician, "curse": Curse, "grimoire": GrimoirePage}
+
+
+def check_new_section(module: str, section: PackSection, known: dict[str, tuple[str, PackSection]]) -> None:
+    """ValueError when ``section`` cannot be registered for ``module`` (``known``: the sections
+    registered so far, ``cards.MODULE_SECTIONS``); nothing is changed."""
+    if not isinstance(section, PackSection):
+        raise TypeError(f"module {module!r}: pack_sections holds {section!r}, not a cards.PackSection")
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", section.name) or section.name in RESERVED_SECTIONS:
+        raise ValueError(
+            f"module {module!r}: pack section {section.name!r} must be a new name of lower-case letters, "
+            f"digits and '_' (the base game has {sorted(RESERVED_SECTIONS)})"
+        )
+    table = section.base_table
+    if table not in ("", *_BASE_TYPE) or bool(table) != (section.to_base is not None):
+        raise ValueError(
+            f"module {module!r}: pack section {section.name!r}: base_table must be one of "
+            f"{sorted(_BASE_TYPE)} with a to_base function, or '' without one"
+        )
+    owner = known.get(section.name)
+    if owner is not None and owner != (module, section):
+        raise ValueError(f"pack section {section.name!r} is already declared by module {owner[0]!r}")
 
 
 def register_section(module: str, section: PackSection) -> None:
@@ -209,25 +213,23 @@ def _meta(raw: dict, path: Path) -> dict:
     if not isinstance(meta, dict):
         raise PackError(f"{where}: [pack] must be a table (id, name, version), got {show(meta)}")
     check_fields(meta, {"id", "name", "version"}, where)
-    opt(meta, "id", "", where, str)
-    opt(meta, "name", "", where, str)
-    opt(meta, "version", "", where, (int, str))
+    for key, kind in (("id", str), ("name", str), ("version", (int, str))):
+        opt(meta, key, "", where, kind)
     return meta
 
 
 def _entries(raw: dict, path: Path) -> dict[str, dict[str, Any]]:
     """The cards of every section of one file: the base sections always, a module's when present."""
-    modules = {name: spec for name, (_module, spec) in MODULE_SECTIONS.items()}
-    unknown = sorted(set(raw) - set(_SECTIONS) - set(modules) - {"pack", "round_track"})
+    unknown = sorted(set(raw) - RESERVED_SECTIONS - set(MODULE_SECTIONS))
     if unknown:
-        from_modules = f"; of the registered modules: {sorted(modules)}" if modules else ""
+        from_modules = f"; of the registered modules: {sorted(MODULE_SECTIONS)}" if MODULE_SECTIONS else ""
         raise PackError(
-            f"{path}: unknown section(s) {show(unknown)}; known: pack, round_track, {sorted(_SECTIONS)}"
+            f"{path}: unknown section(s) {show(unknown)}; known: pack, round_track, {sorted(BASE_PARSERS)}"
             f"{from_modules} (a module's section is known while its module is registered)"
         )
-    parsers: dict[str, Callable[[dict, str], Any]] = dict(_SECTIONS)
-    for name in sorted(set(raw) & set(modules)):
-        parsers[name] = module_card_parser(modules[name])
+    parsers: dict[str, Callable[[dict, str], Any]] = dict(BASE_PARSERS)
+    for name in sorted(set(raw) & set(MODULE_SECTIONS)):
+        parsers[name] = partial(parse_module_card, MODULE_SECTIONS[name][1])
     out: dict[str, dict[str, Any]] = {s: {} for s in parsers}
     seen: dict[str, str] = {}  # id -> section: effects are looked up by card id alone
     for section, parse in parsers.items():
@@ -266,8 +268,7 @@ def _round_track(rt: Any, path: Path) -> tuple[tuple[tuple[int, ...], ...], str]
             # With the Monster's 3 symbols, the Multi-Element Curses must fit the track's 5 slots.
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_EXTRA_CURSES:
                 raise PackError(f"{where}.levels[{li}][{ri}]: expected {allowed}, got {show(v)}")
-    prov, _, _, _ = provenance(rt, where)
-    return tuple(tuple(r) for r in levels), prov
+    return tuple(tuple(r) for r in levels), labels(rt, where)["provenance"]
 
 
 def load_pack(
@@ -316,30 +317,28 @@ def _load_cached(name: str, overrides: tuple[str, ...], modules: tuple[str, ...]
     if modules:
         return _with_module_cards(_load_cached(name, overrides), modules)
     path = resolve_pack_path(name)
-    raw = read_pack_file(path, _NOT_FOUND)
-    meta = _meta(raw, path)
-    entries = _entries(raw, path)
-    rt, rt_prov = _round_track(raw.get("round_track"), path)
-    origin = {cid: str(path) for cards in entries.values() for cid in cards}
-    kind_of = {cid: section for section, cards in entries.items() for cid in cards}
-    files = [str(path)]
-    for opath in overrides:
-        op = resolve_pack_path(opath)
-        oraw = read_pack_file(op, _NOT_FOUND)
-        _meta(oraw, op)
-        for section, cards in _entries(oraw, op).items():
+    entries: dict[str, dict[str, Any]] = {}
+    origin: dict[str, str] = {}  # card id -> its file
+    kind_of: dict[str, str] = {}  # card id -> its section
+    metas: list[dict] = []
+    files: list[str] = []
+    for file in (path, *map(resolve_pack_path, overrides)):  # the pack, then its overrides
+        raw = read_pack_file(file, _NOT_FOUND)
+        metas.append(_meta(raw, file))
+        for section, cards in _entries(raw, file).items():
             for cid in cards:
                 if kind_of.get(cid, section) != section:  # an override replaces a card of its kind
                     raise PackError(
-                        f"{op}: {section} '{cid}'.id: id already used by {kind_of[cid]} '{cid}' of "
+                        f"{file}: {section} '{cid}'.id: id already used by {kind_of[cid]} '{cid}' of "
                         f"{origin[cid]} (ids are unique across all kinds)"
                     )
-                kind_of[cid], origin[cid] = section, str(op)
+                kind_of[cid], origin[cid] = section, str(file)
             entries.setdefault(section, {}).update(cards)
-        if "round_track" in oraw:
-            rt, rt_prov = _round_track(oraw["round_track"], op)
-        files.append(str(op))
-    module_sections = sorted(s for s in set(entries) - set(_SECTIONS) if entries[s])  # `x = []`: absent
+        if not files or "round_track" in raw:  # the pack's own is required, an override's optional
+            rt, rt_prov = _round_track(raw.get("round_track"), file)
+        files.append(str(file))
+    meta = metas[0]
+    module_sections = sorted(s for s in set(entries) - set(BASE_PARSERS) if entries[s])  # `x = []`: absent
     pack = Pack(
         id=meta.get("id") or path.stem,
         name=meta.get("name") or path.stem,
@@ -360,15 +359,11 @@ def _load_cached(name: str, overrides: tuple[str, ...], modules: tuple[str, ...]
     return pack
 
 
-_BASE_TABLE_FIELD = {"magician": "magicians", "curse": "curses", "grimoire": "pages"}
-_BASE_TYPE: dict[str, type] = {"magician": Magician, "curse": Curse, "grimoire": GrimoirePage}
-
-
 def _with_module_cards(pack: Pack, modules: tuple[str, ...]) -> Pack:
     """The pack of a game with ``modules``: each of their sections with a ``base_table`` adds its
     cards, made base cards by ``to_base``, to that table (after the base cards: the base cards'
     order, which setup sorts anyway, never moves)."""
-    tables: dict[str, dict[str, Any]] = {t: dict(getattr(pack, f)) for t, f in _BASE_TABLE_FIELD.items()}
+    tables: dict[str, dict[str, Any]] = {t: dict(card_tables(pack)[t]) for t in _BASE_TYPE}
     files = " + ".join(pack.files)
     for section, cards in pack.sections.items():
         module, spec = MODULE_SECTIONS[section]
@@ -379,12 +374,9 @@ def _with_module_cards(pack: Pack, modules: tuple[str, ...]) -> Pack:
         for cid, card in cards.items():
             base: Any = spec.to_base(card)
             want = _BASE_TYPE[spec.base_table]
-            if type(base) is not want or (getattr(base, "id", None), getattr(base, "module", None)) != (
-                cid,
-                module,
-            ):
+            if type(base) is not want or (base.id, base.module) != (cid, module):
                 raise TypeError(
-                    f"{' + '.join(pack.files)}: {section} '{cid}': to_base of module {module!r} returned "
+                    f"{files}: {section} '{cid}': to_base of module {module!r} returned "
                     f"{type(base).__name__} id {getattr(base, 'id', None)!r}; expected a {want.__name__} "
                     f"with the same id and module={module!r}"
                 )
@@ -396,11 +388,12 @@ def _with_module_cards(pack: Pack, modules: tuple[str, ...]) -> Pack:
         pages=tables["grimoire"],
         effects={},
         spec=(*pack.spec, modules),
+        indexes={},  # its own: replace() would share the unmerged pack's
     )
     _index_effects(merged)
     for m in merged.magicians.values():
         if m.module:
-            check_magician_layout(m, f"{' + '.join(pack.files)}: magician '{m.id}'")
+            check_magician_layout(m, f"{files}: magician '{m.id}'")
     return merged
 
 
@@ -410,8 +403,7 @@ def _index_effects(pack: Pack) -> None:
     for c in pack.curses.values():
         pack.effects[(c.id, "effect")] = c.effect
     for p in pack.pages.values():
-        pack.effects[(p.id, "bonus")] = p.bonus
-        pack.effects[(p.id, "failure")] = p.failure
+        pack.effects.update({(p.id, "bonus"): p.bonus, (p.id, "failure"): p.failure})
         if p.monster:
             pack.effects[(p.id, "arrival")] = p.monster.arrival
     for m in pack.magicians.values():

@@ -9,6 +9,7 @@ so the interpreter (``ops.py``) never guesses. Validation errors name the file, 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,12 +53,6 @@ _PER_X = re.compile(r"([0-9]*)X")
 # ``may`` inside ``may``: a few levels say everything a card says; deeper nesting is refused before
 # it can exhaust the interpreter's stack.
 MAX_MAY_DEPTH = 3
-# Modifier amounts: a raised Spell limit must fit the action layout's MAX_SPELLS Spell slots; hand
-# sizes stay 1..12 (the observation scales hand sizes by 1/12); costs move by at most 10 Elements.
-SPELL_LIMIT_AMOUNT = IntRange(-(SPELL_LIMIT - 1), MAX_SPELLS - 4)
-SUPPORT_SLOTS_AMOUNT = IntRange(-(SUPPORT_SLOTS + 2), 4)
-HAND_SIZE_AMOUNT = IntRange(1 - HAND_SIZE, HAND_SIZE)
-COST_AMOUNT = IntRange(-10, 10)
 # Rule points a "replace" modifier can change (hooks.RULE_POINTS says what each one counts).
 RULE_POINT_NAMES = (
     "reshuffle_madness",
@@ -66,64 +61,37 @@ RULE_POINT_NAMES = (
     "curse_part_times",
     "hand_size",
 )
-REPLACE_VALUE = IntRange(0, 10)
 
 # Parameter spec: name -> (kind, default). kind is a tuple of allowed strings, an IntRange, or one
-# of "count", "bool", "ops", "mod".
+# of "count", "bool", "ops", "mod". Most ops start with a target ("you") and a count (1).
+_TC: dict[str, tuple[Any, Any]] = {"target": (TARGETS, "you"), "count": ("count", 1)}
+_OPTIONAL: dict[str, tuple[Any, Any]] = {"optional": ("bool", False)}
+_FILTER = (("any", "element", "madness"), "any")
+_HAND_OR_DISCARD = (("hand", "discard"), "hand")
 OP_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
-    "draw": {"target": (TARGETS, "you"), "count": ("count", 1)},
-    "discard": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
-        "from": (("hand", "support"), "hand"),
-        "filter": (("any", "element", "madness"), "any"),
-        "optional": ("bool", False),
-    },
+    "draw": {**_TC},
+    "discard": {**_TC, "from": (("hand", "support"), "hand"), "filter": _FILTER, **_OPTIONAL},
     "destroy": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
+        **_TC,
         "from": (("hand", "discard", "support", "deck_top"), "hand"),
-        "filter": (("any", "element", "madness"), "any"),
-        "optional": ("bool", False),
+        "filter": _FILTER,
+        **_OPTIONAL,
     },
-    "place_in_support": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
-        "optional": ("bool", False),
-    },
+    "place_in_support": {**_TC, **_OPTIONAL},
     "receive_madness": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
+        **_TC,
         "to": (("discard", "support", "deck_top", "hand"), "discard"),
         "full_support": (("exceed", "replace"), "exceed"),
     },
-    "cure": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
-        "from": (("hand", "support", "discard", "deck", "discard_and_deck"), "hand"),
-    },
+    "cure": {**_TC, "from": (("hand", "support", "discard", "deck", "discard_and_deck"), "hand")},
     "exchange": {"target": (TARGETS, "a_player"), "count": ("count", 1)},
     "neutralize_curse": {"count": ("count", 1)},
-    "neutralize_spell": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
-        "duration": (("until_next_monster", "this_turn"), "until_next_monster"),
-    },
-    "exhaust_spell": {"target": (TARGETS, "you"), "count": ("count", 1)},
-    "refresh_spell": {"target": (TARGETS, "you"), "count": ("count", 1)},
-    "lose_spell": {"target": (TARGETS, "you"), "count": ("count", 1)},
-    "put_on_top": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
-        "from": (("hand", "discard"), "hand"),
-        "optional": ("bool", False),
-    },
-    "upgrade": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
-        "from": (("hand", "discard"), "hand"),
-        "optional": ("bool", False),
-    },
+    "neutralize_spell": {**_TC, "duration": (("until_next_monster", "this_turn"), "until_next_monster")},
+    "exhaust_spell": {**_TC},
+    "refresh_spell": {**_TC},
+    "lose_spell": {**_TC},
+    "put_on_top": {**_TC, "from": _HAND_OR_DISCARD, **_OPTIONAL},
+    "upgrade": {**_TC, "from": _HAND_OR_DISCARD, **_OPTIONAL},
     "grant_actions": {"target": (TARGETS, "another_player"), "count": ("count", 1)},
     "add_tokens": {
         "curse": (("choose", "slot", "all"), "choose"),
@@ -134,14 +102,13 @@ OP_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
     "remove_tokens": {"curse": (("choose", "all"), "choose"), "count": ("count", 1)},
     "move_marker": {"steps": (IntRange(-5, 5), -1)},  # the track has 5 spaces after Invocation
     "gain": {
-        "target": (TARGETS, "you"),
-        "count": ("count", 1),
+        **_TC,
         "element": (ELEMENT_NAMES + ("choose", "spell"), "choose"),
         "value": (IntRange(1, 3), 2),
         "to": (("discard", "hand", "deck_top"), "discard"),
     },
     "madness_under_curses": {},
-    "discard_deck_top": {"target": (TARGETS, "you"), "count": ("count", 1)},
+    "discard_deck_top": {**_TC},
     "destroy_curse": {"count": ("count", 1), "reward": ("bool", False)},
     "modifier": {
         "target": (TARGETS, "you"),
@@ -152,15 +119,17 @@ OP_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
     "reshuffle": {"target": (TARGETS, "you")},
 }
 
+# Modifier amounts: a raised Spell limit must fit the action layout's MAX_SPELLS Spell slots; hand
+# sizes stay 1..12 (the observation scales hand sizes by 1/12); costs move by at most 10 Elements.
 MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
-    "support_slots": {"amount": (SUPPORT_SLOTS_AMOUNT, 1)},
-    "spell_limit": {"amount": (SPELL_LIMIT_AMOUNT, 1)},
-    "hand_size": {"amount": (HAND_SIZE_AMOUNT, -1)},
+    "support_slots": {"amount": (IntRange(-(SUPPORT_SLOTS + 2), 4), 1)},
+    "spell_limit": {"amount": (IntRange(-(SPELL_LIMIT - 1), MAX_SPELLS - 4), 1)},
+    "hand_size": {"amount": (IntRange(1 - HAND_SIZE, HAND_SIZE), -1)},
     # Cost change for Actions of the modifier's owner (section 4.10): +n / -n Elements.
     "cost": {
         "action": (ACTIONS, "all"),
         "element": (ELEMENT_NAMES + ("any", "same"), "same"),
-        "amount": (COST_AMOUNT, 1),
+        "amount": (IntRange(-10, 10), 1),
     },
     "forbid": {"action": (ACTIONS, "all"), "element": (ELEMENT_NAMES + ("any",), "any")},
     "no_support_payment": {},
@@ -172,15 +141,16 @@ BASE_MODIFIER_KINDS: tuple[str, ...] = tuple(sorted(MOD_SCHEMAS))  # the base ga
 # "cure_only" in actions.legal_cure: the player's Cure Action may target only the card whose
 # modifier source yields it, with that card's ``code``, V-31), but a card may use one only in a
 # game whose module set declares it (``Module.modifier_kinds``;
-# ``pack_module_checks.check_module_kinds`` refuses the game otherwise), so a base game never
+# ``module_checks.check_module_kinds`` refuses the game otherwise), so a base game never
 # sees them. A module adds kinds of its own with ``Module.modifier_schemas``
-# (``register_mod_kind``).
+# (``register_mod_kind``, to ALL_MOD_SCHEMAS alone).
 MODULE_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
-    "replace": {"point": (RULE_POINT_NAMES, None), "value": (REPLACE_VALUE, None)},
+    "replace": {"point": (RULE_POINT_NAMES, None), "value": (IntRange(0, 10), None)},
     "lose_ability": {},
     "cure_only": {},
 }
-# Every kind a pack file may be written with: the base's, then the module kinds (see above).
+# Every kind a pack file may be written with: the base's, then the module kinds (see above), then
+# the registered modules' own kinds.
 ALL_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {**MOD_SCHEMAS, **MODULE_MOD_SCHEMAS}
 
 
@@ -216,24 +186,14 @@ def unregister_op(name: str) -> None:
 def register_mod_kind(kind: str, schema: dict[str, tuple[Any, Any]]) -> None:
     """Make a module's own modifier kind known to the pack loader (``rules.register`` calls it)."""
     _check_new("modifier kind", kind, ALL_MOD_SCHEMAS, schema, "kind")
-    MODULE_MOD_SCHEMAS[kind] = schema
     ALL_MOD_SCHEMAS[kind] = schema
 
 
 def unregister_mod_kind(kind: str) -> None:
     """Forget a module's own kind (``rules.unregister``); the base's and the engine's stay."""
-    if kind in MOD_SCHEMAS or kind in ENGINE_MODULE_KINDS:
+    if kind in MOD_SCHEMAS or kind in MODULE_MOD_SCHEMAS:
         raise ValueError(f"modifier kind {kind!r} belongs to the engine and cannot be unregistered")
-    MODULE_MOD_SCHEMAS.pop(kind, None)
     ALL_MOD_SCHEMAS.pop(kind, None)
-
-
-def mod_schema(kind: str) -> dict[str, tuple[Any, Any]]:
-    """The schema of a known modifier kind (base or module); KeyError for an unknown one."""
-    return ALL_MOD_SCHEMAS[kind]
-
-
-ENGINE_MODULE_KINDS: tuple[str, ...] = tuple(MODULE_MOD_SCHEMAS)
 
 
 _COUNT_FORMS = f"an int 0..{MAX_COUNT}, 'X', '<k>X' (k 1..{MAX_X_FACTOR}) or 'all'"
@@ -362,11 +322,15 @@ def normalize_mod(mod: Any, where: str, allow_trigger: bool = True, depth: int =
     return out
 
 
-def ops_used(effect: list[dict]) -> set[str]:
-    """Every op name in an effect, nested ones included (for vocabulary coverage tests)."""
-    out: set[str] = set()
-    for op in effect:
-        out.add(op["op"])
+def walk_ops(effect: Iterable[dict], path: str = "") -> Iterator[tuple[str, dict]]:
+    """(path, op) of every op of a normalised effect, those nested in ``may`` included: the path
+    from the effect, e.g. ``[0].ops[1]``."""
+    for i, op in enumerate(effect):
+        yield f"{path}[{i}]", op
         if op["op"] == "may":
-            out |= ops_used(op["ops"])
-    return out
+            yield from walk_ops(op["ops"], f"{path}[{i}].ops")
+
+
+def ops_used(effect: Iterable[dict]) -> set[str]:
+    """Every op name in an effect, nested ones included (for vocabulary coverage tests)."""
+    return {op["op"] for _path, op in walk_ops(effect)}
