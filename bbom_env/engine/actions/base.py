@@ -32,8 +32,8 @@ from bbom_env.engine.model.records import CurseOnTrack, SpellSlot, with_exhauste
 from bbom_env.engine.modifiers import hooks
 from bbom_env.engine.payment.frame import pay_frame
 from bbom_env.engine.payment.seat import NO_BAN
-from bbom_env.engine.play.events import fire, seq
-from bbom_env.engine.play.zones import check_immediate_win, remove_curse, return_madness
+from bbom_env.engine.play.events import seq
+from bbom_env.engine.play.zones import destroy_curse, return_madness, spell_to_box
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState
@@ -148,10 +148,9 @@ def legal_activate(state: GameState, view: SeatView) -> list[int]:
 def choose_activate(state: GameState, f: dict, mv: M.Move) -> None:
     p, x = f["player"], mv.args.x
     sid = state.players[p].spells[mv.args.spell].spell
-    req = req_of(el := state.pack.spells[sid].element, state.pack.spells[sid].activation_cost * x)
     push(
         state,
-        pay_frame(p, hooks.adjust_cost(state, p, "activate", el, req), "activate", sid),  # spell_req's cost
+        pay_frame(p, spell_req(state, p, sid, x), "activate", sid),
         {"kind": "activate", "player": p, "spell": sid, "x": x},
     )
 
@@ -369,10 +368,7 @@ def legal_spell_to_box(state: GameState, f: LearnFrame) -> list[int]:
 
 
 def answer_spell_to_box(state: GameState, f: LearnFrame, move: int) -> None:
-    pl = state.players[f["player"]]
-    sid = pl.spells.pop(move - M.PICK_SPELL).spell
-    state.box_spells.append(sid)
-    state.event("spell_to_box", f["player"], sid)
+    spell_to_box(state, f["player"], move - M.PICK_SPELL)
 
 
 def run_acquire(state: GameState, f: AcquireFrame) -> None:
@@ -387,21 +383,10 @@ def run_acquire(state: GameState, f: AcquireFrame) -> None:
 def run_destroy(state: GameState, f: DestroyFrame) -> None:
     """Section 4.4: remove the Curse, then the reward (DP-15)."""
     done(state, f)
-    p = f["player"]
     for slot, stack in enumerate(state.track):
         for i, curse in enumerate(stack):
             if curse.curse == f["curse"]:
-                rule = curse_rule(state, curse)
-                remove_curse(state, slot, len(stack) - 1 - i, p)  # to its own pile's bottom (A-08)
-                state.stat("curses_destroyed")
-                if rule is not None and rule.stat:
-                    state.stat(rule.stat)  # a module's own count (dark_curses_destroyed)
-                state.event("destroy", p, f["curse"])
-                check_immediate_win(state)
-                if state.over:
-                    return
-                push(state, {"kind": "reward", "player": p, "decider": None})
-                fire(state, p, "curse_destroyed")
+                destroy_curse(state, slot, len(stack) - 1 - i, f["player"])
                 return
 
 

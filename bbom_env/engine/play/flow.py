@@ -213,11 +213,6 @@ def run_place(state: GameState, f: dict) -> None:
     check_immediate_win(state)
 
 
-def _recup_options(state: GameState, p: int) -> list[int]:
-    hand = state.players[p].hand
-    return [PICK_HAND + c for c in range(len(hand)) if hand[c] and not is_madness(c)]
-
-
 def run_recup(state: GameState, f: RecupFrame) -> None:
     """Section 5.1: exactly hand-size cards; Madness is never discarded here; elimination."""
     state.phase = Phase.RECUPERATION
@@ -228,7 +223,7 @@ def run_recup(state: GameState, f: RecupFrame) -> None:
         return
     limit = hooks.hand_size(state, p)
     n = sum(pl.hand)
-    if n > limit and _recup_options(state, p):
+    if n > limit and legal_recup(state, f):
         f["decider"] = p  # DP-36
         return
     done(state, f)
@@ -245,14 +240,12 @@ def run_recup(state: GameState, f: RecupFrame) -> None:
 def _recup_drawn(state: GameState, p: int) -> bool:
     """The modules' ``recup_drawn`` seams after the Recuperation draw (the Phobia module places the
     Phobias of the hand, docs/rules.md 9.2): True when one of them took over the end of Recuperation."""
-    took = False
-    for hook in state.rules.recup_drawn:
-        took = hook(state, p) or took
-    return took
+    return any([hook(state, p) for hook in state.rules.recup_drawn])  # (every hook runs)
 
 
 def legal_recup(state: GameState, f: RecupFrame) -> list[int]:
-    return _recup_options(state, f["player"])
+    hand = state.players[f["player"]].hand
+    return [PICK_HAND + c for c in range(len(hand)) if hand[c] and not is_madness(c)]
 
 
 def answer_recup(state: GameState, f: RecupFrame, move: int) -> None:

@@ -25,7 +25,7 @@ from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.resolver import done, frame, push, run
 from bbom_env.engine.model.constants import MAX_SUPPORT_SLOTS, PHOBIA_BASE, is_madness
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.play.zones import eliminate
+from bbom_env.engine.play.zones import eliminate, spell_to_box
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState
@@ -41,17 +41,18 @@ def lose_ability(state: GameState, p: int) -> None:
 
 def enforce_limits(state: GameState, p: int) -> None:
     """Push the reaction to a shrunk limit and run to the next decision (nothing when none shrank)."""
-    if _excess_spells(state, p) or _excess_support(state, p):
-        push(state, {"kind": "limits", "player": p, "decider": None})
+    if react(state, p):
         state.legal_cache = None
         run(state)
 
 
-def react(state: GameState, p: int) -> None:
-    """Inside a frame (an op, a module's frame): push the reaction when a limit shrank; the run
-    loop reaches it next."""
-    if _excess_spells(state, p) or _excess_support(state, p):
+def react(state: GameState, p: int) -> bool:
+    """Inside a frame (an op, a module's frame): push the reaction when a limit shrank (True); the
+    run loop reaches it next."""
+    shrank = bool(_excess_spells(state, p) or _excess_support(state, p))
+    if shrank:
         push(state, {"kind": "limits", "player": p, "decider": None})
+    return shrank
 
 
 def after_modifier(state: GameState, p: int, mod: dict) -> None:
@@ -80,10 +81,8 @@ def _element_slots(state: GameState, p: int) -> list[int]:
 
 def _excess_support(state: GameState, p: int) -> int:
     support = state.players[p].support
-    if _raises_support(state, p):  # V-27, A-75: every slot counts
-        held = len(support)
-    else:
-        held = sum(1 for slot in support if not is_madness(slot.card))
+    # V-27, A-75: every slot counts for the blue Magician, else only the non-Madness cards
+    held = len(support) if _raises_support(state, p) else len(_element_slots(state, p))
     return max(0, held - hooks.support_capacity(state, p))
 
 
@@ -111,9 +110,7 @@ def answer_limits(state: GameState, f: LimitsFrame, move: int) -> None:
     pl = state.players[p]
     mv = M.decode(move, state.config.modules)
     if mv.block == "PICK_SPELL":
-        sid = pl.spells.pop(mv.args.spell).spell
-        state.box_spells.append(sid)
-        state.event("spell_to_box", p, sid)
+        spell_to_box(state, p, mv.args.spell)
     elif mv.block == "PICK_SUPPORT":
         code = pl.take_support(mv.args.slot)
         pl.discard[code] += 1

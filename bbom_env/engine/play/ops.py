@@ -202,12 +202,22 @@ def _filter_ok(flt: str, code: int) -> bool:
 
 
 def choice_op(
-    name: str, options: Callable[[GameState, dict, dict], list[int]], apply: Callable, who: str = "player"
+    name: str,
+    options: Callable[[GameState, dict, dict], list[int]],
+    apply: Callable,
+    who: str = "player",
+    auto: tuple[Callable[[dict], bool], Callable[[GameState, dict, dict], None]] | None = None,
 ) -> None:
     """Register an op that repeats a single pick ``n`` times: options() lists the moves, apply()
-    performs one pick. ``optional`` ops add DECLINE ("may"), which ends the op."""
+    performs one pick. ``optional`` ops add DECLINE ("may"), which ends the op. ``auto=(when, act)``:
+    an op for which ``when(op)`` holds (every Curse, the deck top) leaves the stack and acts without
+    a choice, as an ``auto_op``."""
 
     def run(state: GameState, f: dict, op: dict) -> None:
+        if auto is not None and auto[0](op):
+            done(state, f)
+            auto[1](state, f, op)
+            return
         if f["count"] <= 0 or state.players[f["player"]].eliminated or not options(state, f, op):
             done(state, f)
             return
@@ -250,16 +260,10 @@ def _no_choice(state: GameState, f: dict, op: dict, *move: int) -> list[int]:
 # Hand / discard / support pickers -------------------------------------------------------------
 
 
-def _hand_options(state: GameState, f: dict, op: dict) -> list[int]:
-    hand = state.players[f["player"]].hand
+def _counts_options(counts: list[int], base: int, op: dict) -> list[int]:
+    """Picks of a zone kept as counts by card code (hand, discard pile): ``base`` + card code."""
     flt = op.get("filter", "any")
-    return [M.PICK_HAND + c for c in range(NUM_CODES) if hand[c] and _filter_ok(flt, c)]
-
-
-def _discard_options(state: GameState, f: dict, op: dict) -> list[int]:
-    pile = state.players[f["player"]].discard
-    flt = op.get("filter", "any")
-    return [M.PICK_DISCARD + c for c in range(NUM_CODES) if pile[c] and _filter_ok(flt, c)]
+    return [base + c for c in range(NUM_CODES) if counts[c] and _filter_ok(flt, c)]
 
 
 def _support_options(state: GameState, f: dict, op: dict) -> list[int]:
@@ -277,9 +281,9 @@ def _support_options(state: GameState, f: dict, op: dict) -> list[int]:
 def _zone_options(state: GameState, f: dict, op: dict) -> list[int]:
     zone = op["from"]
     if zone == "hand":
-        return _hand_options(state, f, op)
+        return _counts_options(state.players[f["player"]].hand, M.PICK_HAND, op)
     if zone == "discard":
-        return _discard_options(state, f, op)
+        return _counts_options(state.players[f["player"]].discard, M.PICK_DISCARD, op)
     return _support_options(state, f, op)
 
 
@@ -310,20 +314,17 @@ def _apply_destroy(state: GameState, f: dict, op: dict, move: int) -> None:
 choice_op("discard", _zone_options, _apply_discard)
 
 
-def _run_destroy(state: GameState, f: dict, op: dict) -> None:
-    if op["from"] == "deck_top":  # A-23: an empty deck is refilled first
-        done(state, f)
-        for _ in range(f["count"]):
-            code = take_top(state, f["player"])
-            if code < 0:
-                return
-            state.destroyed[code] += 1
-        return
-    OPS["_destroy_pick"][0](state, f, op)
+def _destroy_deck_top(state: GameState, f: dict, op: dict) -> None:
+    for _ in range(f["count"]):
+        code = take_top(state, f["player"])  # A-23: an empty deck is refilled first
+        if code < 0:
+            return
+        state.destroyed[code] += 1
 
 
-choice_op("_destroy_pick", _zone_options, _apply_destroy)
-OPS["destroy"] = (_run_destroy, OPS["_destroy_pick"][1], OPS["_destroy_pick"][2])
+choice_op(
+    "destroy", _zone_options, _apply_destroy, auto=(lambda op: op["from"] == "deck_top", _destroy_deck_top)
+)
 
 
 def _support_room(state: GameState, p: int) -> bool:
@@ -333,7 +334,7 @@ def _support_room(state: GameState, p: int) -> bool:
 def _place_options(state: GameState, f: dict, op: dict) -> list[int]:
     if not _support_room(state, f["player"]):
         return []
-    return _hand_options(state, f, {"filter": "any"})
+    return _counts_options(state.players[f["player"]].hand, M.PICK_HAND, {})
 
 
 def _apply_place(state: GameState, f: dict, op: dict, move: int) -> None:

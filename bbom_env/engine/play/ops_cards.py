@@ -22,7 +22,7 @@ from bbom_env.engine.model.constants import (
 from bbom_env.engine.model.records import TempModifier
 from bbom_env.engine.play import limits
 from bbom_env.engine.play.events import seq
-from bbom_env.engine.play.ops import OPS, _apply_discard, _support_options, _support_room, auto_op, choice_op
+from bbom_env.engine.play.ops import OPS, _support_options, _support_room, _take, auto_op, choice_op
 from bbom_env.engine.play.zones import arrived, draw, receive_madness, return_madness, take_top
 
 if TYPE_CHECKING:
@@ -128,16 +128,11 @@ def _cure_options(state: GameState, f: dict, op: dict) -> list[int]:
 def _answer_cure(state: GameState, f: dict, op: dict, move: int) -> None:
     pl = state.players[f["player"]]
     f["count"] -= 1
-    if move >= M.PICK_SUPPORT:
-        return_madness(state, pl.take_support(move - M.PICK_SUPPORT))
-        return
-    code = move - (M.PICK_HAND if op["from"] == "hand" else M.PICK_DISCARD)
-    if op["from"] == "hand":
-        pl.hand[code] -= 1
-    elif op["from"] != "deck" and pl.discard[code]:
-        pl.discard[code] -= 1
-    else:
+    code = move - M.PICK_DISCARD
+    if op["from"] == "deck" or (op["from"] == "discard_and_deck" and not pl.discard[code]):
         pl.deck.remove(code)
+    else:
+        code = _take(state, f, move)
     return_madness(state, code)
 
 
@@ -177,7 +172,7 @@ def _legal_receive(state: GameState, f: dict, op: dict) -> list[int]:
 
 
 def _answer_receive(state: GameState, f: dict, op: dict, move: int) -> None:
-    _apply_discard(state, f, op, move)
+    state.players[f["player"]].discard[_take(state, f, move)] += 1
     f["count"] -= 1
     receive_madness(state, f["player"], "support")
 
@@ -212,11 +207,7 @@ def _gain_one(state: GameState, p: int, e: int, v: int, to: str) -> None:
     state.event("gain", p, code)
 
 
-def _run_gain(state: GameState, f: dict, op: dict) -> None:
-    if op["element"] == "choose":
-        OPS["_gain_pick"][0](state, f, op)
-        return
-    done(state, f)
+def _gain(state: GameState, f: dict, op: dict) -> None:
     if op["element"] == "spell":
         src = state.pack.spells.get(f["source"])
         e = src.element if src else state.pack.magicians[state.players[f["controller"]].magician].element
@@ -227,11 +218,11 @@ def _run_gain(state: GameState, f: dict, op: dict) -> None:
 
 
 choice_op(
-    "_gain_pick",
+    "gain",
     _gain_options,
     lambda s, f, op, m: _gain_one(s, f["player"], m - M.PICK_ELEMENT, op["value"], op["to"]),
+    auto=(lambda op: op["element"] != "choose", _gain),
 )
-OPS["gain"] = (_run_gain, OPS["_gain_pick"][1], OPS["_gain_pick"][2])
 
 
 def _grant(state: GameState, f: dict, op: dict) -> None:

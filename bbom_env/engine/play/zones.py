@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bbom_env.engine.core.resolver import push
 from bbom_env.engine.model.constants import MADNESS, NUM_CODES, NUM_ELEMENTS, PHOBIA_BASE, ROUNDS, Phase
 from bbom_env.engine.model.records import NO_CARD, SupportSlot
 from bbom_env.engine.modifiers.hooks import rule_point
@@ -134,6 +135,13 @@ def eliminate(state: GameState, p: int) -> None:
         end_game(state, "loss", "every player was eliminated")
 
 
+def spell_to_box(state: GameState, p: int, i: int, event: str = "spell_to_box") -> None:
+    """Player p's Spell i goes to the box (over the Spell limit, section 4.2; an effect's "lose")."""
+    sid = state.players[p].spells.pop(i).spell
+    state.box_spells.append(sid)
+    state.event(event, p, sid)
+
+
 def madness_in_hand(state: GameState, p: int) -> int:
     hand = state.players[p].hand
     return hand[MADNESS] + sum(hand[PHOBIA_BASE:NUM_CODES])  # is_madness: Madness and the Phobias
@@ -163,6 +171,28 @@ def remove_curse(state: GameState, slot: int, pos: int, destroyer: int) -> str:
     else:
         state.curse_piles.setdefault("out", []).append(cid)
     return cid
+
+
+def destroy_curse(state: GameState, slot: int, pos: int, p: int, reward: bool = True) -> None:
+    """Player p destroys the Curse ``pos`` from the top of track slot ``slot``, by the Destroy
+    Action (section 4.4) or an effect: it leaves the track to its own pile's bottom (A-08), then
+    the reward (DP-15; an effect's only when it says so). "Whenever you destroy a Curse" triggers
+    apply either way: they resolve first, then the reward."""
+    stack = state.track[slot]
+    ctype = state.pack.curses[stack[len(stack) - 1 - pos].curse].type
+    cid = remove_curse(state, slot, pos, p)
+    state.stat("curses_destroyed")
+    if state.config.modules:  # a module's own count (dark_curses_destroyed)
+        rule = state.rules.curse_rules.get(ctype)
+        if rule is not None and rule.stat:
+            state.stat(rule.stat)
+    state.event("destroy", p, cid)
+    check_immediate_win(state)
+    if state.over:
+        return
+    if reward:
+        push(state, {"kind": "reward", "player": p, "decider": None})
+    fire(state, p, "curse_destroyed")
 
 
 def check_immediate_win(state: GameState) -> None:
