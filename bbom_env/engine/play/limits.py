@@ -3,7 +3,7 @@ good, or while a "lose_ability" modifier lasts), a raised support capacity or Sp
 back to the printed one, and the player must come back within it.
 
 ``lose_ability(state, p)`` sets the ability off for good and reacts. A "lose_ability" modifier
-added by the ``modifier`` op reacts through ``after_modifier`` (V-10: "All players lose their
+added by the ``modifier`` op reacts through ``react`` (V-10: "All players lose their
 Ability until the next Monster"); a module whose modifier source starts yielding one (a Phobia
 placed in a support, V-27) calls ``enforce_limits(state, p)`` (outside the run loop) or
 ``react(state, p)`` (inside a frame) after the change. The reaction is a
@@ -53,13 +53,6 @@ def react(state: GameState, p: int) -> bool:
     if shrank:
         push(state, {"kind": "limits", "player": p, "decider": None})
     return shrank
-
-
-def after_modifier(state: GameState, p: int, mod: dict) -> None:
-    """The ``modifier`` op gave player p ``mod``: a "lose_ability" one drops the Magician's raised
-    limits at once (V-10, V-27). No base modifier kind shrinks a limit this way."""
-    if mod["kind"] == "lose_ability":
-        react(state, p)
 
 
 def _excess_spells(state: GameState, p: int) -> int:

@@ -26,9 +26,8 @@ from bbom_env.engine.model.constants import (
     element_code,
     is_madness,
 )
-from bbom_env.engine.model.records import SupportSlot
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.play.zones import take_top
+from bbom_env.engine.play.zones import put, take_top
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState
@@ -338,22 +337,17 @@ def _place_options(state: GameState, f: dict, op: dict) -> list[int]:
 
 
 def _apply_place(state: GameState, f: dict, op: dict, move: int) -> None:
-    code = _take(state, f, move)
-    state.players[f["player"]].support.append(SupportSlot(code))
+    put(state.players[f["player"]], _take(state, f, move), "support")
 
 
 choice_op("place_in_support", _place_options, _apply_place)
-
-
-def _top_options(state: GameState, f: dict, op: dict) -> list[int]:
-    return _zone_options(state, f, {"from": op["from"], "filter": "any"})
 
 
 def _apply_top(state: GameState, f: dict, op: dict, move: int) -> None:
     state.players[f["player"]].deck.append(_take(state, f, move))
 
 
-choice_op("put_on_top", _top_options, _apply_top)
+choice_op("put_on_top", lambda s, f, op: _zone_options(s, f, {"from": op["from"]}), _apply_top)
 
 
 def _upgrade_options(state: GameState, f: dict, op: dict) -> list[int]:
@@ -375,12 +369,7 @@ def _apply_upgrade(state: GameState, f: dict, op: dict, move: int) -> None:
     else:
         state.supply[e][0] += 1
     state.supply[e][v] -= 1
-    pl = state.players[f["player"]]
-    higher = element_code(e, v + 2)
-    if op["from"] == "hand":
-        pl.hand[higher] += 1
-    else:
-        pl.discard[higher] += 1
+    put(state.players[f["player"]], element_code(e, v + 2), op["from"])  # the higher card
     state.event("upgrade", f["player"], code)
 
 

@@ -23,7 +23,7 @@ from bbom_env.engine.model.records import TempModifier
 from bbom_env.engine.play import limits
 from bbom_env.engine.play.events import seq
 from bbom_env.engine.play.ops import OPS, _support_options, _support_room, _take, auto_op, choice_op
-from bbom_env.engine.play.zones import arrived, draw, receive_madness, return_madness, take_top
+from bbom_env.engine.play.zones import arrived, draw, put, receive_madness, return_madness
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState
@@ -35,16 +35,7 @@ if TYPE_CHECKING:
 auto_op("draw", lambda s, f, op: draw(s, f["player"], f["count"]))
 
 
-def _discard_deck_top(state: GameState, f: dict, op: dict) -> None:
-    pl = state.players[f["player"]]
-    for _ in range(f["count"]):
-        code = take_top(state, f["player"])  # bee-like Monster ruling: refill first
-        if code < 0:
-            return
-        pl.discard[code] += 1
-
-
-auto_op("discard_deck_top", _discard_deck_top)
+auto_op("discard_deck_top", lambda s, f, op: draw(s, f["player"], f["count"], "discard"))
 
 
 def _cure(state: GameState, f: dict, op: dict) -> None:
@@ -197,13 +188,7 @@ def _gain_one(state: GameState, p: int, e: int, v: int, to: str) -> None:
     else:
         state.supply[e][v - 2] -= 1
     code = element_code(e, v)
-    pl = state.players[p]
-    if to == "hand":
-        pl.hand[code] += 1
-    elif to == "deck_top":
-        pl.deck.append(code)
-    else:
-        pl.discard[code] += 1
+    put(state.players[p], code, to)
     state.event("gain", p, code)
 
 
@@ -237,7 +222,8 @@ auto_op("grant_actions", _grant)
 
 def _modifier(state: GameState, f: dict, op: dict) -> None:
     state.players[f["player"]].mods.append(TempModifier(op["mod"], op["duration"], f["source"]))
-    limits.after_modifier(state, f["player"], op["mod"])  # V-10: a lost ability shrinks limits
+    if op["mod"]["kind"] == "lose_ability":  # V-10, V-27: the Magician's raised limits drop at once
+        limits.react(state, f["player"])
 
 
 auto_op("modifier", _modifier)
@@ -307,14 +293,10 @@ def _run_may(state: GameState, f: dict, op: dict) -> None:
     f["decider"] = f["player"]
 
 
-def _legal_may(state: GameState, f: dict, op: dict) -> list[int]:
-    return [M.ACCEPT, M.DECLINE]
-
-
 def _answer_may(state: GameState, f: dict, op: dict, move: int) -> None:
     done(state, f)
     if move == M.ACCEPT:
         push(state, seq(f["source"], f["part"], f["player"], f["x"], f["path"]))
 
 
-OPS["may"] = (_run_may, _legal_may, _answer_may)
+OPS["may"] = (_run_may, lambda state, f, op: [M.ACCEPT, M.DECLINE], _answer_may)

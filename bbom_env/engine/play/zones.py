@@ -12,7 +12,7 @@ from bbom_env.engine.modifiers.hooks import rule_point
 from bbom_env.engine.play.events import fire
 
 if TYPE_CHECKING:
-    from bbom_env.engine.core.state import GameState
+    from bbom_env.engine.core.state import GameState, PlayerState
 
 
 def end_game(state: GameState, outcome: str, reason: str) -> None:
@@ -56,14 +56,27 @@ def take_top(state: GameState, p: int) -> int:
     return pl.deck.pop()
 
 
-def draw(state: GameState, p: int, n: int) -> None:
+def draw(state: GameState, p: int, n: int, to: str = "hand") -> None:
+    """Take n cards from the top of p's deck (refilled first when empty) into their hand (a draw)
+    or zone ``to`` (discard from the deck top: the bee-like Monster ruling refills first too)."""
     pl = state.players[p]
     for _ in range(n):
         code = take_top(state, p)
         if code < 0:
             return
-        pl.hand[code] += 1
-    state.stat(f"drawn_p{p}", n)
+        getattr(pl, to)[code] += 1  # (read each time: a reshuffle makes a new discard pile)
+    if to == "hand":
+        state.stat(f"drawn_p{p}", n)
+
+
+def put(pl: PlayerState, code: int, zone: str) -> None:
+    """Put card ``code`` into zone ``zone`` of player pl: "hand", "discard", "deck_top", "support"."""
+    if zone == "deck_top":
+        pl.deck.append(code)
+    elif zone == "support":  # A-26: a full support is exceeded, not refused
+        pl.support.append(SupportSlot(code))
+    else:
+        getattr(pl, zone)[code] += 1  # the hand and the discard pile: counts by card code
 
 
 def receive_madness(state: GameState, p: int, to: str = "discard") -> bool:
@@ -73,15 +86,7 @@ def receive_madness(state: GameState, p: int, to: str = "discard") -> bool:
         end_game(state, "loss", "the Madness pile ran out")
         return False
     code = state.madness_pile.pop()
-    pl = state.players[p]
-    if to == "discard":
-        pl.discard[code] += 1
-    elif to == "support":  # A-26: a full support is exceeded, not refused
-        pl.support.append(SupportSlot(code))
-    elif to == "deck_top":
-        pl.deck.append(code)
-    else:
-        pl.hand[code] += 1
+    put(state.players[p], code, to)
     state.stat("madness_received")
     state.event("madness", p, to)
     if to in ("hand", "support") and state.config.modules:  # V-21, V-22: a Phobia is placed at once
