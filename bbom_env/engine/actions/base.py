@@ -32,8 +32,7 @@ from bbom_env.engine.modifiers import hooks
 from bbom_env.engine.payment.cost import Cost
 from bbom_env.engine.payment.frame import pay_frame
 from bbom_env.engine.payment.seat import NO_BAN
-from bbom_env.engine.play.events import seq
-from bbom_env.engine.play.zones import destroy_curse, return_madness, spell_to_box
+from bbom_env.engine.play.zones import destroy_curse, return_madness, seq, spell_to_box
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState

@@ -17,14 +17,15 @@ from bbom_env.engine.model.constants import (
 )
 from bbom_env.engine.model.records import CurseOnTrack, with_exhausted
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.play.events import fire, seq
 from bbom_env.engine.play.zones import (
     check_immediate_win,
     draw,
     eliminate,
     end_game,
+    fire,
     madness_in_hand,
     remove_curse,
+    seq,
 )
 
 if TYPE_CHECKING:

@@ -100,16 +100,12 @@ def legal_limits(state: GameState, f: LimitsFrame) -> list[int]:
 
 def answer_limits(state: GameState, f: LimitsFrame, move: int) -> None:
     p = f["player"]
-    pl = state.players[p]
-    mv = M.decode(move, state.config.modules)
-    if mv.block == "PICK_SPELL":
-        spell_to_box(state, p, mv.args.spell)
-    elif mv.block == "PICK_SUPPORT":
-        code = pl.take_support(mv.args.slot)
-        pl.discard[code] += 1
-        state.event("support_discard", p, code)
-    else:
-        raise AssertionError(f"limits: unexpected move block {mv.block}")
+    if move >= M.PICK_SPELL:  # a Spell to the box, else a support slot to discard (legal_limits)
+        spell_to_box(state, p, move - M.PICK_SPELL)
+        return
+    code = state.players[p].take_support(move - M.PICK_SUPPORT)
+    state.players[p].discard[code] += 1
+    state.event("support_discard", p, code)
 
 
 frame("limits", run_limits, legal_limits, answer_limits)

@@ -112,14 +112,12 @@ def _neutralize_curse(state: GameState, f: dict, op: dict, move: int) -> None:
 choice_op("neutralize_curse", lambda s, f, op: _curse_moves(s, True), _neutralize_curse, who="controller")
 
 
-def _destroy_curse(state: GameState, f: dict, op: dict, move: int) -> None:
-    destroy_curse(state, *A.CURSE.from_index(move - M.PICK_CURSE), f["controller"], op["reward"])
-
-
 choice_op(
     "destroy_curse",
     lambda s, f, op: _curse_moves(s, True, barred=barred_types(s, "destroy")),  # V-07
-    _destroy_curse,
+    lambda s, f, op, m: destroy_curse(
+        s, *A.CURSE.from_index(m - M.PICK_CURSE), f["controller"], op["reward"]
+    ),
     who="controller",
 )
 
@@ -132,10 +130,6 @@ def _token_element(state: GameState, curse: CurseOnTrack, how: str) -> int:
         return ELEMENT_NAMES.index(ctype)
     pool = [e for e in range(NUM_ELEMENTS) for _ in range(state.tokens[e])]  # "at random"
     return pool[state.rng.randrange(len(pool))] if pool else -1
-
-
-def _every_curse(op: dict) -> bool:
-    return op["curse"] != "choose"
 
 
 def _add_tokens_to(state: GameState, stack: list[CurseOnTrack], i: int, n: int, how: str) -> None:
@@ -173,7 +167,7 @@ choice_op(
     lambda s, f, op: _curse_moves(s, False, barred=barred_types(s, "tokens")),  # V-08
     _apply_add_tokens,
     who="controller",
-    auto=(_every_curse, _add_tokens),
+    auto=(lambda op: op["curse"] != "choose", _add_tokens),
 )
 
 
@@ -203,7 +197,7 @@ choice_op(
     lambda s, f, op: _curse_moves(s, False, True),
     _apply_remove_tokens,
     who="controller",
-    auto=(_every_curse, _remove_tokens),
+    auto=(lambda op: op["curse"] != "choose", _remove_tokens),
 )
 
 

@@ -21,9 +21,8 @@ from bbom_env.engine.model.constants import (
 )
 from bbom_env.engine.model.records import TempModifier
 from bbom_env.engine.play import limits
-from bbom_env.engine.play.events import seq
 from bbom_env.engine.play.ops import OPS, _support_options, _support_room, _take, auto_op, choice_op
-from bbom_env.engine.play.zones import arrived, draw, put, receive_madness, return_madness
+from bbom_env.engine.play.zones import arrived, draw, put, receive_madness, return_madness, seq
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState

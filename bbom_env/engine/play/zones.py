@@ -1,5 +1,8 @@
 """Moving cards between zones: drawing, receiving Madness, reshuffling, elimination, end of game
-(docs/rules.md sections 5 and 6). Every move keeps each card in exactly one zone."""
+(docs/rules.md sections 5 and 6). Every move keeps each card in exactly one zone. And card effects
+and triggers as frames: ``seq`` is the frame that resolves one effect part of a card (sections 7
+and 10.5), ``fire`` pushes a player's trigger effects on an event (Magician triggers; a module's
+sources too). The moves here, the turn flow, the Actions and the ops all push them."""
 
 from __future__ import annotations
 
@@ -8,11 +11,21 @@ from typing import TYPE_CHECKING
 from bbom_env.engine.core.resolver import push
 from bbom_env.engine.model.constants import MADNESS, NUM_CODES, NUM_ELEMENTS, PHOBIA_BASE, ROUNDS, Phase
 from bbom_env.engine.model.records import NO_CARD, SupportSlot
-from bbom_env.engine.modifiers.hooks import rule_point
-from bbom_env.engine.play.events import fire
+from bbom_env.engine.modifiers import hooks
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState, PlayerState
+
+
+def seq(src: str, part: str, c: int, x: int = 1, path: tuple = ()) -> dict:
+    """A frame that resolves the effect ``part`` of card ``src`` with controller c and power X."""
+    return {"kind": "seq", "source": src, "part": part, "path": path, "step": 0, "controller": c, "x": x}
+
+
+def fire(state: GameState, p: int, event: str) -> None:
+    """Event hooks (Magician triggers now, Phobias later): push the trigger effects of player p."""
+    for src, part in hooks.triggers(state, p, event):
+        push(state, seq(src, part, p))
 
 
 def end_game(state: GameState, outcome: str, reason: str) -> None:
@@ -40,7 +53,7 @@ def reshuffle(state: GameState, p: int) -> None:
 def refill_deck(state: GameState, p: int) -> bool:
     """Empty deck and a card must be taken from it: receive a Madness into the discard pile, then
     shuffle the discard pile into the deck (section 5.2, A-23, A-24). False if the game ended."""
-    for _ in range(rule_point(state, p, "reshuffle_madness", 1)):
+    for _ in range(hooks.rule_point(state, p, "reshuffle_madness", 1)):
         if not receive_madness(state, p, "discard"):
             return False
     reshuffle(state, p)
