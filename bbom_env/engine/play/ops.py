@@ -336,18 +336,16 @@ def _place_options(state: GameState, f: dict, op: dict) -> list[int]:
     return _counts_options(state.players[f["player"]].hand, M.PICK_HAND, {})
 
 
-def _apply_place(state: GameState, f: dict, op: dict, move: int) -> None:
-    put(state.players[f["player"]], _take(state, f, move), "support")
-
-
-choice_op("place_in_support", _place_options, _apply_place)
-
-
-def _apply_top(state: GameState, f: dict, op: dict, move: int) -> None:
-    state.players[f["player"]].deck.append(_take(state, f, move))
-
-
-choice_op("put_on_top", lambda s, f, op: _zone_options(s, f, {"from": op["from"]}), _apply_top)
+choice_op(
+    "place_in_support",
+    _place_options,
+    lambda s, f, op, m: put(s.players[f["player"]], _take(s, f, m), "support"),
+)
+choice_op(
+    "put_on_top",
+    lambda s, f, op: _zone_options(s, f, {"from": op["from"]}),
+    lambda s, f, op, m: s.players[f["player"]].deck.append(_take(s, f, m)),
+)
 
 
 def _upgrade_options(state: GameState, f: dict, op: dict) -> list[int]:

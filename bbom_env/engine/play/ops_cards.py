@@ -100,11 +100,7 @@ def _cure_options(state: GameState, f: dict, op: dict) -> list[int]:
         if len(codes) < 2 or n >= len(slots):
             return []
         return [M.PICK_SUPPORT + M.support_arg(0, s) for s in slots]
-    counts = [0] * NUM_CODES
-    if zone in ("hand", "discard", "discard_and_deck"):
-        src = pl.hand if zone == "hand" else pl.discard
-        for c in range(NUM_ELEMENT_CODES, NUM_CODES):
-            counts[c] += src[c]
+    counts = [0] * NUM_CODES if zone == "deck" else list(pl.hand if zone == "hand" else pl.discard)
     if zone in ("deck", "discard_and_deck"):
         for c in pl.deck:
             counts[c] += 1
