@@ -112,12 +112,15 @@ def _neutralize_curse(state: GameState, f: dict, op: dict, move: int) -> None:
 choice_op("neutralize_curse", lambda s, f, op: _curse_moves(s, True), _neutralize_curse, who="controller")
 
 
+def _destroy_curse(state: GameState, f: dict, op: dict, move: int) -> None:
+    slot, pos = A.CURSE.from_index(move - M.PICK_CURSE)
+    destroy_curse(state, slot, pos, f["controller"], op["reward"])
+
+
 choice_op(
     "destroy_curse",
     lambda s, f, op: _curse_moves(s, True, barred=barred_types(s, "destroy")),  # V-07
-    lambda s, f, op, m: destroy_curse(
-        s, *A.CURSE.from_index(m - M.PICK_CURSE), f["controller"], op["reward"]
-    ),
+    _destroy_curse,
     who="controller",
 )
 
