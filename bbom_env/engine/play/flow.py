@@ -232,16 +232,12 @@ def run_recup(state: GameState, f: RecupFrame) -> None:
         draw(state, p, limit - n)
         if state.over:
             return
-    if state.config.modules and _recup_drawn(state, p):
-        return  # a module places Phobias first, then checks elimination itself (9.2, V-35)
+    # The modules' recup_drawn seams, every one of them (the Phobia module places the Phobias of
+    # the hand, docs/rules.md 9.2): one that took over checks elimination itself (V-35).
+    if state.config.modules and any([hook(state, p) for hook in state.rules.recup_drawn]):
+        return
     if madness_in_hand(state, p) >= limit:
         eliminate(state, p)
-
-
-def _recup_drawn(state: GameState, p: int) -> bool:
-    """The modules' ``recup_drawn`` seams after the Recuperation draw (the Phobia module places the
-    Phobias of the hand, docs/rules.md 9.2): True when one of them took over the end of Recuperation."""
-    return any([hook(state, p) for hook in state.rules.recup_drawn])  # (every hook runs)
 
 
 def legal_recup(state: GameState, f: RecupFrame) -> list[int]:
