@@ -30,7 +30,7 @@ from bbom_env.engine.io.setup import setup
 from bbom_env.engine.model.constants import MADNESS, NUM_CODES, Phase
 from bbom_env.engine.model.records import CurseOnTrack, SpellSlot, SupportSlot
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.play.events import seq
+from bbom_env.engine.play.zones import seq
 
 from .board_checks import CHECKS, check_mod_effect
 from .op_checks import Errors, OpCtx

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbom_env.engine.actions import rulings
 from bbom_env.engine.actions.menu import ELEMENT_COSTS, req_of
 from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.resolver import done, frame, push
@@ -30,10 +29,10 @@ from bbom_env.engine.model.constants import (
 from bbom_env.engine.model.move_args import ACQUIRABLE_VALUES
 from bbom_env.engine.model.records import CurseOnTrack, SpellSlot, with_exhausted
 from bbom_env.engine.modifiers import hooks
+from bbom_env.engine.payment.cost import Cost
 from bbom_env.engine.payment.frame import pay_frame
 from bbom_env.engine.payment.seat import NO_BAN
-from bbom_env.engine.play.events import fire, seq
-from bbom_env.engine.play.zones import check_immediate_win, remove_curse, return_madness
+from bbom_env.engine.play.zones import destroy_curse, return_madness, seq, spell_to_box
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState
@@ -85,17 +84,45 @@ def _curse_base(state: GameState, curse: CurseOnTrack) -> tuple[tuple[int, ...],
     return base, CURSE_ELEMENT.get(c.type)
 
 
+# The Destroy Action's ruling on standing surcharges (V-32): "Destroying a Curse costs you 1
+# additional matching Element" (a Phobia's text) on a Curse with tokens of another colour: the
+# extra Element may be of the Curse's Element or of a token's colour.
+
+
+def other_colours(curse: CurseOnTrack, el: int) -> bool:
+    """Whether the Curse carries an Element token of another colour than its Element (A-62)."""
+    tokens = curse.tokens
+    return any(tokens[e] for e in range(NUM_ELEMENTS) if e != el)
+
+
+def token_surcharge(
+    state: GameState, p: int, curse: CurseOnTrack, base: tuple[int, ...], el: int, extra: int
+) -> tuple:
+    """V-32: the cost of destroying an Element Curse (``base``: printed cost plus tokens, Element
+    ``el``) for player p, whose standing "matching Element" surcharge ``extra``
+    (``hooks.standing_surcharge``) may be paid in the Curse's Element or any token's colour on it.
+    Said as the payment's one-of part (``payment.Cost.one_of``: ``extra`` Elements among those
+    colours): the payer chooses the colour by the cards they pay with (auto payment: the canonical
+    least-waste payment), and the cost is payable when any colour makes it so. The other modifiers
+    apply as usual, then the modules' cost transforms (Spontaneous Elements, the Air conversion)."""
+    req = list(hooks.apply_cost_mods(hooks.player_mods(state, p), "destroy", el, base))
+    req[el] = max(0, req[el] - extra)  # the surcharge leaves the Curse's part for the one-of part
+    colours = tuple(e for e in range(NUM_ELEMENTS) if e == el or curse.tokens[e])
+    cost = Cost(req[0], req[1], req[2], req[3], req[4], one_of=extra, one_of_set=colours)
+    return hooks.transform_cost(state, p, "destroy", cost)
+
+
 def curse_req(state: GameState, p: int, curse: CurseOnTrack) -> tuple:
     """The Element requirement of destroying a base Curse (4.4); a module's Curse type with a
     ``CurseRule`` costs ``destroy_cost`` instead. With a standing "matching Element" surcharge
     (``hooks.standing_surcharge``: the Phobia's, section 9.2) on an Element Curse with a token of
     another colour, V-32: the surcharge may be paid in the Curse's Element or a token's colour
-    (``action_rulings.token_surcharge``)."""
+    (``token_surcharge``)."""
     base, el = _curse_base(state, curse)
-    if state.config.modules and el is not None and rulings.other_colours(curse, el):
+    if state.config.modules and el is not None and other_colours(curse, el):
         extra = hooks.standing_surcharge(state, p, "destroy")
         if extra:
-            return rulings.token_surcharge(state, p, curse, base, el, extra)
+            return token_surcharge(state, p, curse, base, el, extra)
     return hooks.adjust_cost(state, p, "destroy", el, base)
 
 
@@ -105,9 +132,7 @@ def curse_rule(state: GameState, curse: CurseOnTrack) -> CurseRule | None:
     if not state.config.modules:
         return None
     ctype = state.pack.curses[curse.curse].type
-    if ctype in CURSE_ELEMENT:
-        return None
-    return state.rules.curse_rules.get(ctype)
+    return state.rules.curse_rules.get(ctype)  # (only a module's Curse types have one)
 
 
 def destroy_cost(state: GameState, p: int, curse: CurseOnTrack) -> tuple:
@@ -148,10 +173,9 @@ def legal_activate(state: GameState, view: SeatView) -> list[int]:
 def choose_activate(state: GameState, f: dict, mv: M.Move) -> None:
     p, x = f["player"], mv.args.x
     sid = state.players[p].spells[mv.args.spell].spell
-    req = req_of(el := state.pack.spells[sid].element, state.pack.spells[sid].activation_cost * x)
     push(
         state,
-        pay_frame(p, hooks.adjust_cost(state, p, "activate", el, req), "activate", sid),  # spell_req's cost
+        pay_frame(p, spell_req(state, p, sid, x), "activate", sid),
         {"kind": "activate", "player": p, "spell": sid, "x": x},
     )
 
@@ -224,10 +248,8 @@ def legal_destroy(state: GameState, view: SeatView) -> list[int]:
                 base, el = _curse_base(state, curse)
                 if banned and (el is None or el in banned or any(curse.tokens[e] for e in banned)):
                     continue  # V-36
-                if surcharge and el is not None and rulings.other_colours(curse, el):
-                    ok = view.payable(
-                        "destroy", rulings.token_surcharge(state, p, curse, base, el, surcharge)
-                    )
+                if surcharge and el is not None and other_colours(curse, el):
+                    ok = view.payable("destroy", token_surcharge(state, p, curse, base, el, surcharge))
                 else:
                     ok = view.can_pay("destroy", el, base)  # curse_req's cost
             if ok:
@@ -283,18 +305,10 @@ def choose_cure(state: GameState, f: dict, mv: M.Move) -> None:
     req = hooks.adjust_cost(state, p, "cure", None, cure_req(state))
     if mv.block == "CURE_HAND":
         target = {"kind": "cure", "player": p, "owner": -1, "code": mv.args.code}
-    elif mv.block == "CURE_SUPPORT":
-        q = (p + mv.args.offset) % len(state.players)
-        slot = mv.args.slot
-        target = {
-            "kind": "cure",
-            "player": p,
-            "owner": q,
-            "slot": slot,
-            "code": state.players[q].support[slot].card,
-        }
-    else:
-        raise AssertionError(f"cure: unexpected move block {mv.block}")
+    else:  # CURE_SUPPORT
+        q, slot = (p + mv.args.offset) % len(state.players), mv.args.slot
+        code = state.players[q].support[slot].card
+        target = {"kind": "cure", "player": p, "owner": q, "slot": slot, "code": code}
     push(state, pay_frame(p, req, "cure", ""), target)
 
 
@@ -369,10 +383,7 @@ def legal_spell_to_box(state: GameState, f: LearnFrame) -> list[int]:
 
 
 def answer_spell_to_box(state: GameState, f: LearnFrame, move: int) -> None:
-    pl = state.players[f["player"]]
-    sid = pl.spells.pop(move - M.PICK_SPELL).spell
-    state.box_spells.append(sid)
-    state.event("spell_to_box", f["player"], sid)
+    spell_to_box(state, f["player"], move - M.PICK_SPELL)
 
 
 def run_acquire(state: GameState, f: AcquireFrame) -> None:
@@ -387,21 +398,10 @@ def run_acquire(state: GameState, f: AcquireFrame) -> None:
 def run_destroy(state: GameState, f: DestroyFrame) -> None:
     """Section 4.4: remove the Curse, then the reward (DP-15)."""
     done(state, f)
-    p = f["player"]
     for slot, stack in enumerate(state.track):
         for i, curse in enumerate(stack):
             if curse.curse == f["curse"]:
-                rule = curse_rule(state, curse)
-                remove_curse(state, slot, len(stack) - 1 - i, p)  # to its own pile's bottom (A-08)
-                state.stat("curses_destroyed")
-                if rule is not None and rule.stat:
-                    state.stat(rule.stat)  # a module's own count (dark_curses_destroyed)
-                state.event("destroy", p, f["curse"])
-                check_immediate_win(state)
-                if state.over:
-                    return
-                push(state, {"kind": "reward", "player": p, "decider": None})
-                fire(state, p, "curse_destroyed")
+                destroy_curse(state, slot, len(stack) - 1 - i, f["player"])
                 return
 
 

@@ -60,8 +60,7 @@ def answer_menu(state: GameState, f: dict, move: int) -> None:  # rules.MenuActi
         return
     if f["grants"] > 0:
         f["grants"] -= 1
-    modules = state.config.modules
-    mv = M.decode(move, modules)
+    mv = M.decode(move, state.config.modules)
     action = state.rules.action_of_block.get(mv.block)
     if action is None:
         raise AssertionError(f"menu: no registered Action owns move block {mv.block} ({mv})")

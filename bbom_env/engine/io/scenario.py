@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from bbom_env.engine.core.resolver import push, run
 from bbom_env.engine.model.constants import Phase
 from bbom_env.engine.payment.frame import pay_frame
-from bbom_env.engine.play.events import seq
+from bbom_env.engine.play.zones import seq
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bbom_env.engine.model.constants import COST_PARTS, code_name
+from bbom_env.engine.modifiers.hooks import spell_limit
+from bbom_env.engine.payment.cost import left_text, left_to_pay, source_code
+from bbom_env.engine.play.ops import lookup
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState
@@ -58,6 +61,8 @@ class Decision:
 
 
 _NOTHING_OWED = (0,) * COST_PARTS  # cost_left of every decision that is not a payment
+# Frame kinds whose decision is one pick of the kind named here (a target's source card, if any).
+_ONE_PICK = {"recup": "recuperation_discard", "reward": "destroy_reward", "tgt": "choose_player"}
 
 
 def pending(state: GameState) -> Decision:
@@ -71,29 +76,21 @@ def pending(state: GameState) -> Decision:
             "action" if f["grants"] < 0 else "granted_action", w, "", max(f["grants"], 1), _NOTHING_OWED, ()
         )
     if k == "pay":
-        from bbom_env.engine.payment.cost import left_to_pay, source_code
-
         codes = tuple(source_code(state, s) for s in f["picks"])
         # The payment solver's answer: zero exactly when the picks cover the cost (never by
         # splitting a card between an Element part and "any", [PROPOSED] 4.0).
         left = left_to_pay(codes, f["cost"])
         return Decision("payment", w, f["target"], 1, tuple(left[:COST_PARTS]), codes)
-    if k == "recup":
-        return Decision("recuperation_discard", w, "", 1, _NOTHING_OWED, ())
+    if k in _ONE_PICK:
+        return Decision(_ONE_PICK[k], w, f.get("source", ""), 1, _NOTHING_OWED, ())
     if k == "learn":
         return Decision("spell_to_box", w, state.library[f["element"]][-1], 1, _NOTHING_OWED, ())
     if k == "limits":  # a limit shrank (limits.py): put a Spell in the box or discard support
-        kind = "lose_spell" if state.stack[-1] is f and _limits_on_spells(state, f["player"]) else "discard"
-        return Decision(kind, w, "", 1, _NOTHING_OWED, ())
+        spells = len(state.players[f["player"]].spells) > spell_limit(state, f["player"])
+        return Decision("lose_spell" if spells else "discard", w, "", 1, _NOTHING_OWED, ())
     if k == "refresh_choice":  # a rule point lowered the Concentration refresh
         return Decision("refresh_spell", w, "", f["left"], _NOTHING_OWED, ())
-    if k == "reward":
-        return Decision("destroy_reward", w, "", 1, _NOTHING_OWED, ())
-    if k == "tgt":
-        return Decision("choose_player", w, f["source"], 1, _NOTHING_OWED, ())
     if k == "op":
-        from bbom_env.engine.play.ops import lookup
-
         op = lookup(state, f)["op"]
         return Decision(op, w, f["source"], max(f["count"], 1), _NOTHING_OWED, ())
     return _module_decision(state, f)
@@ -127,18 +124,8 @@ def describe(state: GameState) -> str:
     if d.source:
         text += f" (source: {state.pack.marked_name(d.source)} [{d.source}])"
     if d.kind == "payment":
-        from bbom_env.engine.payment.cost import (
-            left_text,  # every part of the cost, a module's too (Dark Matter)
-        )
-
-        left = left_text(d.picks, state.stack[-1]["cost"])
+        left = left_text(d.picks, state.stack[-1]["cost"])  # every part, a module's too (Dark Matter)
         text += f", left to pay: {left}; picked: {[code_name(c) for c in d.picks]}"
     elif d.remaining > 1:
         text += f", {d.remaining} picks left"
     return text
-
-
-def _limits_on_spells(state: GameState, p: int) -> bool:
-    from bbom_env.engine.modifiers.hooks import spell_limit
-
-    return len(state.players[p].spells) > spell_limit(state, p)

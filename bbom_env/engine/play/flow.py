@@ -17,14 +17,15 @@ from bbom_env.engine.model.constants import (
 )
 from bbom_env.engine.model.records import CurseOnTrack, with_exhausted
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.play.events import fire, seq
 from bbom_env.engine.play.zones import (
     check_immediate_win,
     draw,
     eliminate,
     end_game,
+    fire,
     madness_in_hand,
     remove_curse,
+    seq,
 )
 
 if TYPE_CHECKING:
@@ -213,11 +214,6 @@ def run_place(state: GameState, f: dict) -> None:
     check_immediate_win(state)
 
 
-def _recup_options(state: GameState, p: int) -> list[int]:
-    hand = state.players[p].hand
-    return [PICK_HAND + c for c in range(len(hand)) if hand[c] and not is_madness(c)]
-
-
 def run_recup(state: GameState, f: RecupFrame) -> None:
     """Section 5.1: exactly hand-size cards; Madness is never discarded here; elimination."""
     state.phase = Phase.RECUPERATION
@@ -228,7 +224,7 @@ def run_recup(state: GameState, f: RecupFrame) -> None:
         return
     limit = hooks.hand_size(state, p)
     n = sum(pl.hand)
-    if n > limit and _recup_options(state, p):
+    if n > limit and legal_recup(state, f):
         f["decider"] = p  # DP-36
         return
     done(state, f)
@@ -236,23 +232,17 @@ def run_recup(state: GameState, f: RecupFrame) -> None:
         draw(state, p, limit - n)
         if state.over:
             return
-    if state.config.modules and _recup_drawn(state, p):
-        return  # a module places Phobias first, then checks elimination itself (9.2, V-35)
+    # The modules' recup_drawn seams, every one of them (the Phobia module places the Phobias of
+    # the hand, docs/rules.md 9.2): one that took over checks elimination itself (V-35).
+    if state.config.modules and any([hook(state, p) for hook in state.rules.recup_drawn]):
+        return
     if madness_in_hand(state, p) >= limit:
         eliminate(state, p)
 
 
-def _recup_drawn(state: GameState, p: int) -> bool:
-    """The modules' ``recup_drawn`` seams after the Recuperation draw (the Phobia module places the
-    Phobias of the hand, docs/rules.md 9.2): True when one of them took over the end of Recuperation."""
-    took = False
-    for hook in state.rules.recup_drawn:
-        took = hook(state, p) or took
-    return took
-
-
 def legal_recup(state: GameState, f: RecupFrame) -> list[int]:
-    return _recup_options(state, f["player"])
+    hand = state.players[f["player"]].hand
+    return [PICK_HAND + c for c in range(len(hand)) if hand[c] and not is_madness(c)]
 
 
 def answer_recup(state: GameState, f: RecupFrame, move: int) -> None:

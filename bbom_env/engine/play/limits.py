@@ -3,7 +3,7 @@ good, or while a "lose_ability" modifier lasts), a raised support capacity or Sp
 back to the printed one, and the player must come back within it.
 
 ``lose_ability(state, p)`` sets the ability off for good and reacts. A "lose_ability" modifier
-added by the ``modifier`` op reacts through ``after_modifier`` (V-10: "All players lose their
+added by the ``modifier`` op reacts through ``react`` (V-10: "All players lose their
 Ability until the next Monster"); a module whose modifier source starts yielding one (a Phobia
 placed in a support, V-27) calls ``enforce_limits(state, p)`` (outside the run loop) or
 ``react(state, p)`` (inside a frame) after the change. The reaction is a
@@ -25,7 +25,7 @@ from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.resolver import done, frame, push, run
 from bbom_env.engine.model.constants import MAX_SUPPORT_SLOTS, PHOBIA_BASE, is_madness
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.play.zones import eliminate
+from bbom_env.engine.play.zones import eliminate, spell_to_box
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState
@@ -41,24 +41,18 @@ def lose_ability(state: GameState, p: int) -> None:
 
 def enforce_limits(state: GameState, p: int) -> None:
     """Push the reaction to a shrunk limit and run to the next decision (nothing when none shrank)."""
-    if _excess_spells(state, p) or _excess_support(state, p):
-        push(state, {"kind": "limits", "player": p, "decider": None})
+    if react(state, p):
         state.legal_cache = None
         run(state)
 
 
-def react(state: GameState, p: int) -> None:
-    """Inside a frame (an op, a module's frame): push the reaction when a limit shrank; the run
-    loop reaches it next."""
-    if _excess_spells(state, p) or _excess_support(state, p):
+def react(state: GameState, p: int) -> bool:
+    """Inside a frame (an op, a module's frame): push the reaction when a limit shrank (True); the
+    run loop reaches it next."""
+    shrank = bool(_excess_spells(state, p) or _excess_support(state, p))
+    if shrank:
         push(state, {"kind": "limits", "player": p, "decider": None})
-
-
-def after_modifier(state: GameState, p: int, mod: dict) -> None:
-    """The ``modifier`` op gave player p ``mod``: a "lose_ability" one drops the Magician's raised
-    limits at once (V-10, V-27). No base modifier kind shrinks a limit this way."""
-    if mod["kind"] == "lose_ability":
-        react(state, p)
+    return shrank
 
 
 def _excess_spells(state: GameState, p: int) -> int:
@@ -80,10 +74,8 @@ def _element_slots(state: GameState, p: int) -> list[int]:
 
 def _excess_support(state: GameState, p: int) -> int:
     support = state.players[p].support
-    if _raises_support(state, p):  # V-27, A-75: every slot counts
-        held = len(support)
-    else:
-        held = sum(1 for slot in support if not is_madness(slot.card))
+    # V-27, A-75: every slot counts for the blue Magician, else only the non-Madness cards
+    held = len(support) if _raises_support(state, p) else len(_element_slots(state, p))
     return max(0, held - hooks.support_capacity(state, p))
 
 
@@ -108,18 +100,12 @@ def legal_limits(state: GameState, f: LimitsFrame) -> list[int]:
 
 def answer_limits(state: GameState, f: LimitsFrame, move: int) -> None:
     p = f["player"]
-    pl = state.players[p]
-    mv = M.decode(move, state.config.modules)
-    if mv.block == "PICK_SPELL":
-        sid = pl.spells.pop(mv.args.spell).spell
-        state.box_spells.append(sid)
-        state.event("spell_to_box", p, sid)
-    elif mv.block == "PICK_SUPPORT":
-        code = pl.take_support(mv.args.slot)
-        pl.discard[code] += 1
-        state.event("support_discard", p, code)
-    else:
-        raise AssertionError(f"limits: unexpected move block {mv.block}")
+    if move >= M.PICK_SPELL:  # a Spell to the box, else a support slot to discard (legal_limits)
+        spell_to_box(state, p, move - M.PICK_SPELL)
+        return
+    code = state.players[p].take_support(move - M.PICK_SUPPORT)
+    state.players[p].discard[code] += 1
+    state.event("support_discard", p, code)
 
 
 frame("limits", run_limits, legal_limits, answer_limits)

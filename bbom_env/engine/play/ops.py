@@ -26,9 +26,8 @@ from bbom_env.engine.model.constants import (
     element_code,
     is_madness,
 )
-from bbom_env.engine.model.records import SupportSlot
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.play.zones import take_top
+from bbom_env.engine.play.zones import put, take_top
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState
@@ -202,12 +201,22 @@ def _filter_ok(flt: str, code: int) -> bool:
 
 
 def choice_op(
-    name: str, options: Callable[[GameState, dict, dict], list[int]], apply: Callable, who: str = "player"
+    name: str,
+    options: Callable[[GameState, dict, dict], list[int]],
+    apply: Callable,
+    who: str = "player",
+    auto: tuple[Callable[[dict], bool], Callable[[GameState, dict, dict], None]] | None = None,
 ) -> None:
     """Register an op that repeats a single pick ``n`` times: options() lists the moves, apply()
-    performs one pick. ``optional`` ops add DECLINE ("may"), which ends the op."""
+    performs one pick. ``optional`` ops add DECLINE ("may"), which ends the op. ``auto=(when, act)``:
+    an op for which ``when(op)`` holds (every Curse, the deck top) leaves the stack and acts without
+    a choice, as an ``auto_op``."""
 
     def run(state: GameState, f: dict, op: dict) -> None:
+        if auto is not None and auto[0](op):
+            done(state, f)
+            auto[1](state, f, op)
+            return
         if f["count"] <= 0 or state.players[f["player"]].eliminated or not options(state, f, op):
             done(state, f)
             return
@@ -250,16 +259,10 @@ def _no_choice(state: GameState, f: dict, op: dict, *move: int) -> list[int]:
 # Hand / discard / support pickers -------------------------------------------------------------
 
 
-def _hand_options(state: GameState, f: dict, op: dict) -> list[int]:
-    hand = state.players[f["player"]].hand
+def _counts_options(counts: list[int], base: int, op: dict) -> list[int]:
+    """Picks of a zone kept as counts by card code (hand, discard pile): ``base`` + card code."""
     flt = op.get("filter", "any")
-    return [M.PICK_HAND + c for c in range(NUM_CODES) if hand[c] and _filter_ok(flt, c)]
-
-
-def _discard_options(state: GameState, f: dict, op: dict) -> list[int]:
-    pile = state.players[f["player"]].discard
-    flt = op.get("filter", "any")
-    return [M.PICK_DISCARD + c for c in range(NUM_CODES) if pile[c] and _filter_ok(flt, c)]
+    return [base + c for c in range(NUM_CODES) if counts[c] and _filter_ok(flt, c)]
 
 
 def _support_options(state: GameState, f: dict, op: dict) -> list[int]:
@@ -277,9 +280,9 @@ def _support_options(state: GameState, f: dict, op: dict) -> list[int]:
 def _zone_options(state: GameState, f: dict, op: dict) -> list[int]:
     zone = op["from"]
     if zone == "hand":
-        return _hand_options(state, f, op)
+        return _counts_options(state.players[f["player"]].hand, M.PICK_HAND, op)
     if zone == "discard":
-        return _discard_options(state, f, op)
+        return _counts_options(state.players[f["player"]].discard, M.PICK_DISCARD, op)
     return _support_options(state, f, op)
 
 
@@ -310,20 +313,17 @@ def _apply_destroy(state: GameState, f: dict, op: dict, move: int) -> None:
 choice_op("discard", _zone_options, _apply_discard)
 
 
-def _run_destroy(state: GameState, f: dict, op: dict) -> None:
-    if op["from"] == "deck_top":  # A-23: an empty deck is refilled first
-        done(state, f)
-        for _ in range(f["count"]):
-            code = take_top(state, f["player"])
-            if code < 0:
-                return
-            state.destroyed[code] += 1
-        return
-    OPS["_destroy_pick"][0](state, f, op)
+def _destroy_deck_top(state: GameState, f: dict, op: dict) -> None:
+    for _ in range(f["count"]):
+        code = take_top(state, f["player"])  # A-23: an empty deck is refilled first
+        if code < 0:
+            return
+        state.destroyed[code] += 1
 
 
-choice_op("_destroy_pick", _zone_options, _apply_destroy)
-OPS["destroy"] = (_run_destroy, OPS["_destroy_pick"][1], OPS["_destroy_pick"][2])
+choice_op(
+    "destroy", _zone_options, _apply_destroy, auto=(lambda op: op["from"] == "deck_top", _destroy_deck_top)
+)
 
 
 def _support_room(state: GameState, p: int) -> bool:
@@ -333,26 +333,19 @@ def _support_room(state: GameState, p: int) -> bool:
 def _place_options(state: GameState, f: dict, op: dict) -> list[int]:
     if not _support_room(state, f["player"]):
         return []
-    return _hand_options(state, f, {"filter": "any"})
+    return _counts_options(state.players[f["player"]].hand, M.PICK_HAND, {})
 
 
-def _apply_place(state: GameState, f: dict, op: dict, move: int) -> None:
-    code = _take(state, f, move)
-    state.players[f["player"]].support.append(SupportSlot(code))
-
-
-choice_op("place_in_support", _place_options, _apply_place)
-
-
-def _top_options(state: GameState, f: dict, op: dict) -> list[int]:
-    return _zone_options(state, f, {"from": op["from"], "filter": "any"})
-
-
-def _apply_top(state: GameState, f: dict, op: dict, move: int) -> None:
-    state.players[f["player"]].deck.append(_take(state, f, move))
-
-
-choice_op("put_on_top", _top_options, _apply_top)
+choice_op(
+    "place_in_support",
+    _place_options,
+    lambda s, f, op, m: put(s.players[f["player"]], _take(s, f, m), "support"),
+)
+choice_op(
+    "put_on_top",
+    lambda s, f, op: _zone_options(s, f, {"from": op["from"]}),
+    lambda s, f, op, m: s.players[f["player"]].deck.append(_take(s, f, m)),
+)
 
 
 def _upgrade_options(state: GameState, f: dict, op: dict) -> list[int]:
@@ -374,12 +367,7 @@ def _apply_upgrade(state: GameState, f: dict, op: dict, move: int) -> None:
     else:
         state.supply[e][0] += 1
     state.supply[e][v] -= 1
-    pl = state.players[f["player"]]
-    higher = element_code(e, v + 2)
-    if op["from"] == "hand":
-        pl.hand[higher] += 1
-    else:
-        pl.discard[higher] += 1
+    put(state.players[f["player"]], element_code(e, v + 2), op["from"])  # the higher card
     state.event("upgrade", f["player"], code)
 
 

@@ -8,14 +8,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bbom_env.engine.core import moves as M
-from bbom_env.engine.core.resolver import done, push
+from bbom_env.engine.core.resolver import push
 from bbom_env.engine.core.rules import ruleset
 from bbom_env.engine.model import move_args as A
 from bbom_env.engine.model.constants import ELEMENT_NAMES, NUM_ELEMENTS, NUM_TRACK_SLOTS
 from bbom_env.engine.model.records import CurseOnTrack, SpellSlot
-from bbom_env.engine.play.events import fire
-from bbom_env.engine.play.ops import OPS, auto_op, choice_op
-from bbom_env.engine.play.zones import check_immediate_win, madness_under, remove_curse
+from bbom_env.engine.play.ops import auto_op, choice_op
+from bbom_env.engine.play.zones import destroy_curse, madness_under, spell_to_box
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState
@@ -50,16 +49,14 @@ def _refresh_spell(state: GameState, f: dict, op: dict, move: int) -> None:
     _set_spell(state, f, move, exhausted=False)
 
 
-def _lose_spell(state: GameState, f: dict, op: dict, move: int) -> None:
-    sid = state.players[f["player"]].spells.pop(move - M.PICK_SPELL).spell
-    state.box_spells.append(sid)
-    state.event("spell_lost", f["player"], sid)
-
-
 _spell_choice("neutralize_spell", lambda sp: not sp.neutralized, _neutralize_spell)
 _spell_choice("exhaust_spell", lambda sp: not sp.exhausted and not sp.neutralized, _exhaust_spell)
 _spell_choice("refresh_spell", lambda sp: sp.exhausted and not sp.neutralized, _refresh_spell)
-_spell_choice("lose_spell", lambda sp: True, _lose_spell)
+_spell_choice(
+    "lose_spell",
+    lambda sp: True,
+    lambda s, f, op, m: spell_to_box(s, f["player"], m - M.PICK_SPELL, "spell_lost"),
+)
 
 
 # Curses --------------------------------------------------------------------------------------
@@ -117,22 +114,7 @@ choice_op("neutralize_curse", lambda s, f, op: _curse_moves(s, True), _neutraliz
 
 def _destroy_curse(state: GameState, f: dict, op: dict, move: int) -> None:
     slot, pos = A.CURSE.from_index(move - M.PICK_CURSE)
-    ctype = state.pack.curses[state.track[slot][len(state.track[slot]) - 1 - pos].curse].type
-    cid = remove_curse(state, slot, pos, f["controller"])
-    state.stat("curses_destroyed")
-    if state.config.modules:  # a module's own count (a Dark Curse destroyed by effect, V-07 switch)
-        rule = state.rules.curse_rules.get(ctype)
-        if rule is not None and rule.stat:
-            state.stat(rule.stat)
-    state.event("destroy", f["controller"], cid)
-    check_immediate_win(state)
-    if state.over:
-        return
-    if op["reward"]:
-        push(state, {"kind": "reward", "player": f["controller"], "decider": None})
-    # "Whenever you destroy a Curse" abilities also apply to Curses destroyed by an effect, as
-    # after the Destroy Action (actions.run_destroy): the trigger resolves, then the reward.
-    fire(state, f["controller"], "curse_destroyed")
+    destroy_curse(state, slot, pos, f["controller"], op["reward"])
 
 
 choice_op(
@@ -165,11 +147,7 @@ def _add_tokens_to(state: GameState, stack: list[CurseOnTrack], i: int, n: int, 
     stack[i] = curse._replace(tokens=tuple(tokens))
 
 
-def _run_add_tokens(state: GameState, f: dict, op: dict) -> None:
-    if op["curse"] == "choose":
-        OPS["_add_tokens_pick"][0](state, f, op)
-        return
-    done(state, f)
+def _add_tokens(state: GameState, f: dict, op: dict) -> None:
     if op["curse"] == "slot":
         stack = state.track[op["slot"]] if 0 <= op["slot"] < NUM_TRACK_SLOTS else []
         targets = [(stack, len(stack) - 1)] if stack else []
@@ -188,12 +166,12 @@ def _apply_add_tokens(state: GameState, f: dict, op: dict, move: int) -> None:
 
 
 choice_op(
-    "_add_tokens_pick",
+    "add_tokens",
     lambda s, f, op: _curse_moves(s, False, barred=barred_types(s, "tokens")),  # V-08
     _apply_add_tokens,
     who="controller",
+    auto=(lambda op: op["curse"] != "choose", _add_tokens),
 )
-OPS["add_tokens"] = (_run_add_tokens, OPS["_add_tokens_pick"][1], OPS["_add_tokens_pick"][2])
 
 
 def _remove_tokens_from(state: GameState, stack: list[CurseOnTrack], i: int, n: int) -> None:
@@ -206,11 +184,7 @@ def _remove_tokens_from(state: GameState, stack: list[CurseOnTrack], i: int, n: 
     stack[i] = stack[i]._replace(tokens=tuple(tokens))
 
 
-def _run_remove_tokens(state: GameState, f: dict, op: dict) -> None:
-    if op["curse"] == "choose":
-        OPS["_remove_tokens_pick"][0](state, f, op)
-        return
-    done(state, f)
+def _remove_tokens(state: GameState, f: dict, op: dict) -> None:
     for stack in state.track:
         for i in range(len(stack)):
             _remove_tokens_from(state, stack, i, f["count"])
@@ -222,12 +196,12 @@ def _apply_remove_tokens(state: GameState, f: dict, op: dict, move: int) -> None
 
 
 choice_op(
-    "_remove_tokens_pick",
+    "remove_tokens",
     lambda s, f, op: _curse_moves(s, False, True),
     _apply_remove_tokens,
     who="controller",
+    auto=(lambda op: op["curse"] != "choose", _remove_tokens),
 )
-OPS["remove_tokens"] = (_run_remove_tokens, OPS["_remove_tokens_pick"][1], OPS["_remove_tokens_pick"][2])
 
 
 def _madness_under_curses(state: GameState, f: dict, op: dict) -> None:

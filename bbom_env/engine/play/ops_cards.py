@@ -21,9 +21,8 @@ from bbom_env.engine.model.constants import (
 )
 from bbom_env.engine.model.records import TempModifier
 from bbom_env.engine.play import limits
-from bbom_env.engine.play.events import seq
-from bbom_env.engine.play.ops import OPS, _apply_discard, _support_options, _support_room, auto_op, choice_op
-from bbom_env.engine.play.zones import arrived, draw, receive_madness, return_madness, take_top
+from bbom_env.engine.play.ops import OPS, _support_options, _support_room, _take, auto_op, choice_op
+from bbom_env.engine.play.zones import arrived, draw, put, receive_madness, return_madness, seq
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState
@@ -35,16 +34,7 @@ if TYPE_CHECKING:
 auto_op("draw", lambda s, f, op: draw(s, f["player"], f["count"]))
 
 
-def _discard_deck_top(state: GameState, f: dict, op: dict) -> None:
-    pl = state.players[f["player"]]
-    for _ in range(f["count"]):
-        code = take_top(state, f["player"])  # bee-like Monster ruling: refill first
-        if code < 0:
-            return
-        pl.discard[code] += 1
-
-
-auto_op("discard_deck_top", _discard_deck_top)
+auto_op("discard_deck_top", lambda s, f, op: draw(s, f["player"], f["count"], "discard"))
 
 
 def _cure(state: GameState, f: dict, op: dict) -> None:
@@ -110,11 +100,7 @@ def _cure_options(state: GameState, f: dict, op: dict) -> list[int]:
         if len(codes) < 2 or n >= len(slots):
             return []
         return [M.PICK_SUPPORT + M.support_arg(0, s) for s in slots]
-    counts = [0] * NUM_CODES
-    if zone in ("hand", "discard", "discard_and_deck"):
-        src = pl.hand if zone == "hand" else pl.discard
-        for c in range(NUM_ELEMENT_CODES, NUM_CODES):
-            counts[c] += src[c]
+    counts = [0] * NUM_CODES if zone == "deck" else list(pl.hand if zone == "hand" else pl.discard)
     if zone in ("deck", "discard_and_deck"):
         for c in pl.deck:
             counts[c] += 1
@@ -128,16 +114,11 @@ def _cure_options(state: GameState, f: dict, op: dict) -> list[int]:
 def _answer_cure(state: GameState, f: dict, op: dict, move: int) -> None:
     pl = state.players[f["player"]]
     f["count"] -= 1
-    if move >= M.PICK_SUPPORT:
-        return_madness(state, pl.take_support(move - M.PICK_SUPPORT))
-        return
-    code = move - (M.PICK_HAND if op["from"] == "hand" else M.PICK_DISCARD)
-    if op["from"] == "hand":
-        pl.hand[code] -= 1
-    elif op["from"] != "deck" and pl.discard[code]:
-        pl.discard[code] -= 1
-    else:
+    code = move - M.PICK_DISCARD
+    if op["from"] == "deck" or (op["from"] == "discard_and_deck" and not pl.discard[code]):
         pl.deck.remove(code)
+    else:
+        code = _take(state, f, move)
     return_madness(state, code)
 
 
@@ -177,7 +158,7 @@ def _legal_receive(state: GameState, f: dict, op: dict) -> list[int]:
 
 
 def _answer_receive(state: GameState, f: dict, op: dict, move: int) -> None:
-    _apply_discard(state, f, op, move)
+    state.players[f["player"]].discard[_take(state, f, move)] += 1
     f["count"] -= 1
     receive_madness(state, f["player"], "support")
 
@@ -202,21 +183,11 @@ def _gain_one(state: GameState, p: int, e: int, v: int, to: str) -> None:
     else:
         state.supply[e][v - 2] -= 1
     code = element_code(e, v)
-    pl = state.players[p]
-    if to == "hand":
-        pl.hand[code] += 1
-    elif to == "deck_top":
-        pl.deck.append(code)
-    else:
-        pl.discard[code] += 1
+    put(state.players[p], code, to)
     state.event("gain", p, code)
 
 
-def _run_gain(state: GameState, f: dict, op: dict) -> None:
-    if op["element"] == "choose":
-        OPS["_gain_pick"][0](state, f, op)
-        return
-    done(state, f)
+def _gain(state: GameState, f: dict, op: dict) -> None:
     if op["element"] == "spell":
         src = state.pack.spells.get(f["source"])
         e = src.element if src else state.pack.magicians[state.players[f["controller"]].magician].element
@@ -227,11 +198,11 @@ def _run_gain(state: GameState, f: dict, op: dict) -> None:
 
 
 choice_op(
-    "_gain_pick",
+    "gain",
     _gain_options,
     lambda s, f, op, m: _gain_one(s, f["player"], m - M.PICK_ELEMENT, op["value"], op["to"]),
+    auto=(lambda op: op["element"] != "choose", _gain),
 )
-OPS["gain"] = (_run_gain, OPS["_gain_pick"][1], OPS["_gain_pick"][2])
 
 
 def _grant(state: GameState, f: dict, op: dict) -> None:
@@ -246,7 +217,8 @@ auto_op("grant_actions", _grant)
 
 def _modifier(state: GameState, f: dict, op: dict) -> None:
     state.players[f["player"]].mods.append(TempModifier(op["mod"], op["duration"], f["source"]))
-    limits.after_modifier(state, f["player"], op["mod"])  # V-10: a lost ability shrinks limits
+    if op["mod"]["kind"] == "lose_ability":  # V-10, V-27: the Magician's raised limits drop at once
+        limits.react(state, f["player"])
 
 
 auto_op("modifier", _modifier)
@@ -316,14 +288,10 @@ def _run_may(state: GameState, f: dict, op: dict) -> None:
     f["decider"] = f["player"]
 
 
-def _legal_may(state: GameState, f: dict, op: dict) -> list[int]:
-    return [M.ACCEPT, M.DECLINE]
-
-
 def _answer_may(state: GameState, f: dict, op: dict, move: int) -> None:
     done(state, f)
     if move == M.ACCEPT:
         push(state, seq(f["source"], f["part"], f["player"], f["x"], f["path"]))
 
 
-OPS["may"] = (_run_may, _legal_may, _answer_may)
+OPS["may"] = (_run_may, lambda state, f, op: [M.ACCEPT, M.DECLINE], _answer_may)

@@ -1,17 +1,31 @@
 """Moving cards between zones: drawing, receiving Madness, reshuffling, elimination, end of game
-(docs/rules.md sections 5 and 6). Every move keeps each card in exactly one zone."""
+(docs/rules.md sections 5 and 6). Every move keeps each card in exactly one zone. And card effects
+and triggers as frames: ``seq`` is the frame that resolves one effect part of a card (sections 7
+and 10.5), ``fire`` pushes a player's trigger effects on an event (Magician triggers; a module's
+sources too). The moves here, the turn flow, the Actions and the ops all push them."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bbom_env.engine.core.resolver import push
 from bbom_env.engine.model.constants import MADNESS, NUM_CODES, NUM_ELEMENTS, PHOBIA_BASE, ROUNDS, Phase
 from bbom_env.engine.model.records import NO_CARD, SupportSlot
-from bbom_env.engine.modifiers.hooks import rule_point
-from bbom_env.engine.play.events import fire
+from bbom_env.engine.modifiers import hooks
 
 if TYPE_CHECKING:
-    from bbom_env.engine.core.state import GameState
+    from bbom_env.engine.core.state import GameState, PlayerState
+
+
+def seq(src: str, part: str, c: int, x: int = 1, path: tuple = ()) -> dict:
+    """A frame that resolves the effect ``part`` of card ``src`` with controller c and power X."""
+    return {"kind": "seq", "source": src, "part": part, "path": path, "step": 0, "controller": c, "x": x}
+
+
+def fire(state: GameState, p: int, event: str) -> None:
+    """Event hooks (Magician triggers now, Phobias later): push the trigger effects of player p."""
+    for src, part in hooks.triggers(state, p, event):
+        push(state, seq(src, part, p))
 
 
 def end_game(state: GameState, outcome: str, reason: str) -> None:
@@ -39,7 +53,7 @@ def reshuffle(state: GameState, p: int) -> None:
 def refill_deck(state: GameState, p: int) -> bool:
     """Empty deck and a card must be taken from it: receive a Madness into the discard pile, then
     shuffle the discard pile into the deck (section 5.2, A-23, A-24). False if the game ended."""
-    for _ in range(rule_point(state, p, "reshuffle_madness", 1)):
+    for _ in range(hooks.rule_point(state, p, "reshuffle_madness", 1)):
         if not receive_madness(state, p, "discard"):
             return False
     reshuffle(state, p)
@@ -55,14 +69,27 @@ def take_top(state: GameState, p: int) -> int:
     return pl.deck.pop()
 
 
-def draw(state: GameState, p: int, n: int) -> None:
+def draw(state: GameState, p: int, n: int, to: str = "hand") -> None:
+    """Take n cards from the top of p's deck (refilled first when empty) into their hand (a draw)
+    or zone ``to`` (discard from the deck top: the bee-like Monster ruling refills first too)."""
     pl = state.players[p]
     for _ in range(n):
         code = take_top(state, p)
         if code < 0:
             return
-        pl.hand[code] += 1
-    state.stat(f"drawn_p{p}", n)
+        getattr(pl, to)[code] += 1  # (read each time: a reshuffle makes a new discard pile)
+    if to == "hand":
+        state.stat(f"drawn_p{p}", n)
+
+
+def put(pl: PlayerState, code: int, zone: str) -> None:
+    """Put card ``code`` into zone ``zone`` of player pl: "hand", "discard", "deck_top", "support"."""
+    if zone == "deck_top":
+        pl.deck.append(code)
+    elif zone == "support":  # A-26: a full support is exceeded, not refused
+        pl.support.append(SupportSlot(code))
+    else:
+        getattr(pl, zone)[code] += 1  # the hand and the discard pile: counts by card code
 
 
 def receive_madness(state: GameState, p: int, to: str = "discard") -> bool:
@@ -72,15 +99,7 @@ def receive_madness(state: GameState, p: int, to: str = "discard") -> bool:
         end_game(state, "loss", "the Madness pile ran out")
         return False
     code = state.madness_pile.pop()
-    pl = state.players[p]
-    if to == "discard":
-        pl.discard[code] += 1
-    elif to == "support":  # A-26: a full support is exceeded, not refused
-        pl.support.append(SupportSlot(code))
-    elif to == "deck_top":
-        pl.deck.append(code)
-    else:
-        pl.hand[code] += 1
+    put(state.players[p], code, to)
     state.stat("madness_received")
     state.event("madness", p, to)
     if to in ("hand", "support") and state.config.modules:  # V-21, V-22: a Phobia is placed at once
@@ -134,6 +153,13 @@ def eliminate(state: GameState, p: int) -> None:
         end_game(state, "loss", "every player was eliminated")
 
 
+def spell_to_box(state: GameState, p: int, i: int, event: str = "spell_to_box") -> None:
+    """Player p's Spell i goes to the box (over the Spell limit, section 4.2; an effect's "lose")."""
+    sid = state.players[p].spells.pop(i).spell
+    state.box_spells.append(sid)
+    state.event(event, p, sid)
+
+
 def madness_in_hand(state: GameState, p: int) -> int:
     hand = state.players[p].hand
     return hand[MADNESS] + sum(hand[PHOBIA_BASE:NUM_CODES])  # is_madness: Madness and the Phobias
@@ -163,6 +189,28 @@ def remove_curse(state: GameState, slot: int, pos: int, destroyer: int) -> str:
     else:
         state.curse_piles.setdefault("out", []).append(cid)
     return cid
+
+
+def destroy_curse(state: GameState, slot: int, pos: int, p: int, reward: bool = True) -> None:
+    """Player p destroys the Curse ``pos`` from the top of track slot ``slot``, by the Destroy
+    Action (section 4.4) or an effect: it leaves the track to its own pile's bottom (A-08), then
+    the reward (DP-15; an effect's only when it says so). "Whenever you destroy a Curse" triggers
+    apply either way: they resolve first, then the reward."""
+    stack = state.track[slot]
+    ctype = state.pack.curses[stack[len(stack) - 1 - pos].curse].type
+    cid = remove_curse(state, slot, pos, p)
+    state.stat("curses_destroyed")
+    if state.config.modules:  # a module's own count (dark_curses_destroyed)
+        rule = state.rules.curse_rules.get(ctype)
+        if rule is not None and rule.stat:
+            state.stat(rule.stat)
+    state.event("destroy", p, cid)
+    check_immediate_win(state)
+    if state.over:
+        return
+    if reward:
+        push(state, {"kind": "reward", "player": p, "decider": None})
+    fire(state, p, "curse_destroyed")
 
 
 def check_immediate_win(state: GameState) -> None:
