@@ -29,10 +29,8 @@ A module's own part of the state (``rules.Module.state_type``) is a dataclass de
 the module registers. ``check_json`` checks saved data against a declared type before
 it is decoded (``save_check`` uses it for module states), naming the path of the first bad value.
 
-A type without a rule raises ``TypeError`` naming the class and the field, at import. A field with
-``metadata={"save": False}`` is not written to saves (the pack, named by the config; the cache of
-legal moves, recomputed); one with ``SAVED_IF_SET`` is written only when it is not empty (the module
-states: a base game's save has no such key).
+A type without a rule raises ``TypeError`` naming the class and the field, at import. Saves skip a
+field with ``NOT_SAVED`` metadata, and one with ``SAVED_IF_SET`` while it is empty (see both below).
 """
 
 from __future__ import annotations
@@ -48,11 +46,13 @@ from typing import Any
 
 from bbom_env.engine.model.records import RECORD_BY_FIELDS, RECORD_TYPES, is_record_type
 
-Codec = Callable[[Any], Any] | None  # None: the value is its own JSON form (and back)
+Coder = Callable[[Any], Any]
+Codec = Coder | None  # None: the value is its own JSON form (and back)
 
-_SCALARS = (int, str, bool, float, type(None))
-_SCALAR_TYPES = frozenset(_SCALARS)  # for the per-item tests of the long lists (the log)
-# Field metadata of a field that saves do not write (``serialize`` rebuilds it).
+_SCALAR_NAMES = {bool: "true or false", int: "an int", float: "a number", str: "a string", type(None): "null"}
+_SCALAR_TYPES = frozenset(_SCALAR_NAMES)  # for the per-item tests of the long lists (the log)
+# Field metadata of a field that saves do not write (``serialize`` rebuilds it: the pack, named by
+# the config; the cache of legal moves, recomputed).
 NOT_SAVED: Mapping[str, bool] = {"save": False}
 # Field metadata of a field that saves write only when it is not empty (``GameState.ext``: a base
 # game has no module state, and its saves stay what they were before module states existed).
@@ -72,28 +72,39 @@ class ModuleState:
 STATE_TYPES: dict[str, type] = {}
 
 
-_args = typing.get_args
+_PLAIN_KINDS: dict[Any, str] = {
+    **dict.fromkeys(_SCALAR_NAMES, "scalar"),
+    **{Mapping: "mapping", Any: "any", tuple: "any", dict: "frame", random.Random: "rng"},
+}
 
 
-def _is_optional(h: Any) -> bool:
-    return typing.get_origin(h) in (typing.Union, types.UnionType) and type(None) in _args(h)
-
-
-def _inner_optional(h: Any) -> Any:
-    rest = [a for a in _args(h) if a is not type(None)]
-    if len(rest) != 1:
-        raise TypeError(f"only `X | None` unions are supported, got {h}")
-    return rest[0]
-
-
-def _is_frozen_dataclass(h: Any) -> bool:
-    return dataclasses.is_dataclass(h) and isinstance(h, type) and h.__dataclass_params__.frozen  # type: ignore[attr-defined]
-
-
-def _is_frame_dict(h: Any) -> bool:
-    """A dict of immutable values by convention (a frame): bare ``dict``, ``dict[K, Any]`` or a
-    TypedDict."""
-    return h is dict or typing.is_typeddict(h) or (typing.get_origin(h) is dict and _args(h)[1] is Any)
+def _kind(h: Any) -> tuple[str, Any]:
+    """The row of the table above that the declared type ``h`` falls in, shared by the clone, the
+    codecs and the check, with its argument: the item type of a list, the value type of a dict,
+    the type of an optional, the item types of a tuple (else ``h``)."""
+    origin, args = typing.get_origin(h), typing.get_args(h)
+    if h in _PLAIN_KINDS:
+        return _PLAIN_KINDS[h], h
+    if origin is Mapping:
+        return "mapping", h
+    if typing.is_typeddict(h) or (origin is dict and args[1] is Any):
+        return "frame", h  # a dict of immutable values by convention
+    if is_record_type(h):
+        return "record", h
+    if origin is tuple:
+        return "tuple", args
+    if origin in (typing.Union, types.UnionType) and type(None) in args:
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) != 1:
+            raise TypeError(f"only `X | None` unions are supported, got {h}")
+        return "optional", rest[0]
+    if origin is list:
+        return "list", args[0]
+    if origin is dict:  # dict[str, ModuleState]: GameState.ext, each value by its own type
+        return "states" if args[1] is ModuleState else "dict", args[1]
+    if dataclasses.is_dataclass(h) and isinstance(h, type):
+        return "dataclass", h
+    return "none", h
 
 
 def type_hints(cls: type) -> dict[str, Any]:
@@ -102,16 +113,28 @@ def type_hints(cls: type) -> dict[str, Any]:
     return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
 
 
-def _each(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    return lambda v: [f(x) for x in v]
+def saved_fields(cls: type) -> dict[str, Any]:
+    """The fields of dataclass ``cls`` that saves write, with their types."""
+    hints = type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.metadata.get("save", True)}
 
 
-def _values(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    return lambda v: {k: f(x) for k, x in v.items()}
+@functools.cache
+def _object_fields(h: type) -> tuple[dict[str, Any], frozenset[str]]:
+    """The saved fields of a record or a dataclass with their types, and those that may be absent
+    (a dataclass field written only when set)."""
+    if is_record_type(h):
+        return typing.get_type_hints(h), frozenset()  # its fields, in order
+    return saved_fields(h), frozenset(f.name for f in dataclasses.fields(h) if f.metadata.get("if_set"))
 
 
-def _or_none(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    return lambda v: None if v is None else f(v)
+# A codec of a container from that of its items: ``wrap(codec)``; a frame: its values as ``Any``.
+_WRAPS: dict[str, Callable[[Coder], Coder]] = {
+    "optional": lambda f: lambda v: None if v is None else f(v),
+    "list": lambda f: lambda v: [f(x) for x in v],
+    "dict": lambda f: lambda v: {k: f(x) for k, x in v.items()},
+    "frame": lambda f: lambda v: {k: x if type(x) in _SCALAR_TYPES else f(x) for k, x in v.items()},
+}
 
 
 # -- clone ---------------------------------------------------------------------------------------
@@ -127,47 +150,40 @@ def copy_expr(h: Any, v: str, where: str, refs: dict[str, Any], depth: int = 0) 
     """Python source that copies the value ``v`` (source text) of declared type ``h`` so that no
     mutable container is shared; None when the value is shared as it is. Names the source uses
     are added to ``refs``."""
-    origin = typing.get_origin(h)
-    immutable = h in _SCALARS or h is Any or h is tuple or origin is tuple or is_record_type(h)
-    if immutable or origin is Mapping or h is Mapping or _is_frozen_dataclass(h):
+    kind, arg = _kind(h)
+    x, k = f"x{depth}", f"k{depth}"
+    if kind in ("scalar", "mapping", "any", "record", "tuple"):
         return None
-    if h is random.Random:
+    if kind == "rng":
         refs["_copy_rng"] = _copy_rng
         return f"_copy_rng({v})"
-    if _is_frame_dict(h):
+    if kind == "frame":
         return f"{v}.copy()"
-    x = f"x{depth}"
-    if _is_optional(h):
-        inner = copy_expr(_inner_optional(h), v, where, refs, depth)
+    if kind == "optional":
+        inner = copy_expr(arg, v, where, refs, depth)
         return None if inner is None else f"(None if {v} is None else {inner})"
-    if origin is list:
-        inner = copy_expr(_args(h)[0], x, where, refs, depth + 1)
-        return f"{v}.copy()" if inner is None else f"[{inner} for {x} in {v}]"
-    if origin is dict:
-        inner = copy_expr(_args(h)[1], x, where, refs, depth + 1)
-        if inner is None:
-            return f"{v}.copy()"
-        each = f"{{k{depth}: {inner} for k{depth}, {x} in {v}.items()}}"
-        # Module states: empty in a base game, which then pays one test, not a comprehension.
-        return f"({each} if {v} else {{}})" if _args(h)[1] is ModuleState else each
-    if h is ModuleState:  # GameState.ext's values: each by the clone of its own type
-        refs["_clone_state"] = _clone_state
-        return f"_clone_state({v})"
-    if dataclasses.is_dataclass(h) and isinstance(h, type):
+    if kind == "states":  # each by the clone of its own type; empty in a base game, which then
+        refs["_clone_state"] = lambda s: _CLONES[type(s)](s)  # pays one test, not a comprehension
+        return f"({{{k}: _clone_state({x}) for {k}, {x} in {v}.items()}} if {v} else {{}})"
+    if kind in ("list", "dict"):
+        inner = copy_expr(arg, x, where, refs, depth + 1)
+        each = (
+            f"[{inner} for {x} in {v}]" if kind == "list" else f"{{{k}: {inner} for {k}, {x} in {v}.items()}}"
+        )
+        return f"{v}.copy()" if inner is None else each
+    if kind == "dataclass":
+        if h.__dataclass_params__.frozen:  # config, pack: shared
+            return None
         name = f"clone_{h.__name__}"
         refs[name] = _CLONES[h] if h in _CLONES else make_clone(h)
         return f"{name}({v})"
     raise TypeError(f"{where}: no copy rule for the type {h}")
 
 
-def _clone_state(v: Any) -> Any:
-    return _CLONES[type(v)](v)
+_CLONES: dict[type, Coder] = {}  # the clone function made for each class
 
 
-_CLONES: dict[type, Callable[[Any], Any]] = {}  # the clone function made for each class
-
-
-def make_clone(cls: type) -> Callable[[Any], Any]:
+def make_clone(cls: type) -> Coder:
     """A ``clone`` function for dataclass ``cls``: every field copied by the rule of its declared
     type. Its code is generated once (as ``dataclasses`` generates ``__init__``): straight-line,
     as fast as a hand-written clone, and never out of date with the fields."""
@@ -180,7 +196,7 @@ def make_clone(cls: type) -> Callable[[Any], Any]:
         lines.append(f"    c.{name} = {copy_expr(h, value, f'{cls.__name__}.{name}', refs) or value}")
     source = "\n".join([*lines, "    return c", ""])
     exec(compile(source, f"<clone of {cls.__name__}>", "exec"), refs)  # noqa: S102
-    clone: Callable[[Any], Any] = refs["clone"]
+    clone: Coder = refs["clone"]
     clone.__doc__ = f"A copy of this {cls.__name__} sharing no mutable container (fields copied by type)."
     clone.source = source  # type: ignore[attr-defined]  # for reading what was generated
     _CLONES[cls] = clone
@@ -188,12 +204,6 @@ def make_clone(cls: type) -> Callable[[Any], Any]:
 
 
 # -- JSON ------------------------------------------------------------------------------------------
-
-
-def saved_fields(cls: type) -> dict[str, Any]:
-    """The fields of dataclass ``cls`` that saves write, with their types."""
-    hints = type_hints(cls)
-    return {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.metadata.get("save", True)}
 
 
 def _rng_to_json(r: random.Random) -> list[Any]:
@@ -205,9 +215,6 @@ def _rng_from_json(v: list[Any]) -> random.Random:
     r = random.Random()
     r.setstate((v[0], tuple(v[1]), v[2]))
     return r
-
-
-_RECORD_CODECS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}  # (to, from) JSON
 
 
 def _any_to_json(v: Any) -> Any:
@@ -233,92 +240,60 @@ def _any_from_json(v: Any) -> Any:
     return v
 
 
-def _record_codecs(cls: type) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
-    hints = typing.get_type_hints(cls)
-    fields = tuple((n, *codecs(hints[n], f"{cls.__name__}.{n}")) for n in cls._fields)  # type: ignore[attr-defined]
-    make = cls._make  # type: ignore[attr-defined]
-
-    def to_json(r: Any) -> Any:
-        return {n: v if e is None else e(v) for (n, e, _), v in zip(fields, r, strict=True)}
-
-    def from_json(d: Any) -> Any:
-        return make([d[n] if dec is None else dec(d[n]) for n, _, dec in fields])
-
-    _RECORD_CODECS[cls] = to_json, from_json
-    return to_json, from_json
+_RECORD_CODECS: dict[type, tuple[Coder, Coder]] = {}  # for the records in values of type Any
 
 
-def _dataclass_codecs(cls: type) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+@functools.cache
+def _object_codecs(cls: type) -> tuple[Coder, Coder]:
+    """A record or a dataclass: an object of its saved fields, each by the codecs of its type."""
     if hasattr(cls, "to_dict") and hasattr(cls, "from_dict"):  # GameConfig: its own
         return cls.to_dict, cls.from_dict
-    fields = tuple((n, *codecs(h, f"{cls.__name__}.{n}")) for n, h in saved_fields(cls).items())
+    fields = tuple((n, *codecs(h, f"{cls.__name__}.{n}")) for n, h in _object_fields(cls)[0].items())
 
     def to_json(obj: Any) -> Any:
-        d = obj.__dict__
-        return {n: d[n] if e is None else e(d[n]) for n, e, _ in fields}
+        return {n: getattr(obj, n) if e is None else e(getattr(obj, n)) for n, e, _ in fields}
 
     def from_json(v: Any) -> Any:
         return cls(**{n: v[n] if dec is None else dec(v[n]) for n, _, dec in fields})
 
+    if is_record_type(cls):
+        _RECORD_CODECS[cls] = to_json, from_json
     return to_json, from_json
 
 
 def codecs(h: Any, where: str) -> tuple[Codec, Codec]:
     """How to write a value of declared type ``h`` as JSON data, and how to read it back (each
     None: as it is)."""
-    origin = typing.get_origin(h)
-    if h in _SCALARS or origin is Mapping or h is Mapping:
+    kind, arg = _kind(h)
+    if kind in ("scalar", "mapping"):
         return None, None
-    if h is Any or h is tuple or _is_frame_dict(h):
-        return _loose_codec(h, _any_to_json), _loose_codec(h, _any_from_json)
-    if is_record_type(h):
-        return _RECORD_CODECS.get(h) or _record_codecs(h)
-    if h is random.Random:
+    if kind == "any":  # an undeclared value: tuples as lists, records as objects
+        return _any_to_json, _any_from_json
+    if kind == "frame":
+        return _WRAPS[kind](_any_to_json), _WRAPS[kind](_any_from_json)
+    if kind in ("record", "dataclass"):
+        return _object_codecs(h)
+    if kind == "rng":
         return _rng_to_json, _rng_from_json
-    if origin is tuple:
-        if any(c for a in _args(h) if a is not Ellipsis for c in codecs(a, where)):
+    if kind == "tuple":
+        if any(c for a in arg if a is not Ellipsis for c in codecs(a, where)):
             raise TypeError(f"{where}: tuples of records or containers are not supported ({h})")
         return list, tuple
-    if origin is dict and _args(h)[1] is ModuleState:  # GameState.ext: the key names the type
-        return _values(_state_to_json), _states_from_json
-    if _is_optional(h):
-        wrap, inner = _or_none, _inner_optional(h)
-    elif origin is list:
-        wrap, inner = _each, _args(h)[0]
-    elif origin is dict:
-        wrap, inner = _values, _args(h)[1]
-    elif dataclasses.is_dataclass(h) and isinstance(h, type):
-        return _dataclass_codecs(h)
-    else:
+    if kind == "states":  # the key names the type
+        states = _WRAPS["dict"](lambda s: _object_codecs(type(s))[0](s))  # type: ignore[arg-type]
+        return states, lambda v: {name: _object_codecs(STATE_TYPES[name])[1](d) for name, d in v.items()}
+    if kind not in ("optional", "list", "dict"):
         raise TypeError(f"{where}: no JSON rule for the type {h}")
-    enc, dec = codecs(inner, where)  # None (as it is) stays None
-    return None if enc is None else wrap(enc), None if dec is None else wrap(dec)
-
-
-def _loose_codec(h: Any, any_codec: Callable[[Any], Any]) -> Codec:
-    """``Any`` and a bare ``tuple``: ``any_codec``; a frame (a TypedDict): each value through it,
-    scalars as they are."""
-    if h is Any or h is tuple:
-        return any_codec
-    return lambda f: {k: v if type(v) in _SCALAR_TYPES else any_codec(v) for k, v in f.items()}
+    enc, dec = codecs(arg, where)  # None (as it is) stays None
+    return None if enc is None else _WRAPS[kind](enc), None if dec is None else _WRAPS[kind](dec)
 
 
 # Every record type, also those no field declares (payment sources live in frames, typed Any).
 for _t in RECORD_TYPES:
-    codecs(_t, _t.__name__)
+    _object_codecs(_t)
 
 
 # -- module states ---------------------------------------------------------------------------------
-
-_STATE_CODECS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
-
-
-def _state_to_json(v: Any) -> Any:
-    return _STATE_CODECS[type(v)][0](v)
-
-
-def _states_from_json(v: dict[str, Any]) -> dict[str, Any]:
-    return {name: _STATE_CODECS[STATE_TYPES[name]][1](d) for name, d in v.items()}
 
 
 def register_state_type(module: str, cls: type) -> None:
@@ -338,7 +313,7 @@ def register_state_type(module: str, cls: type) -> None:
             f"module {module!r}: {cls.__name__}() must work: every field needs a default ({exc})"
         ) from None
     clone = _CLONES[cls] if cls in _CLONES else make_clone(cls)
-    codecs = _dataclass_codecs(cls)
+    codecs = _object_codecs(cls)  # type: ignore[arg-type]  # (a class is hashable)
     try:
         data = json.loads(json.dumps(codecs[0](default)))
         check_json(cls, data, f"{cls.__name__}()")
@@ -347,7 +322,6 @@ def register_state_type(module: str, cls: type) -> None:
         raise TypeError(f"module {module!r}: {cls.__name__}() cannot be saved: {exc}") from None
     if not same:
         raise TypeError(f"module {module!r}: {cls.__name__}() does not survive its clone and JSON codecs")
-    _STATE_CODECS[cls] = codecs
     STATE_TYPES[module] = cls
 
 
@@ -378,27 +352,24 @@ def check_object(v: Any, where: str, keys: Collection[str], optional: frozenset[
     return v
 
 
-_SCALAR_NAMES = {bool: "true or false", int: "an int", float: "a number", str: "a string", type(None): "null"}
-
-
 def check_json(h: Any, v: Any, where: str) -> None:
     """Check that ``v`` (parsed JSON) is what the codec of ``codecs(h)`` reads: the right JSON
     types all the way down, records and dataclasses as objects of exactly their fields. Raises
     ``JSONShapeError`` whose message starts with the path of the first bad value
     (``ext.toy.omens[2].element: expected an int, got 'x'``). Ranges and ids are the module's
     invariants' business, not the type's."""
-    origin = typing.get_origin(h)
-    if h in _SCALAR_NAMES:  # an int is a number too
+    kind, arg = _kind(h)
+    if kind == "scalar":  # an int is a number too
         if not (type(v) is h or (h is float and type(v) is int)):
             raise JSONShapeError(f"{where}: expected {_SCALAR_NAMES[h]}, got {shown(v)}")
-    elif h is Any or h is tuple or h is Mapping or origin is Mapping or _is_frame_dict(h):
+    elif kind in ("any", "mapping", "frame"):
         return  # undeclared values: the codec takes any JSON (frames are checked by their schema)
-    elif _is_optional(h):
+    elif kind == "optional":
         if v is not None:
-            check_json(_inner_optional(h), v, where)
-    elif origin is list or origin is tuple or origin is dict:
-        _check_items(h, origin, v, where)
-    elif is_record_type(h) or (dataclasses.is_dataclass(h) and isinstance(h, type)):
+            check_json(arg, v, where)
+    elif kind in ("list", "tuple", "dict"):
+        _check_items(kind, arg, v, where)
+    elif kind in ("record", "dataclass"):
         fields, optional = _object_fields(h)
         check_object(v, where, fields, optional)
         for name, t in fields.items():
@@ -408,29 +379,19 @@ def check_json(h: Any, v: Any, where: str) -> None:
         raise TypeError(f"{where}: no check rule for the type {h}")
 
 
-@functools.cache
-def _object_fields(h: type) -> tuple[dict[str, Any], frozenset[str]]:
-    """The saved fields of a record or a dataclass with their types, and those that may be absent
-    (a dataclass field written only when set)."""
-    if is_record_type(h):
-        hints = typing.get_type_hints(h)
-        return {name: hints[name] for name in h._fields}, frozenset()  # type: ignore[attr-defined]
-    return saved_fields(h), frozenset(f.name for f in dataclasses.fields(h) if f.metadata.get("if_set"))
-
-
-def _check_items(h: Any, origin: Any, v: Any, where: str) -> None:
-    """A dict (an object), a list, or a tuple (written as a list) of its declared length, each item
+def _check_items(kind: str, arg: Any, v: Any, where: str) -> None:
+    """A dict (an object), a list, or a tuple of its declared length (written as a list), each item
     checked."""
-    args = _args(h)
-    if origin is dict:
+    if kind == "dict":
         if type(v) is not dict:
             raise JSONShapeError(f"{where}: expected an object, got {shown(v)}")
         for k, x in v.items():
-            check_json(args[1], x, f"{where}.{k}")
+            check_json(arg, x, f"{where}.{k}")
         return
     if type(v) is not list:
         raise JSONShapeError(f"{where}: expected a list, got {shown(v)}")
-    same = origin is list or (len(args) == 2 and args[1] is Ellipsis)  # one type for every item
+    args = (arg, Ellipsis) if kind == "list" else arg
+    same = len(args) == 2 and args[1] is Ellipsis  # one type for every item
     if not same and len(v) != len(args):
         raise JSONShapeError(f"{where}: expected {len(args)} items, got {len(v)}")
     if same and all(type(x) is args[0] for x in v):
