@@ -1,5 +1,5 @@
 """Choosing the cards of a payment (docs/rules.md section 4.0, DP-P1..P6): the canonical payment of
-``payment="auto"`` (manual payment's A-18 check is ``payment_irreducible``'s).
+``payment="auto"`` (manual payment's A-18 check is ``frame.py``'s).
 
 Auto payment, for a cost of Element parts and ``any`` (docs/rules_decisions.md): least waste for
 each Element part, then for ``any``; among equal waste, low-value cards first; among equal cards,
@@ -46,43 +46,37 @@ if TYPE_CHECKING:
 _AIR = 3  # constants.Element.AIR: the Element of the Air conversion (V-12)
 
 
-def _pool(state: GameState, payer: int, banned: frozenset[int]) -> list[tuple[int, int, int]]:
-    """Usable support cards in preference order: the payer's own first, then by seat order."""
+def _cards(
+    state: GameState, payer: int, banned: frozenset[int]
+) -> tuple[list[int], list[tuple[int, int, int]]]:
+    """What an auto payment draws on: a copy of the hand's counts (by card code) with the cards of
+    the banned Elements zeroed (section 4.10: their three codes each, not a pass over every code),
+    and the usable support cards in preference order: the payer's own first, then by seat order."""
+    hand = state.players[payer].hand.copy()
+    for e in banned:
+        low, mid, high = ELEMENT_CODES[e]
+        hand[low] = hand[mid] = hand[high] = 0
     pool = usable_support(state, payer, banned)
     if len(pool) > 1:  # most payers have at most one support card to draw on (auto payment is hot)
         pool.sort(key=lambda t: (t[0] != payer, (t[0] - payer) % len(state.players), t[1]))
-    return pool
+    return hand, pool
 
 
 def auto_payment(state: GameState, payer: int, req: tuple, action: str = "") -> list[Source]:
     """The canonical payment of ``payment="auto"``. Raises ValueError when unaffordable."""
     banned = banned_elements(state, payer, action) if action else frozenset()
-    if not elements_only(req):
-        cost = as_cost(req)
-        if (cost.wildcards or cost.convert) and not (
-            cost.one_of or cost.distinct or cost.currency or cost.cards
-        ):
-            return _auto_spontaneous(state, payer, cost, banned)
-        return _auto_general(state, payer, cost, banned)
-    hand = state.players[payer].hand
-    hand = _unbanned_hand(hand, banned) if banned else hand.copy()
-    return _auto_elements(hand, _pool(state, payer, banned), payer, req)
-
-
-def _unbanned_hand(hand: list[int], banned: frozenset[int]) -> list[int]:
-    """A copy of the hand's counts (by card code) with the cards of the banned Elements zeroed
-    (section 4.10: a module game's "forbid" modifiers): their three codes each (ELEMENT_CODES),
-    not a pass over every code."""
-    out = hand.copy()
-    for e in banned:
-        low, mid, high = ELEMENT_CODES[e]
-        out[low] = out[mid] = out[high] = 0
-    return out
+    hand, pool = _cards(state, payer, banned)
+    if elements_only(req):
+        return _auto_elements(hand, pool, payer, req)
+    cost = as_cost(req)
+    if (cost.wildcards or cost.convert) and not (cost.one_of or cost.distinct or cost.currency or cost.cards):
+        return _auto_spontaneous(state, payer, cost, hand, pool)
+    return _auto_general(state, payer, cost, hand, pool)
 
 
 def _auto_elements(hand: list[int], pool: list[tuple[int, int, int]], payer: int, req: tuple) -> list[Source]:
     """The canonical payment of an Element-only cost from these cards (``hand``: counts by code,
-    banned Elements zeroed, consumed; ``pool``: ``_pool``'s usable support cards)."""
+    banned Elements zeroed, consumed; ``pool``: ``_cards``'s usable support cards)."""
     sources = _Sources(hand, pool, payer)
     for e, r in enumerate(req[:NUM_ELEMENTS]):
         if r > 0 and not sources.pay_element(e, r):
@@ -94,7 +88,7 @@ def _auto_elements(hand: list[int], pool: list[tuple[int, int, int]], payer: int
 
 class _Sources:
     """What an auto payment draws from, in order: the payer's hand (counts by card code, banned
-    Elements zeroed), then the usable support cards (``_pool``'s order); and what it took."""
+    Elements zeroed), then the usable support cards (``_cards``'s order); and what it took."""
 
     __slots__ = ("hand", "out", "payer", "pool", "used_pool")
 
@@ -118,12 +112,7 @@ class _Sources:
 
     def pay_any(self, need: int) -> bool:
         """Take the least-waste cards of any Elements for ``need``; False if they fall short."""
-        per_value = [0, 0, 0]
-        for e in range(NUM_ELEMENTS):
-            c = self.counts_of(e)
-            for v in range(NUM_VALUES):
-                per_value[v] += c[v]
-        best = _min_sum_at_least(need, *per_value)
+        best = _min_sum_at_least(need, *map(sum, zip(*map(self.counts_of, range(NUM_ELEMENTS)), strict=True)))
         if best is None:
             return False
         tier, counts_of = self.tier, self.counts_of
@@ -174,7 +163,9 @@ class _Sources:
         return 3
 
 
-def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:
+def _auto_spontaneous(
+    state: GameState, payer: int, cost: Cost, hand: list[int], pool: list[tuple[int, int, int]]
+) -> list[Source]:
     """The canonical payment of an Element cost that Spontaneous Elements (section 4.9) or the Air
     conversion (V-12) may help pay (docs/rules_decisions.md): Element cards first: when they cover
     the cost alone, the base game's canonical payment; else the fewest Dark Matter pairs with
@@ -183,11 +174,9 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
     (fire, water, earth), each pair's Element in fire, water, earth, air, any order. The rest is
     paid as the base game pays; the pairs' cards from the hand, then the payer's own support, then
     others' support."""
-    hand = state.players[payer].hand
-    hand = _unbanned_hand(hand, banned) if banned else hand.copy()
-    pool = _pool(state, payer, banned)
     plain = tuple(cost[:COST_PARTS])
-    counts = _counts(hand, pool)
+    sources = _Sources(hand, pool, payer)
+    counts = [list(sources.counts_of(e)) for e in range(NUM_ELEMENTS)]
     if can_cover(counts, plain):
         return _auto_elements(hand, pool, payer, plain)
     dark: list[Source] = []
@@ -211,30 +200,21 @@ def _auto_spontaneous(state: GameState, payer: int, cost: Cost, banned: frozense
     raise ValueError(f"cost {cost.compact()} is not affordable")
 
 
-def _counts(hand: list[int], pool: list[tuple[int, int, int]]) -> list[list[int]]:
-    """``payment.available_values`` from the cards an auto payment draws on (``hand``: banned
-    Elements zeroed; ``pool``: ``_pool``'s usable support cards), without asking the support
-    pool's filters again."""
-    counts = [hand[codes[0] : codes[0] + NUM_VALUES] for codes in ELEMENT_CODES]
-    for _, _, code in pool:
-        if code < NUM_ELEMENT_CODES:
-            counts[CODE_ELEMENT[code]][CODE_VALUE[code] - 1] += 1
-    return counts
-
-
 # One Air card converted (V-12): (its source, the Element part it pays, its value).
 _Conversion = tuple[Source, int, int]
 
 
 def _conversions(hand: list[int], pool: list[tuple[int, int, int]], plain: tuple) -> list[_Conversion]:
     """The Air conversions worth trying: for each Air value held (the hand's card first, then the
-    pool's in ``_pool`` order), to each other Element part the cost has."""
+    pool's in ``_cards``' order), to each other Element part the cost has."""
     out: list[_Conversion] = []
     for v in range(1, NUM_VALUES + 1):
         c = ELEMENT_CODES[_AIR][v - 1]
-        src: Source | None = HAND_SOURCES[c] if hand[c] > 0 else None
-        if src is None:
-            src = next((SupportSource(q, s) for q, s, code in pool if code == c), None)
+        src: Source | None = (
+            HAND_SOURCES[c]
+            if hand[c] > 0
+            else next((SupportSource(q, s) for q, s, code in pool if code == c), None)
+        )
         if src is not None:
             out += [(src, e, v) for e in range(NUM_ELEMENTS) if e != _AIR and plain[e] > 0]
     return out
@@ -288,13 +268,13 @@ def _cheapest(
     return best
 
 
-def _auto_general(state: GameState, payer: int, cost: Cost, banned: frozenset[int]) -> list[Source]:
-    hand = state.players[payer].hand
-    payable = (*range(NUM_ELEMENT_CODES), CURRENCY)
+def _auto_general(
+    state: GameState, payer: int, cost: Cost, hand: list[int], pool: list[tuple[int, int, int]]
+) -> list[Source]:
     chosen: list[Source] = [
-        HAND_SOURCES[c] for c in payable if CODE_ELEMENT[c] not in banned for _ in range(hand[c])
+        HAND_SOURCES[c] for c in (*range(NUM_ELEMENT_CODES), CURRENCY) for _ in range(hand[c])
     ]
-    chosen += [SupportSource(q, s) for q, s, _ in _pool(state, payer, banned)]
+    chosen += [SupportSource(q, s) for q, s, _ in pool]
     codes = [source_code(state, s) for s in chosen]
     if not covers(codes, cost):
         raise ValueError(f"cost {cost} is not affordable")

@@ -109,13 +109,6 @@ def elements_only(req: tuple) -> bool:
 ZERO = Cost()
 
 
-def element_cost(e: int, n: int) -> Cost:
-    """n Elements of Element e."""
-    parts = [0] * COST_PARTS
-    parts[e] = n
-    return Cost(parts[0], parts[1], parts[2], parts[3], parts[4])
-
-
 # -- sources ----------------------------------------------------------------------------------
 
 
@@ -197,11 +190,10 @@ def left_to_pay(codes: list[int] | tuple[int, ...], req: tuple) -> Cost:
     """What is still owed after paying with ``codes``: zero exactly when they cover the cost
     (``covers``), never by splitting a card between two parts."""
     cost = as_cost(req)
-    left = remaining(tuple(codes), cost)
-    return cost._replace(
-        fire=left[0], water=left[1], earth=left[2], air=left[3], any=left[4],
-        one_of=left[5], distinct=left[6], currency=left[7], cards=left[8],
-    )  # fmt: skip
+    f, w, e, a, n, one_of, distinct, currency, cards = remaining(tuple(codes), cost)
+    return Cost(
+        f, w, e, a, n, one_of, cost.one_of_set, distinct, currency, cost.wildcards, cost.convert, cards
+    )
 
 
 _PART_NAMES = (*ELEMENT_NAMES, "any")  # a cost's first parts: 4 Elements, then "any" (section 4.0)

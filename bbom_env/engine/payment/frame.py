@@ -2,11 +2,10 @@
 
 ``payment="auto"`` pays with the canonical least-waste payment (``payment.auto_payment``);
 ``"manual"`` asks for each card (PAY_HAND / PAY_SUPPORT; a Dark Matter card of a Spontaneous
-Element pair is a pick too, section 4.9), then PAY_CONFIRM, or PAY_CANCEL, which
-returns to the menu with nothing spent. A pay frame (``frames.PayFrame``) has the payer
-(``player``), the ``cost``, the sources picked so far (``picks``: ``records.HandSource`` /
-``SupportSource``), the ``action`` and its
-``target``.
+Element pair is a pick too, section 4.9), then PAY_CONFIRM, or PAY_CANCEL, which returns to the
+menu with nothing spent. A pay frame (``frames.PayFrame``) has the payer (``player``), the
+``cost``, the sources picked so far (``picks``: ``records.HandSource`` / ``SupportSource``), the
+``action`` and its ``target``.
 """
 
 from __future__ import annotations
@@ -101,21 +100,26 @@ def _discard_sources(state: GameState, p: int, sources: list[Source]) -> None:
 
 
 def run_pay(state: GameState, f: dict) -> None:
-    p = f["player"]
     if state.config.payment == "auto" or is_free(f["cost"]):
         req = f["cost"]
         # A base game's cost has five numbers (a hot path); a module's, its Cost once: the
-        # payment's checks take it as it is. Only a cost with the conversion notes it (V-12).
-        cost = as_cost(req) if len(req) > COST_PARTS else None
-        sources = auto_payment(state, p, req if cost is None else cost, f["action"])
-        codes = tuple([source_code(state, s) for s in sources])  # a list comprehension: no generator
-        _discard_sources(state, p, sources)
-        state.event("pay", p, f["action"], f["target"], codes)
-        if cost is not None and cost.convert:  # a base game's cost never has the conversion
-            _note_conversion(state, p, cost, codes)
-        done(state, f)
+        # payment's checks take it as it is.
+        cost = req if len(req) == COST_PARTS else as_cost(req)
+        _spend(state, f, auto_payment(state, f["player"], cost, f["action"]))
         return
-    f["decider"] = p
+    f["decider"] = f["player"]
+
+
+def _spend(state: GameState, f: dict, sources: list[Source]) -> None:
+    """Pay the frame's cost with these sources (to the discard piles: section 4.0), note the Air
+    conversion where only it pays (V-12) and resolve the frame."""
+    p = f["player"]
+    codes = tuple([source_code(state, s) for s in sources])  # a list comprehension: no generator
+    _discard_sources(state, p, sources)
+    state.event("pay", p, f["action"], f["target"], codes)
+    if len(f["cost"]) > COST_PARTS:  # a base game's cost never has the conversion
+        _note_conversion(state, p, f["cost"], codes)
+    done(state, f)
 
 
 def _note_conversion(state: GameState, p: int, req: tuple, codes: tuple[int, ...]) -> None:
@@ -124,18 +128,10 @@ def _note_conversion(state: GameState, p: int, req: tuple, codes: tuple[int, ...
     cost = as_cost(req)
     if not cost.convert:
         return
-    # The cost without the conversion: an Element cost with no other module part is its five
-    # numbers (covers' closed form, the answer it gives that Cost), else the Cost less the flag.
-    other = cost.one_of or cost.distinct or cost.currency or cost.wildcards or cost.cards
-    if not covers(list(codes), cost._replace(convert=False) if other else cost[:COST_PARTS]):
+    if not covers(list(codes), cost._replace(convert=False)):  # not paid without the conversion
         pl = state.players[p]
         pl.ability_used = True
         state.event("ability", p, pl.magician)
-
-
-def _picked_codes(state: GameState, f: dict) -> list[int]:
-    picks = f["picks"]
-    return [source_code(state, s) for s in picks] if picks else []
 
 
 _ELEMENT_CARD_CODES = tuple(range(NUM_ELEMENT_CODES))
@@ -175,12 +171,9 @@ def legal_pay(state: GameState, f: dict) -> list[int]:
     cost: its Element still has an uncovered need, or the ``any`` part is uncovered) and, with
     irreducible payments, the payment it makes is not reducible (A-18)."""
     req = f["cost"]  # the compact form: five numbers for the base game's costs
-    picked = _picked_codes(state, f)
+    picked = [source_code(state, s) for s in f["picks"]]
     out = [M.PAY_CANCEL]
-    # A Cost only for a module's cost parts (``elements_only``: five numbers never have them).
-    cost = None if len(req) == COST_PARTS else as_cost(req)
-    if cost is not None and cost.elements_only:
-        cost = None
+    cost = None if elements_only(req) else as_cost(req)  # a Cost only for a module's cost parts
     covered = covers(picked, req)
     irreducible_only = state.config.irreducible_payments
     if covered:
@@ -232,7 +225,9 @@ def _module_useful(
     the first of a pair judged with its pair completed (A-18 counts a pair as one unit), offered
     only while a second card is there. Equal codes get equal answers (asked once)."""
     verdict: dict[int, bool] = {}
-    with_picks = _with_picks(pool, picked) if irreducible_only else pool  # the same for every card
+    with_picks = list(pool)  # the cards still available plus those already picked
+    for c in picked:
+        with_picks[c] += 1
     # What is owed, summed: ``remaining``'s numbers are ``left_to_pay``'s amounts (no Cost built).
     owed = sum(remaining(tuple(picked), cost))
     pairs_only = cost.wildcards and not cost.currency
@@ -258,14 +253,6 @@ def _module_useful(
     return useful
 
 
-def _with_picks(pool: list[int], picked: list[int]) -> list[int]:
-    """Counts by code of the cards still available plus those already picked."""
-    out = list(pool)
-    for c in picked:
-        out[c] += 1
-    return out
-
-
 def answer_pay(state: GameState, f: dict, move: int) -> None:
     p = f["player"]
     if move == M.PAY_CANCEL:
@@ -278,12 +265,7 @@ def answer_pay(state: GameState, f: dict, move: int) -> None:
         state.event("cancel", p, f["action"])
         return
     if move == M.PAY_CONFIRM:
-        codes = tuple(_picked_codes(state, f))
-        _discard_sources(state, p, list(f["picks"]))
-        state.event("pay", p, f["action"], f["target"], codes)
-        if len(f["cost"]) > COST_PARTS:
-            _note_conversion(state, p, f["cost"], codes)
-        done(state, f)
+        _spend(state, f, list(f["picks"]))
         return
     if move < M.PAY_SUPPORT:
         f["picks"] = f["picks"] + (HAND_SOURCES[move - M.PAY_HAND],)

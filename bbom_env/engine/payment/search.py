@@ -1,12 +1,12 @@
 """The exact payment search for costs with module parts (docs/rules.md sections 4.0, 4.6, 4.9, 4.10).
 
-A cost with only Element parts and "any" is solved by the closed forms of ``payment.py`` (the hot
+A cost with only Element parts and "any" is solved by the closed forms of ``solver.py`` (the hot
 path of the base game). A cost with a one-of-a-set surcharge, "n cards of different Elements", a
-currency counted in cards or wildcards (two currency cards as one Element of value 1, the
-Vth Element's Spontaneous Element) or the Air conversion (one Air card as any one Element, V-12)
-is solved here: each card's whole value goes to one part (a
-card is never split, [PROPOSED] 4.0), or is wasted, and the search finds the assignment that leaves
-the least to pay. Payments hold a handful of cards, so a memoised search is cheap.
+currency counted in cards or wildcards (two currency cards as one Element of value 1, the Vth
+Element's Spontaneous Element) or the Air conversion (one Air card as any one Element, V-12) is
+solved here: each card's whole value goes to one part (a card is never split, [PROPOSED] 4.0),
+or is wasted, and the search finds the assignment that leaves the least to pay. Payments hold a
+handful of cards, so a memoised search is cheap.
 """
 
 from __future__ import annotations

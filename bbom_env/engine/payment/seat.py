@@ -114,14 +114,6 @@ class SeatView:
             funds = known[banned] = self.funds_all.without(banned)
         return funds
 
-    def modified(self, action: str, element: int | None, req: Req) -> Req:
-        """The printed ``req`` after the seat's "cost" modifiers (section 4.10; ``element``: the
-        Action's own, for "same")."""
-        costed = self._costed
-        if costed is not None and (action in costed or "all" in costed):
-            return hooks.apply_cost_mods(self._cost_mods, action, element, req)  # type: ignore[arg-type]
-        return req
-
     def transformed(self, action: str, req: Req) -> Req:
         """``req`` after the modules' cost transforms that apply to the seat now (Spontaneous
         Elements, 4.9; the Air conversion, V-12)."""
@@ -133,8 +125,11 @@ class SeatView:
 
     def cost(self, action: str, element: int | None, req: Req) -> Req:
         """What this Action costs the seat: ``hooks.adjust_cost``'s answer (the "cost" modifiers,
-        then the modules' cost transforms)."""
-        return self.transformed(action, self.modified(action, element, req))
+        then the modules' cost transforms; ``element``: the Action's own, for "same": 4.10)."""
+        costed = self._costed
+        if costed is not None and (action in costed or "all" in costed):
+            req = hooks.apply_cost_mods(self._cost_mods, action, element, req)  # type: ignore[arg-type]
+        return self.transformed(action, req)
 
     def can_pay(self, action: str, element: int | None, req: Req) -> bool:
         """Whether the seat can pay this Action's printed cost ``req`` (five numbers; a printed

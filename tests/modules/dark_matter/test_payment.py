@@ -9,13 +9,13 @@ from builders import Scenario
 from bbom_env.engine.model.constants import CURE_COST, DARK_MATTER, element_code
 from bbom_env.engine.model.records import HandSource
 from bbom_env.engine.payment.auto import auto_payment
-from bbom_env.engine.payment.cost import Cost, covers, element_cost
+from bbom_env.engine.payment.cost import Cost, covers
 from bbom_env.modules.dark_matter.actions import ACQUIRE_COST, dark_matter_cost, with_spontaneous
 from bbom_env.modules.dark_matter.module import NAME, PACK, dm_state
 
 DM = DARK_MATTER
 FIRE1, EARTH1, EARTH3 = element_code(0, 1), element_code(2, 1), element_code(2, 3)
-EARTH_CURSE = element_cost(2, 4)  # a classic Earth Curse (section 4.4)
+EARTH_CURSE = Cost(earth=4)  # a classic Earth Curse (section 4.4)
 CURE = Cost(any=CURE_COST)  # section 4.5
 
 
