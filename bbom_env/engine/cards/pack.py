@@ -36,9 +36,11 @@ from bbom_env.engine.cards.card_types import (
 )
 from bbom_env.engine.cards.checks import (
     MAX_EXTRA_CURSES,
+    MODULE_SECTIONS,
     PROVENANCES,
     PackSection,
     card_id,
+    card_tables,
     check_fields,
     check_magician_layout,
     check_pack,
@@ -49,7 +51,6 @@ from bbom_env.engine.cards.checks import (
     read_pack_file,
     req,
 )
-from bbom_env.engine.cards.module_checks import MODULE_SECTIONS, card_tables
 from bbom_env.engine.cards.vocab import PackError, ops_used, show
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
@@ -160,7 +161,7 @@ class PackIndex(Generic[T]):
 # -- sections of a module ------------------------------------------------------------------------
 
 
-# MODULE_SECTIONS (module_checks.py): section name -> (module, section), while registered.
+# MODULE_SECTIONS (checks.py): section name -> (module, section), while registered.
 # Names a module's section cannot take: the base game's tables and sections; the base tables a
 # module section may add its cards to (``PackSection.base_table``).
 RESERVED_SECTIONS = frozenset({"pack", "round_track", *BASE_PARSERS})

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bbom_env.engine.cards import pack as cards
 from bbom_env.engine.cards import vocab
-from bbom_env.engine.cards.module_checks import check_module_kinds, check_module_ops, check_module_sections
+from bbom_env.engine.cards.checks import check_module_kinds, check_module_ops, check_module_sections
 from bbom_env.engine.cards.pack import PackSection
 from bbom_env.engine.core import moves
 from bbom_env.engine.core.moves import BASE, BlockSpec, Move, canonical_modules, register_blocks
