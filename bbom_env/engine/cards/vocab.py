@@ -159,7 +159,7 @@ ALL_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {**MOD_SCHEMAS, **MODUL
 BASE_OPS: frozenset[str] = frozenset(OP_SCHEMAS)
 
 
-def _check_new(what: str, name: Any, known: dict, schema: dict, key: str) -> None:
+def check_new(what: str, name: Any, known: dict, schema: dict, key: str) -> None:
     """A module's new op or modifier kind: a plain name, not known with another schema, and no
     parameter named like the entry's own tag (``key``: "op" / "kind")."""
     if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
@@ -173,7 +173,7 @@ def _check_new(what: str, name: Any, known: dict, schema: dict, key: str) -> Non
 def register_op(name: str, schema: dict[str, tuple[Any, Any]]) -> None:
     """Make a module's own effect op known to the pack loader (``rules.register`` calls it; the
     module registers the op's handler with ``ops.auto_op`` / ``ops.choice_op``)."""
-    _check_new("op", name, OP_SCHEMAS, schema, "op")
+    check_new("op", name, OP_SCHEMAS, schema, "op")
     OP_SCHEMAS[name] = schema
 
 
@@ -186,7 +186,7 @@ def unregister_op(name: str) -> None:
 
 def register_mod_kind(kind: str, schema: dict[str, tuple[Any, Any]]) -> None:
     """Make a module's own modifier kind known to the pack loader (``rules.register`` calls it)."""
-    _check_new("modifier kind", kind, ALL_MOD_SCHEMAS, schema, "kind")
+    check_new("modifier kind", kind, ALL_MOD_SCHEMAS, schema, "kind")
     ALL_MOD_SCHEMAS[kind] = schema
 
 

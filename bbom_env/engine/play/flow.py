@@ -36,7 +36,7 @@ from bbom_env.engine.model.constants import (
     Phase,
     is_madness,
 )
-from bbom_env.engine.model.records import CurseOnTrack, with_exhausted
+from bbom_env.engine.model.records import CurseOnTrack
 from bbom_env.engine.modifiers import hooks
 from bbom_env.engine.play.zones import (
     check_immediate_win,
@@ -96,7 +96,7 @@ def run_conc(state: GameState, f: dict) -> None:
     limit = hooks.rule_point(state, a, "concentration_refresh", len(exhausted)) if exhausted else 0
     if limit >= len(exhausted):
         for i in exhausted:
-            spells[i] = with_exhausted(spells[i], False)
+            spells[i] = spells[i]._replace(exhausted=False)
     elif limit > 0:  # a rule point lowered it: the player chooses which Spells (docs/rules.md 9.2)
         push(state, {"kind": "refresh_choice", "player": a, "left": limit, "decider": None})
     if state.config.neutralized_curse_release == "start_of_next_turn":  # A-19 alternative
@@ -129,7 +129,7 @@ def legal_refresh_choice(state: GameState, f: RefreshChoiceFrame) -> list[int]:
 
 def answer_refresh_choice(state: GameState, f: RefreshChoiceFrame, move: int) -> None:
     spells = state.players[f["player"]].spells
-    spells[move - PICK_SPELL] = with_exhausted(spells[move - PICK_SPELL], False)
+    spells[move - PICK_SPELL] = spells[move - PICK_SPELL]._replace(exhausted=False)
     f["left"] -= 1
 
 
