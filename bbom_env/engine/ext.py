@@ -67,7 +67,7 @@ from bbom_env.engine.payment.cost import Cost, as_cost
 from bbom_env.engine.payment.frame import pay_frame
 from bbom_env.engine.payment.seat import SeatView
 from bbom_env.engine.play.decision import Decision
-from bbom_env.engine.play.limits import enforce_limits, react
+from bbom_env.engine.play.flow import enforce_limits, react
 from bbom_env.engine.play.ops import OPS, auto_op, choice_op, lookup
 from bbom_env.engine.play.zones import eliminate, madness_in_hand, return_madness, seq
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bbom_env.engine import GameConfig, GameState, from_json, new_game
-from bbom_env.engine.cards.hashes import pack_mismatch, pack_sha256
+from bbom_env.engine.cards.pack import pack_mismatch, pack_sha256
 from bbom_env.engine.core.rules import pack_spec
 
 GAME_FORMAT = "bbom-game/1"

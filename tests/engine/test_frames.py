@@ -33,7 +33,7 @@ DATA = Path(__file__).parent / "data"
 NOT_IN_PLAYOUTS = {
     "refresh_choice": "only a 'replace' modifier lowering the concentration_refresh rule point pushes it "
     "(docs/rules.md 9.2): no card of the base game gives one",
-    "limits": "only a lost Magician ability (limits.lose_ability) pushes it: no base-game card takes one",
+    "limits": "only a lost Magician ability (flow.lose_ability) pushes it: no base-game card takes one",
 }
 PLAYOUTS = [
     GameConfig(num_players=n, payment=pay, pack=pack, seed=seed)

@@ -1,4 +1,4 @@
-"""Limits that shrink (limits.py; docs/rules.md sections 4.11 and 9.2, V-10, V-27, A-26): when a
+"""Limits that shrink (flow.py; docs/rules.md sections 4.11 and 9.2, V-10, V-27, A-26): when a
 Magician's ability that raised the support capacity or the Spell limit is lost, for good or while a
 "lose_ability" modifier lasts, the owner chooses what to discard or put in the box until they are
 within the printed limit; Madness beyond capacity stays."""
@@ -13,7 +13,7 @@ from modules.toy_module import NAME, TOY_PACK, registered
 
 from bbom_env.engine.model.constants import MADNESS
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.play.limits import enforce_limits, lose_ability
+from bbom_env.engine.play.flow import enforce_limits, lose_ability
 
 SIX = ("test_combustion", "test_ice", "test_growth", "test_telepathy", "test_air_1", "test_earth_3")
 

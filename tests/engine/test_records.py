@@ -34,7 +34,6 @@ from bbom_env.engine.model.records import (
     SupportSlot,
     SupportSource,
     TempModifier,
-    with_exhausted,
 )
 from bbom_env.engine.model.typed import (
     STATE_TYPES,
@@ -333,10 +332,6 @@ def test_crushed_card_leaves_with_its_slot_only_when_uncovered() -> None:
     assert pl.take_support(0) == 14 and pl.support == [SupportSlot(3), SupportSlot(3)]
     assert pl.take_support(0) == 3 and pl.support == [SupportSlot(3)]
     assert SupportSlot(5).crushed == NO_CARD
-
-
-def test_with_exhausted() -> None:
-    assert with_exhausted(SpellSlot("s"), True) == SpellSlot("s", exhausted=True)
 
 
 # -- module states (rules.Module.state_type, GameState.ext) ------------------------------------------

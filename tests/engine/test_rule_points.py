@@ -15,7 +15,7 @@ from bbom_env.engine import move_to_string
 from bbom_env.engine.io.scenario import resolve_effect
 from bbom_env.engine.model.constants import HAND_SIZE, MADNESS
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.play.limits import lose_ability
+from bbom_env.engine.play.flow import lose_ability
 
 DEFAULTS = {
     "reshuffle_madness": 1,

@@ -17,7 +17,7 @@ import bbom_env
 from bbom_env.engine import GameConfig, new_game
 from bbom_env.engine.core.config import ConfigError
 from bbom_env.engine.core.rules import game_pack, offered_magicians
-from bbom_env.engine.io.setup_magicians import shortage
+from bbom_env.engine.io.setup import shortage
 from bbom_env.rl.aec_env import raw_env
 
 DM, BOTH = ("dark_matter",), ("dark_matter", "phobias")

@@ -15,7 +15,7 @@ import pytest
 from builders import Scenario
 
 from bbom_env.engine import GameConfig, from_json, move_to_string, new_game
-from bbom_env.engine.cards.module_checks import module_kind_uses
+from bbom_env.engine.cards.checks import module_kind_uses
 from bbom_env.engine.cards.pack import load_pack
 from bbom_env.engine.cards.vocab import IntRange, PackError, normalize_mod
 from bbom_env.engine.core import moves as M

@@ -27,7 +27,7 @@ from bbom_env.engine.model.constants import (
     is_madness,
 )
 from bbom_env.engine.model.move_args import ACQUIRABLE_VALUES
-from bbom_env.engine.model.records import CurseOnTrack, SpellSlot, with_exhausted
+from bbom_env.engine.model.records import CurseOnTrack, SpellSlot
 from bbom_env.engine.modifiers import hooks
 from bbom_env.engine.payment.cost import Cost
 from bbom_env.engine.payment.frame import pay_frame
@@ -361,7 +361,7 @@ def run_exhaust(state: GameState, f: ExhaustFrame) -> None:
     pl = state.players[f["player"]]
     i = pl.spell_index(f["spell"])
     if i >= 0:
-        pl.spells[i] = with_exhausted(pl.spells[i], True)
+        pl.spells[i] = pl.spells[i]._replace(exhausted=True)
 
 
 def run_learn(state: GameState, f: LearnFrame) -> None:

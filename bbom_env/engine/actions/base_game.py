@@ -15,7 +15,7 @@ from bbom_env.engine.core.resolver import RUN
 from bbom_env.engine.core.rules import Module, register
 from bbom_env.engine.model.constants import MADNESS, NUM_ELEMENT_CODES
 from bbom_env.engine.payment import frame as payment_frame  # noqa: F401
-from bbom_env.engine.play import flow, limits, ops, ops_board, ops_cards  # noqa: F401
+from bbom_env.engine.play import flow, ops, ops_board, ops_cards  # noqa: F401
 from bbom_env.engine.play.decision import DECISION_KINDS
 
 # Progress counters of state.stats (zones.py, actions.py, flow.py keep them).

@@ -21,6 +21,7 @@ from bbom_env.engine.model.constants import (
     SPELL_LIMIT,
     SUPPORT_SLOTS,
 )
+from bbom_env.engine.model.typed import shown as show  # the one repr cut for error messages
 
 TARGETS = ("you", "each", "each_other", "a_player", "another_player", "active")
 DURATIONS = ("until_next_monster", "this_turn", "game")
@@ -141,7 +142,7 @@ BASE_MODIFIER_KINDS: tuple[str, ...] = tuple(sorted(MOD_SCHEMAS))  # the base ga
 # "cure_only" in actions.legal_cure: the player's Cure Action may target only the card whose
 # modifier source yields it, with that card's ``code``, V-31), but a card may use one only in a
 # game whose module set declares it (``Module.modifier_kinds``;
-# ``module_checks.check_module_kinds`` refuses the game otherwise), so a base game never
+# ``checks.check_module_kinds`` refuses the game otherwise), so a base game never
 # sees them. A module adds kinds of its own with ``Module.modifier_schemas``
 # (``register_mod_kind``, to ALL_MOD_SCHEMAS alone).
 MODULE_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
@@ -158,7 +159,7 @@ ALL_MOD_SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {**MOD_SCHEMAS, **MODUL
 BASE_OPS: frozenset[str] = frozenset(OP_SCHEMAS)
 
 
-def _check_new(what: str, name: Any, known: dict, schema: dict, key: str) -> None:
+def check_new(what: str, name: Any, known: dict, schema: dict, key: str) -> None:
     """A module's new op or modifier kind: a plain name, not known with another schema, and no
     parameter named like the entry's own tag (``key``: "op" / "kind")."""
     if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
@@ -172,7 +173,7 @@ def _check_new(what: str, name: Any, known: dict, schema: dict, key: str) -> Non
 def register_op(name: str, schema: dict[str, tuple[Any, Any]]) -> None:
     """Make a module's own effect op known to the pack loader (``rules.register`` calls it; the
     module registers the op's handler with ``ops.auto_op`` / ``ops.choice_op``)."""
-    _check_new("op", name, OP_SCHEMAS, schema, "op")
+    check_new("op", name, OP_SCHEMAS, schema, "op")
     OP_SCHEMAS[name] = schema
 
 
@@ -185,7 +186,7 @@ def unregister_op(name: str) -> None:
 
 def register_mod_kind(kind: str, schema: dict[str, tuple[Any, Any]]) -> None:
     """Make a module's own modifier kind known to the pack loader (``rules.register`` calls it)."""
-    _check_new("modifier kind", kind, ALL_MOD_SCHEMAS, schema, "kind")
+    check_new("modifier kind", kind, ALL_MOD_SCHEMAS, schema, "kind")
     ALL_MOD_SCHEMAS[kind] = schema
 
 
@@ -216,15 +217,6 @@ def parse_count(value: Any, where: str) -> tuple[int, int]:
         if m and len(m.group(1)) <= 3 and 1 <= int(m.group(1) or "1") <= MAX_X_FACTOR:
             return (0, int(m.group(1) or "1"))
     raise PackError(f"{where}: count must be {_COUNT_FORMS}, not {show(value)}")
-
-
-def show(value: Any, limit: int = 60) -> str:
-    """``repr(value)``, cut to ``limit`` characters: an error message stays one short line."""
-    try:
-        text = repr(value)
-    except ValueError:  # an int of more than 4300 digits has no repr
-        return f"<an int of {value.bit_length()} bits>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _type_name(value: Any) -> str:

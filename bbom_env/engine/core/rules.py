@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bbom_env.engine.cards import pack as cards
 from bbom_env.engine.cards import vocab
-from bbom_env.engine.cards.module_checks import check_module_kinds, check_module_ops, check_module_sections
+from bbom_env.engine.cards.checks import check_module_kinds, check_module_ops, check_module_sections
 from bbom_env.engine.cards.pack import PackSection
 from bbom_env.engine.core import moves
 from bbom_env.engine.core.moves import BASE, BlockSpec, Move, canonical_modules, register_blocks
@@ -235,8 +235,7 @@ def _check_parts(module: Module) -> None:
     for name, schema in module.op_schemas:
         if name not in module.ops:
             raise ValueError(f"module {module.name!r}: op_schemas op {name!r} not in ops")
-        if vocab.OP_SCHEMAS.get(name, schema) != schema:
-            raise ValueError(f"op {name!r} is already known with another schema")
+        vocab.check_new("op", name, vocab.OP_SCHEMAS, schema, "op")
     missing = [name for name in module.ops if name not in OPS]
     if module.name != BASE and missing:
         raise ValueError(
@@ -246,8 +245,7 @@ def _check_parts(module: Module) -> None:
     for kind, schema in module.modifier_schemas:
         if kind not in module.modifier_kinds:
             raise ValueError(f"module {module.name!r}: modifier_schemas kind {kind!r} not in modifier_kinds")
-        if vocab.ALL_MOD_SCHEMAS.get(kind, schema) != schema:
-            raise ValueError(f"modifier kind {kind!r} is already known with another schema")
+        vocab.check_new("modifier kind", kind, vocab.ALL_MOD_SCHEMAS, schema, "kind")
     names = [s.name for s in module.pack_sections if isinstance(s, PackSection)]
     if len(set(names)) != len(names):
         raise ValueError(f"module {module.name!r} declares a pack section twice: {names}")

@@ -17,8 +17,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from bbom_env.engine.cards.hashes import pack_mismatch, pack_sha256
-from bbom_env.engine.cards.pack import Pack
+from bbom_env.engine.cards.pack import Pack, pack_mismatch, pack_sha256
 from bbom_env.engine.cards.vocab import show
 from bbom_env.engine.core.config import GameConfig
 from bbom_env.engine.core.resolver import ANSWER, LEGAL, IllegalActionError, run

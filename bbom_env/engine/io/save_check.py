@@ -18,8 +18,7 @@ import json
 import random
 from typing import Any
 
-from bbom_env.engine.cards.hashes import pack_mismatch
-from bbom_env.engine.cards.pack import Pack, PackError, PackIndex
+from bbom_env.engine.cards.pack import Pack, PackError, PackIndex, pack_mismatch
 from bbom_env.engine.core.config import ConfigError, GameConfig
 from bbom_env.engine.core.moves import num_moves
 from bbom_env.engine.core.rules import (

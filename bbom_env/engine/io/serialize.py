@@ -20,8 +20,7 @@ import typing
 from collections.abc import Iterable
 from typing import Any
 
-from bbom_env.engine.cards.hashes import pack_mismatch, pack_sha256
-from bbom_env.engine.cards.pack import Pack
+from bbom_env.engine.cards.pack import Pack, pack_mismatch, pack_sha256
 from bbom_env.engine.core.config import GameConfig
 from bbom_env.engine.core.resolver import IllegalActionError
 from bbom_env.engine.core.rules import pack_spec, switch_defaults

@@ -24,7 +24,7 @@ from typing import Annotated, Any, NotRequired, Required, TypedDict
 
 from bbom_env.engine.model.records import HandSource, SupportSource
 
-# Value types, annotated with the value kind the save check applies (save_check_stack._frame_value,
+# Value types, annotated with the value kind the save check applies (save_values._frame_value,
 # which knows exactly VALUE_KINDS).
 Seat = Annotated[int, "seat"]  # a player's seat 0..n-1
 Decider = Annotated[int | None, "decider"]  # the seat that must decide now; None: not waiting
@@ -135,7 +135,7 @@ class RefreshChoiceFrame(Frame):
 
 class LimitsFrame(Frame):
     """``player`` puts Spells in the box or discards support cards until within their limits,
-    which shrank (``limits.py``, 4.11)."""
+    which shrank (``flow.py``, 4.11)."""
 
     player: Seat
     decider: Decider

@@ -92,11 +92,6 @@ RECORD_BY_FIELDS: dict[frozenset[str], type] = {frozenset(t._fields): t for t in
 assert len(RECORD_BY_FIELDS) == len(RECORD_TYPES), "two record types have the same field names"
 
 
-def with_exhausted(slot: SpellSlot, exhausted: bool) -> SpellSlot:
-    """A Spell exhausted or refreshed: every activation and every Concentration phase (section 3.2)."""
-    return slot._replace(exhausted=exhausted)
-
-
 def is_record_type(t: Any) -> bool:
     """Whether ``t`` is a NamedTuple class (a record)."""
     return isinstance(t, type) and issubclass(t, tuple) and hasattr(t, "_fields")

@@ -333,10 +333,13 @@ class JSONShapeError(ValueError):
     """Saved data that does not fit its declared type; the message starts with the value's path."""
 
 
-def shown(v: Any) -> str:
-    """A value as an error message shows it: its repr, cut to 60 characters."""
-    text = repr(v)
-    return text if len(text) <= 60 else text[:57] + "..."
+def shown(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters: an error message stays one short line."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int of more than 4300 digits has no repr
+        return f"<an int of {value.bit_length()} bits>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def check_object(v: Any, where: str, keys: Collection[str], optional: frozenset[str] = frozenset()) -> dict:

@@ -61,7 +61,7 @@ def _loses(mods: Iterable[dict]) -> bool:
 
 def ability_lost(state: GameState, p: int) -> bool:
     """Whether player p's Magician ability is off: lost for good (``PlayerState.ability_lost``,
-    set by ``limits.lose_ability``) or while a "lose_ability" modifier is active (a module's
+    set by ``flow.lose_ability``) or while a "lose_ability" modifier is active (a module's
     card, e.g. a Phobia in support). The one query every rule asks."""
     pl = state.players[p]
     if pl.ability_lost:

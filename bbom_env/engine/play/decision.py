@@ -85,7 +85,7 @@ def pending(state: GameState) -> Decision:
         return Decision(_ONE_PICK[k], w, f.get("source", ""), 1, _NOTHING_OWED, ())
     if k == "learn":
         return Decision("spell_to_box", w, state.library[f["element"]][-1], 1, _NOTHING_OWED, ())
-    if k == "limits":  # a limit shrank (limits.py): put a Spell in the box or discard support
+    if k == "limits":  # a limit shrank (flow.py): put a Spell in the box or discard support
         spells = len(state.players[f["player"]].spells) > spell_limit(state, f["player"])
         return Decision("lose_spell" if spells else "discard", w, "", 1, _NOTHING_OWED, ())
     if k == "refresh_choice":  # a rule point lowered the Concentration refresh

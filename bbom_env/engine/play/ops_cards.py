@@ -20,7 +20,7 @@ from bbom_env.engine.model.constants import (
     is_madness,
 )
 from bbom_env.engine.model.records import TempModifier
-from bbom_env.engine.play import limits
+from bbom_env.engine.play import flow
 from bbom_env.engine.play.ops import OPS, _support_options, _support_room, _take, auto_op, choice_op
 from bbom_env.engine.play.zones import arrived, draw, put, receive_madness, return_madness, seq
 
@@ -218,7 +218,7 @@ auto_op("grant_actions", _grant)
 def _modifier(state: GameState, f: dict, op: dict) -> None:
     state.players[f["player"]].mods.append(TempModifier(op["mod"], op["duration"], f["source"]))
     if op["mod"]["kind"] == "lose_ability":  # V-10, V-27: the Magician's raised limits drop at once
-        limits.react(state, f["player"])
+        flow.react(state, f["player"])
 
 
 auto_op("modifier", _modifier)

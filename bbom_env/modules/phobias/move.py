@@ -19,7 +19,7 @@ Dark Matter module offers this Magician only in a game with both modules). This 
   Phobia is freed in place (A-74, ``PlayerState.take_support``). The Phobia's text changes owner
   at once: its constraint now binds the new owner (the module's modifier source reads supports),
   and a Phobia that takes an ability away shrinks the new owner's limits (V-27:
-  ``limits.react`` for both players).
+  ``flow.react`` for both players).
 """
 
 from __future__ import annotations
