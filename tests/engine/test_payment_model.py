@@ -158,7 +158,7 @@ def test_currency_and_wildcards() -> None:
 def test_search_agrees_with_the_closed_form_on_element_costs(n: int) -> None:
     """The exact search (module costs) and the closed form (base costs) give the same verdict on
     every hand of n cards and a grid of Element costs."""
-    from bbom_env.engine.payment.search import remaining
+    from bbom_env.engine.payment.solver import remaining
 
     for hand in combinations_with_replacement(ELEMENT_CARDS, n):
         for req in [(2, 0, 0, 0, 0), (1, 1, 0, 0, 1), (0, 0, 3, 0, 2), (2, 0, 0, 0, 2), (0, 0, 0, 0, 4)]:

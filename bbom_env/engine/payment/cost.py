@@ -37,8 +37,7 @@ from bbom_env.engine.model.constants import (
 )
 from bbom_env.engine.model.records import NO_CARD, HandSource, Source
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.payment.search import remaining
-from bbom_env.engine.payment.solver import Funds, can_cover, can_pay, spreads  # noqa: F401  (auto payment)
+from bbom_env.engine.payment.solver import Funds, can_cover, can_pay, remaining, spreads  # noqa: F401  (auto payment)
 from bbom_env.engine.payment.solver import min_sum_at_least as _min_sum_at_least  # noqa: F401  (agents read it here)
 
 if TYPE_CHECKING:

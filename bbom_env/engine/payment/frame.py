@@ -43,7 +43,7 @@ from bbom_env.engine.payment.cost import (
     source_code,
     usable_support,
 )
-from bbom_env.engine.payment.search import remaining
+from bbom_env.engine.payment.solver import remaining
 
 if TYPE_CHECKING:
     from bbom_env.engine.core.state import GameState
