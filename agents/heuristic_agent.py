@@ -38,7 +38,7 @@ from bbom_env.engine.core import moves as M
 from bbom_env.engine.model.constants import MAX_POWER, MAX_SPELLS
 from bbom_env.engine.model.move_args import ACQUIRABLE_VALUES, ElementValue, SpellPower
 from bbom_env.engine.modifiers.hooks import adjust_cost, spell_limit, support_capacity
-from bbom_env.engine.payment.cost import available_values, can_cover
+from bbom_env.engine.payment.cost import can_cover, funds_of
 
 from .heuristic_choices import answer_choice, pay_move, reward_element
 from .heuristic_dark_matter import dark_matter_acquire, dark_matter_first, stock_up, store_in_support
@@ -210,7 +210,7 @@ class HeuristicAgent:
         return M.END
 
     def _turn(self, state: GameState, p: int, legal: list[int]) -> _Turn:
-        counts = available_values(state, p)
+        counts = funds_of(state, p).counts
         plan, plan_req = destroy_plan(state, p, counts)
         L = set(legal)
         plan = [ci for ci in plan if M.DESTROY_CURSE + ci.arg in L]

@@ -24,7 +24,7 @@ from bbom_env.engine.model.constants import (
     element_code,
     is_madness,
 )
-from bbom_env.engine.payment.cost import available_values, can_cover
+from bbom_env.engine.payment.cost import can_cover, funds_of
 
 Req = tuple[int, int, int, int, int]
 ZERO: Req = (0, 0, 0, 0, 0)
@@ -155,7 +155,7 @@ def card_score(code: int, want: list[int]) -> float:
 
 def can_destroy_count(state: GameState, q: int) -> int:
     """How many face-up Curses player q could destroy now with their hand + the support pool."""
-    plan, _ = destroy_plan(state, q, available_values(state, q))
+    plan, _ = destroy_plan(state, q, funds_of(state, q).counts)
     return len(plan)
 
 

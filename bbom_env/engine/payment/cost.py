@@ -166,11 +166,6 @@ def funds_of(state: GameState, payer: int, banned: frozenset[int] = NO_BAN) -> F
     return funds.without(banned) if banned else funds
 
 
-def available_values(state: GameState, payer: int, banned: frozenset[int] = NO_BAN) -> list[list[int]]:
-    """counts[element][value-1] of the Element cards the payer can pay with (hand + pool)."""
-    return funds_of(state, payer, banned).counts
-
-
 # -- the solver -------------------------------------------------------------------------------
 
 

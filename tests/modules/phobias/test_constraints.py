@@ -28,7 +28,7 @@ from bbom_env.engine.io.invariants import check_invariants
 from bbom_env.engine.model.constants import DARK_MATTER, MADNESS, PHOBIA_BASE
 from bbom_env.engine.model.records import SupportSlot, TempModifier
 from bbom_env.engine.modifiers import hooks
-from bbom_env.engine.payment.cost import Cost, available_values
+from bbom_env.engine.payment.cost import Cost, funds_of
 from bbom_env.engine.play.zones import draw, receive_madness
 from bbom_env.modules.dark_matter.dark_curses import dark_curse_cost
 from bbom_env.modules.dark_matter.state import dm_state
@@ -288,7 +288,7 @@ def test_phobia_05_v30_no_support_payment_but_curing_there(ph: None) -> None:
     a Madness in support (it targets the card); another player may use the holder's support card."""
     sc = scen().support(0, "fire-2", "madness").support(1, "fire-2").hand(0, "water-1", "water-1")
     give(sc, 0, P(5))
-    assert available_values(sc.s, 0)[0] == [0, 0, 0]
+    assert funds_of(sc.s, 0).counts[0] == [0, 0, 0]
     sc.action_phase(0)
     names_ = legal_names(sc)
     assert "ACQUIRE(fire-2)" not in names_
@@ -540,7 +540,7 @@ def test_phobia_12_13_v36_each_ban_bans_its_element(ph: None) -> None:
         sc.action_phase(0)
         names_ = sc.legal_names()
         assert f"ACQUIRE({element}-2)" not in names_ and "ACQUIRE(fire-2)" in names_
-        assert available_values(sc.s, 0, hooks.banned_elements(sc.s, 0, "cure"))[n - 11] == [0, 0, 0]
+        assert funds_of(sc.s, 0, hooks.banned_elements(sc.s, 0, "cure")).counts[n - 11] == [0, 0, 0]
 
 
 def test_phobia_14_v36_v12_no_air_conversion_under_an_air_ban(ph: None) -> None:
