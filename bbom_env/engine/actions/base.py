@@ -173,11 +173,8 @@ def legal_activate(state: GameState, view: SeatView) -> list[int]:
 def choose_activate(state: GameState, f: dict, mv: M.Move) -> None:
     p, x = f["player"], mv.args.x
     sid = state.players[p].spells[mv.args.spell].spell
-    push(
-        state,
-        pay_frame(p, spell_req(state, p, sid, x), "activate", sid),
-        {"kind": "activate", "player": p, "spell": sid, "x": x},
-    )
+    target = {"kind": "activate", "player": p, "spell": sid, "x": x}
+    push(state, pay_frame(p, spell_req(state, p, sid, x), "activate", sid), target)
 
 
 def legal_learn(state: GameState, view: SeatView) -> list[int]:
@@ -216,11 +213,8 @@ def legal_acquire(state: GameState, view: SeatView) -> list[int]:
 def choose_acquire(state: GameState, f: dict, mv: M.Move) -> None:
     p, e, v = f["player"], mv.args.element, mv.args.value
     req = hooks.adjust_cost(state, p, "acquire", e, req_of(e, v))
-    push(
-        state,
-        pay_frame(p, req, "acquire", f"{e}-{v}"),
-        {"kind": "acquire", "player": p, "element": e, "value": v},
-    )
+    target = {"kind": "acquire", "player": p, "element": e, "value": v}
+    push(state, pay_frame(p, req, "acquire", f"{e}-{v}"), target)
 
 
 def legal_destroy(state: GameState, view: SeatView) -> list[int]:
@@ -261,11 +255,8 @@ def choose_destroy(state: GameState, f: dict, mv: M.Move) -> None:
     p = f["player"]
     stack = state.track[mv.args.slot]
     curse = stack[len(stack) - 1 - mv.args.pos]
-    push(
-        state,
-        pay_frame(p, destroy_cost(state, p, curse), "destroy", curse.curse),
-        {"kind": "destroy", "player": p, "curse": curse.curse},
-    )
+    target = {"kind": "destroy", "player": p, "curse": curse.curse}
+    push(state, pay_frame(p, destroy_cost(state, p, curse), "destroy", curse.curse), target)
 
 
 # Card codes of Madness cards (Madness and Phobias, section 9.2), for the Cure menu (a hot path).

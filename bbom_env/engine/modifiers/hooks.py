@@ -146,15 +146,8 @@ def spell_limit(state: GameState, p: int) -> int:
 
 def hand_size(state: GameState, p: int) -> int:
     """Section 5.1: the hand size (6) at its rule point, plus "hand_size" changes."""
-    size, extra = HAND_SIZE, 0
-    for m in player_mods(state, p):
-        kind = m["kind"]
-        if kind == "replace":
-            if m["point"] == "hand_size":
-                size = m["value"]  # the last one found wins (rule_point)
-        elif kind == "hand_size":
-            extra += m["amount"]
-    return max(1, size + extra)
+    extra = sum(m["amount"] for m in player_mods(state, p) if m["kind"] == "hand_size")
+    return max(1, rule_point(state, p, "hand_size", HAND_SIZE) + extra)
 
 
 def forbidden(state: GameState, p: int, action: str, element: int | None) -> bool:

@@ -50,31 +50,31 @@ DECISION_KINDS: tuple[str, ...] = (
 )
 
 
+_NOTHING_OWED = (0,) * COST_PARTS  # cost_left of every decision that is not a payment
+
+
 @dataclass(frozen=True)
 class Decision:
     kind: str
     player: int
     source: str  # card id ("" when none)
     remaining: int  # picks the effect still asks for (1 for single choices)
-    cost_left: tuple[int, ...]  # payment: Elements still to pay per (fire, water, earth, air, any)
-    picks: tuple[int, ...]  # payment: card codes picked so far
+    cost_left: tuple[int, ...] = _NOTHING_OWED  # payment: Elements left per (fire, water, earth, air, any)
+    picks: tuple[int, ...] = ()  # payment: card codes picked so far
 
 
-_NOTHING_OWED = (0,) * COST_PARTS  # cost_left of every decision that is not a payment
 # Frame kinds whose decision is one pick of the kind named here (a target's source card, if any).
 _ONE_PICK = {"recup": "recuperation_discard", "reward": "destroy_reward", "tgt": "choose_player"}
 
 
 def pending(state: GameState) -> Decision:
     if state.over or not state.stack or state.stack[-1].get("decider") is None:
-        return Decision("none", -1, "", 0, _NOTHING_OWED, ())
+        return Decision("none", -1, "", 0)
     f = state.stack[-1]
     k = f["kind"]
     w = f["decider"]
     if k == "menu":
-        return Decision(
-            "action" if f["grants"] < 0 else "granted_action", w, "", max(f["grants"], 1), _NOTHING_OWED, ()
-        )
+        return Decision("action" if f["grants"] < 0 else "granted_action", w, "", max(f["grants"], 1))
     if k == "pay":
         codes = tuple(source_code(state, s) for s in f["picks"])
         # The payment solver's answer: zero exactly when the picks cover the cost (never by
@@ -82,17 +82,17 @@ def pending(state: GameState) -> Decision:
         left = left_to_pay(codes, f["cost"])
         return Decision("payment", w, f["target"], 1, tuple(left[:COST_PARTS]), codes)
     if k in _ONE_PICK:
-        return Decision(_ONE_PICK[k], w, f.get("source", ""), 1, _NOTHING_OWED, ())
+        return Decision(_ONE_PICK[k], w, f.get("source", ""), 1)
     if k == "learn":
-        return Decision("spell_to_box", w, state.library[f["element"]][-1], 1, _NOTHING_OWED, ())
+        return Decision("spell_to_box", w, state.library[f["element"]][-1], 1)
     if k == "limits":  # a limit shrank (flow.py): put a Spell in the box or discard support
         spells = len(state.players[f["player"]].spells) > spell_limit(state, f["player"])
-        return Decision("lose_spell" if spells else "discard", w, "", 1, _NOTHING_OWED, ())
+        return Decision("lose_spell" if spells else "discard", w, "", 1)
     if k == "refresh_choice":  # a rule point lowered the Concentration refresh
-        return Decision("refresh_spell", w, "", f["left"], _NOTHING_OWED, ())
+        return Decision("refresh_spell", w, "", f["left"])
     if k == "op":
         op = lookup(state, f)["op"]
-        return Decision(op, w, f["source"], max(f["count"], 1), _NOTHING_OWED, ())
+        return Decision(op, w, f["source"], max(f["count"], 1))
     return _module_decision(state, f)
 
 

@@ -154,6 +154,20 @@ def advance(state: GameState) -> None:
     push(state, {"kind": "endround"}, {"kind": "newmonster"})
 
 
+def run_advance(state: GameState, f: dict) -> None:
+    """One more marker step: a "move marker" op's, or step ``step`` of a Monster phase with more
+    than one (a "replace" at ``marker_steps``: the Phobia "The Invocation marker advances 2",
+    3.3.8). V-34: that step happens only if the Active Player still has the rule point (the
+    Phobia still in their support) and is not eliminated (V-38: no extra marker step)."""
+    done(state, f)
+    if "step" in f:
+        a = state.active
+        if state.players[a].eliminated or hooks.rule_point(state, a, "marker_steps", 1) < f["step"]:
+            state.event("marker_step_skipped", f["step"])
+            return
+    advance(state)
+
+
 def run_release(state: GameState, f: dict) -> None:
     """A-19 default: a Curse neutralized on an earlier turn flips face up at the start of the
     Action phase, after this turn's Monster phase."""
@@ -284,6 +298,7 @@ def run_endturn(state: GameState, f: dict) -> None:
 
 frame("conc", run_conc)
 frame("monster", run_monster)
+frame("advance", run_advance)
 frame("release", run_release)
 frame("endround", run_endround)
 frame("cleartrack", run_cleartrack)
@@ -294,22 +309,6 @@ frame("recup", run_recup, legal_recup, answer_recup)
 frame("endturn", run_endturn)
 frame("refresh_choice", run_refresh_choice, legal_refresh_choice, answer_refresh_choice)
 
-
-def run_advance(state: GameState, f: dict) -> None:
-    """One more marker step: a "move marker" op's, or step ``step`` of a Monster phase with more
-    than one (a "replace" at ``marker_steps``: the Phobia "The Invocation marker advances 2",
-    3.3.8). V-34: that step happens only if the Active Player still has the rule point (the
-    Phobia still in their support) and is not eliminated (V-38: no extra marker step)."""
-    done(state, f)
-    if "step" in f:
-        a = state.active
-        if state.players[a].eliminated or hooks.rule_point(state, a, "marker_steps", 1) < f["step"]:
-            state.event("marker_step_skipped", f["step"])
-            return
-    advance(state)
-
-
-frame("advance", run_advance)
 
 TURN_START[:] = [start_turn]
 

@@ -23,38 +23,30 @@ if TYPE_CHECKING:
 # Spells --------------------------------------------------------------------------------------
 
 
-def _spell_choice(
-    name: str, ok: Callable[[SpellSlot], bool], apply: Callable[[GameState, dict, dict, int], None]
-) -> None:
+def _spell_choice(name: str, ok: Callable[[SpellSlot], bool], change: Callable[[dict], dict]) -> None:
+    """An op that picks one of the player's Spells ``ok`` accepts; it takes the fields ``change(op)``."""
+
     def options(state: GameState, f: dict, op: dict) -> list[int]:
         return [M.PICK_SPELL + i for i, sp in enumerate(state.players[f["player"]].spells) if ok(sp)]
+
+    def apply(state: GameState, f: dict, op: dict, move: int) -> None:
+        spells = state.players[f["player"]].spells
+        spells[move - M.PICK_SPELL] = spells[move - M.PICK_SPELL]._replace(**change(op))
 
     choice_op(name, options, apply)
 
 
-def _set_spell(state: GameState, f: dict, move: int, **change: bool | str) -> None:
-    spells = state.players[f["player"]].spells
-    spells[move - M.PICK_SPELL] = spells[move - M.PICK_SPELL]._replace(**change)
-
-
-def _neutralize_spell(state: GameState, f: dict, op: dict, move: int) -> None:
-    _set_spell(state, f, move, neutralized=op["duration"])
-
-
-def _exhaust_spell(state: GameState, f: dict, op: dict, move: int) -> None:
-    _set_spell(state, f, move, exhausted=True)
-
-
-def _refresh_spell(state: GameState, f: dict, op: dict, move: int) -> None:
-    _set_spell(state, f, move, exhausted=False)
-
-
-_spell_choice("neutralize_spell", lambda sp: not sp.neutralized, _neutralize_spell)
-_spell_choice("exhaust_spell", lambda sp: not sp.exhausted and not sp.neutralized, _exhaust_spell)
-_spell_choice("refresh_spell", lambda sp: sp.exhausted and not sp.neutralized, _refresh_spell)  # A-21
+_spell_choice("neutralize_spell", lambda sp: not sp.neutralized, lambda op: {"neutralized": op["duration"]})
 _spell_choice(
+    "exhaust_spell", lambda sp: not sp.exhausted and not sp.neutralized, lambda op: {"exhausted": True}
+)
+# A-21: only an exhausted, face-up Spell is refreshed
+_spell_choice(
+    "refresh_spell", lambda sp: sp.exhausted and not sp.neutralized, lambda op: {"exhausted": False}
+)
+choice_op(
     "lose_spell",
-    lambda sp: True,
+    lambda s, f, op: [M.PICK_SPELL + i for i in range(len(s.players[f["player"]].spells))],
     lambda s, f, op, m: spell_to_box(s, f["player"], m - M.PICK_SPELL, "spell_lost"),
 )
 

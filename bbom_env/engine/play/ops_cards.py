@@ -141,7 +141,7 @@ def _run_receive(state: GameState, f: dict, op: dict) -> None:
     while f["count"] > 0 and not pl.eliminated:
         pile = state.madness_pile
         plain = not pile or pile[-1] < PHOBIA_BASE
-        if replace and plain and not _support_room(state, p) and _legal_receive(state, f, op):
+        if replace and plain and not _support_room(state, p) and _support_options(state, f, op):
             f["decider"] = p
             return
         f["count"] -= 1
@@ -153,17 +153,13 @@ def _run_receive(state: GameState, f: dict, op: dict) -> None:
     done(state, f)
 
 
-def _legal_receive(state: GameState, f: dict, op: dict) -> list[int]:
-    return _support_options(state, f, {"filter": "any"})
-
-
 def _answer_receive(state: GameState, f: dict, op: dict, move: int) -> None:
     state.players[f["player"]].discard[_take(state, f, move)] += 1
     f["count"] -= 1
     receive_madness(state, f["player"], "support")
 
 
-OPS["receive_madness"] = (_run_receive, _legal_receive, _answer_receive)
+OPS["receive_madness"] = (_run_receive, _support_options, _answer_receive)  # (it has no filter)
 
 
 def _gain_options(state: GameState, f: dict, op: dict) -> list[int]:
