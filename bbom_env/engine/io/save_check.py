@@ -60,7 +60,8 @@ from bbom_env.engine.model.constants import (
 from bbom_env.engine.model.records import NO_CARD
 from bbom_env.engine.model.typed import JSONShapeError, check_json, check_object, saved_fields
 
-# Saved only when not empty (typed.SAVED_IF_SET): the module states of GameState.ext.
+# Saved only when not empty (typed.SAVED_IF_SET): the module states of GameState.ext, so that a
+# base game's save is what it was before they existed.
 IF_SET = frozenset(f.name for f in dataclasses.fields(GameState) if f.metadata.get("if_set"))
 DURATIONS = ("until_next_monster", "this_turn")
 OUTCOMES = ("", "win", "loss")
