@@ -19,6 +19,7 @@ import random
 from typing import Any
 
 from bbom_env.engine.cards.pack import Pack, PackError, PackIndex, pack_mismatch
+from bbom_env.engine.cards.vocab import walk_ops
 from bbom_env.engine.core.config import ConfigError, GameConfig
 from bbom_env.engine.core.moves import num_moves
 from bbom_env.engine.core.rules import (
@@ -189,18 +190,12 @@ def _player(d: dict, where: str, pack: Pack, codes: frozenset[int]) -> None:
 
 def _modifiers(pack: Pack) -> set[tuple[str, str, str]]:
     """(source card, modifier as canonical JSON, duration) of every "modifier" op of the pack."""
-    out: set[tuple[str, str, str]] = set()
-
-    def walk(src: str, ops: Any) -> None:
-        for op in ops:
-            if op.get("op") == "modifier":
-                out.add((src, json.dumps(op["mod"], sort_keys=True), op["duration"]))
-            if "ops" in op:
-                walk(src, op["ops"])
-
-    for (src, _part), ops in pack.effects.items():
-        walk(src, ops)
-    return out
+    return {
+        (src, json.dumps(op["mod"], sort_keys=True), op["duration"])
+        for (src, _part), ops in pack.effects.items()
+        for _path, op in walk_ops(ops)
+        if op["op"] == "modifier"
+    }
 
 
 _MODIFIERS = PackIndex(_modifiers)
