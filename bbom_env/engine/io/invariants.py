@@ -74,9 +74,8 @@ def card_totals(state: GameState) -> dict[int, int]:
             tot[sup.card] += 1
             if sup.crushed != NO_CARD:
                 tot[sup.crushed] += 1
-        hand, discard = pl.hand, pl.discard
         for c in range(NUM_CODES):
-            tot[c] += hand[c] + discard[c]
+            tot[c] += pl.hand[c] + pl.discard[c]
     for e in range(NUM_ELEMENTS):
         value1, value2, value3 = ELEMENT_CODES[e]
         tot[value1] += state.reserve1[e]

@@ -132,9 +132,8 @@ def _piles(state: GameState) -> None:
     state.box[MADNESS] = MADNESS_IN_BOX - size
     # Step 3: Curse piles, each shuffled (ids sorted first so file order does not matter).
     for t in CURSE_TYPES:
-        pile = list(lists.curses[t])
+        state.curse_piles[t] = pile = list(lists.curses[t])
         rng.shuffle(pile)
-        state.curse_piles[t] = pile
     # Step 4: value-2 and value-3 supply piles; value-1 cards go to the box reserve.
     state.supply = [[ELEMENT_CARDS_PER_VALUE[2], ELEMENT_CARDS_PER_VALUE[3]] for _ in range(NUM_ELEMENTS)]
     state.reserve1 = [ELEMENT_CARDS_PER_VALUE[1]] * NUM_ELEMENTS
