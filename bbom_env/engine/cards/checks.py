@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from bbom_env.engine.cards.vocab import BASE_MODIFIER_KINDS, BASE_OPS, PackError, show, walk_ops
 from bbom_env.engine.model.constants import (
@@ -199,6 +199,26 @@ def starting_deck(table: dict, where: str) -> tuple[int, ...]:
     if not deck:
         raise PackError(f"{where}: a starting deck needs at least 1 Element card")
     return tuple(deck)
+
+
+T = TypeVar("T")
+
+
+class PackIndex(Generic[T]):
+    """A table derived from a pack (a Magician set, castable pages, the Phobias' constraints):
+    ``index(pack)`` is ``build(pack)``, built once and kept on the pack itself (``Pack.indexes``),
+    which every game of that pack references. A pack is immutable once loaded."""
+
+    __slots__ = ("build",)
+
+    def __init__(self, build: Callable[[Pack], T]) -> None:
+        self.build = build
+
+    def __call__(self, pack: Pack) -> T:
+        value = pack.indexes.get(self)
+        if value is None:
+            value = pack.indexes[self] = self.build(pack)
+        return value
 
 
 # -- sections of a module ------------------------------------------------------------------------
@@ -389,15 +409,6 @@ def card_tables(pack: Pack) -> dict[str, Any]:
 _Use = tuple[str, str, str]
 
 
-def _module_uses(pack: Pack) -> tuple[tuple[_Use, ...], tuple[_Use, ...]]:
-    """(modifier kind uses, effect op uses) of the pack: found on first use and kept on the pack
-    (``Pack.indexes``), read by every setup."""
-    found = pack.indexes.get(_module_uses)
-    if found is None:
-        found = pack.indexes[_module_uses] = _find_uses(pack)
-    return found
-
-
 def _find_uses(pack: Pack) -> tuple[tuple[_Use, ...], tuple[_Use, ...]]:
     base = set(BASE_MODIFIER_KINDS)
     files = " + ".join(pack.files)
@@ -435,6 +446,10 @@ def _find_uses(pack: Pack) -> tuple[tuple[_Use, ...], tuple[_Use, ...]]:
                     where = f"{origin[cid]}: {section} '{cid}'.{field}.kind"
                     kinds.append((mod["kind"], where, pack.section_modules.get(section, "")))
     return tuple(kinds), tuple(ops)
+
+
+# (modifier kind uses, effect op uses) of the pack, found on first use and read by every setup.
+_module_uses = PackIndex(_find_uses)
 
 
 def check_module_ops(pack: Pack, modules: tuple[str, ...], allowed: tuple[str, ...]) -> None:

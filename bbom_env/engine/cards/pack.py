@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from bbom_env.engine.cards.card_types import (
     BASE_PARSERS,
@@ -49,6 +49,7 @@ from bbom_env.engine.cards.checks import (
     MAX_EXTRA_CURSES,
     MODULE_SECTIONS,
     PROVENANCES,
+    PackIndex,
     PackSection,
     card_id,
     card_tables,
@@ -76,6 +77,7 @@ __all__ = [  # re-exported
     "Magician",
     "Monster",
     "PackError",
+    "PackIndex",
     "PackSection",
     "Spell",
     "check_new_section",
@@ -147,26 +149,6 @@ class Pack:
     def section_of(self, card_id: str) -> str | None:
         """The module section holding this card id, or None."""
         return next((name for name, cards in self.sections.items() if card_id in cards), None)
-
-
-T = TypeVar("T")
-
-
-class PackIndex(Generic[T]):
-    """A table derived from a pack (a Magician set, castable pages, the Phobias' constraints):
-    ``index(pack)`` is ``build(pack)``, built once and kept on the pack itself (``Pack.indexes``),
-    which every game of that pack references. A pack is immutable once loaded."""
-
-    __slots__ = ("build",)
-
-    def __init__(self, build: Callable[[Pack], T]) -> None:
-        self.build = build
-
-    def __call__(self, pack: Pack) -> T:
-        value = pack.indexes.get(self)
-        if value is None:
-            value = pack.indexes[self] = self.build(pack)
-        return value
 
 
 # -- sections of a module ------------------------------------------------------------------------
@@ -410,10 +392,8 @@ def _with_module_cards(pack: Pack, modules: tuple[str, ...]) -> Pack:
 
 
 def _index_effects(pack: Pack) -> None:
-    for s in pack.spells.values():
-        pack.effects[(s.id, "effect")] = s.effect
-    for c in pack.curses.values():
-        pack.effects[(c.id, "effect")] = c.effect
+    pack.effects.update({(s.id, "effect"): s.effect for s in pack.spells.values()})
+    pack.effects.update({(c.id, "effect"): c.effect for c in pack.curses.values()})
     for p in pack.pages.values():
         pack.effects.update({(p.id, "bonus"): p.bonus, (p.id, "failure"): p.failure})
         if p.monster:

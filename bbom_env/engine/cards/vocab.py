@@ -315,11 +315,11 @@ def normalize_mod(mod: Any, where: str, allow_trigger: bool = True, depth: int =
 
 
 def walk_ops(effect: Iterable[dict], path: str = "") -> Iterator[tuple[str, dict]]:
-    """(path, op) of every op of a normalised effect, those nested in ``may`` included: the path
-    from the effect, e.g. ``[0].ops[1]``."""
+    """(path, op) of every op of a normalised effect, those nested in ``may`` (or in a module op's
+    ``ops``) included: the path from the effect, e.g. ``[0].ops[1]``."""
     for i, op in enumerate(effect):
         yield f"{path}[{i}]", op
-        if op["op"] == "may":
+        if "ops" in op:
             yield from walk_ops(op["ops"], f"{path}[{i}].ops")
 
 

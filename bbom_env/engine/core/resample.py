@@ -119,14 +119,13 @@ class Resampler:
         for pl in state.players:
             seen.update(s.spell for s in pl.spells)
         seen.update(state.box_spells)
-        out = []
-        for e, pile in enumerate(state.library):
-            row = []
-            for sid in pile[:-1]:
-                level = spells[sid].level
-                row.append(sorted(s.id for s in state.pack.library(e, level) if s.id not in seen))
-            out.append(row)
-        return out
+        return [
+            [
+                sorted(s.id for s in state.pack.library(e, spells[sid].level) if s.id not in seen)
+                for sid in pile[:-1]
+            ]
+            for e, pile in enumerate(state.library)
+        ]
 
     def _curse_piles(self) -> dict[str, tuple[list[int], list[str]]]:
         """Per Curse pile: (positions of the never-seen Curses, those Curses sorted). A Curse seen

@@ -115,11 +115,11 @@ class GameState:
     # Each module's own state (``rules.Module.state_type``), by module name in ruleset order; made
     # at setup before the module setup steps. Empty in a base game, and then not saved at all.
     ext: dict[str, ModuleState] = field(default_factory=dict, metadata=SAVED_IF_SET)
-    # Derived per decision, never saved, dropped on every move: the legal moves and the seat views
-    # (``payment/seat.py``). Set ``legal_cache = None`` after changing a state by hand: both go.
     # The game's rules: the base game and its modules (``rules.ruleset(config.modules)``), made
     # once per game and shared by its clones; not saved (the config names the modules).
     rules: Ruleset = field(default=None, metadata=NOT_SAVED, repr=False)  # type: ignore[assignment]  # (set by __post_init__)
+    # Derived per decision, never saved, dropped on every move: the legal moves and the seat views
+    # (``payment/seat.py``). Set ``legal_cache = None`` after changing a state by hand: both go.
     cache_legal: list[int] | None = field(default=None, metadata=NOT_SAVED, repr=False)
     cache_views: Any = field(default=None, metadata=NOT_SAVED, repr=False)
 

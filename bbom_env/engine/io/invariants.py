@@ -74,9 +74,8 @@ def card_totals(state: GameState) -> dict[int, int]:
             tot[sup.card] += 1
             if sup.crushed != NO_CARD:
                 tot[sup.crushed] += 1
-        hand, discard = pl.hand, pl.discard
         for c in range(NUM_CODES):
-            tot[c] += hand[c] + discard[c]
+            tot[c] += pl.hand[c] + pl.discard[c]
     for e in range(NUM_ELEMENTS):
         value1, value2, value3 = ELEMENT_CODES[e]
         tot[value1] += state.reserve1[e]
@@ -186,9 +185,8 @@ def _check_spells(state: GameState) -> None:
         row = [sp.spell for sp in pl.spells]
         if len(set(row)) != len(row):
             raise _fail(state, f"player {i} holds a Spell twice: {row}")
-        for sid in row:
-            (basic if spells[sid].basic else library)[sid] += 1
         for sp in pl.spells:
+            (basic if spells[sp.spell].basic else library)[sp.spell] += 1
             if sp.neutralized not in ("", "until_next_monster", "this_turn"):
                 raise _fail(state, f"player {i} Spell {sp.spell} has neutralized duration {sp.neutralized!r}")
     for sid in state.box_spells:

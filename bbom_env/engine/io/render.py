@@ -37,8 +37,7 @@ def render(state: GameState) -> str:
         "library tops: " + ", ".join(mark(pile[-1]) if pile else "-" for pile in state.library),
     ]
     if 0 < state.round:
-        page = state.grimoire[state.round - 1]
-        lines.append(f"monster: {mark(page)}")
+        lines.append(f"monster: {mark(state.grimoire[state.round - 1])}")
     for slot, stack in enumerate(state.track):
         for curse in stack:
             flags = []

@@ -19,6 +19,7 @@ import random
 from typing import Any
 
 from bbom_env.engine.cards.pack import Pack, PackError, PackIndex, pack_mismatch
+from bbom_env.engine.cards.vocab import walk_ops
 from bbom_env.engine.core.config import ConfigError, GameConfig
 from bbom_env.engine.core.moves import num_moves
 from bbom_env.engine.core.rules import (
@@ -60,7 +61,8 @@ from bbom_env.engine.model.constants import (
 from bbom_env.engine.model.records import NO_CARD
 from bbom_env.engine.model.typed import JSONShapeError, check_json, check_object, saved_fields
 
-# Saved only when not empty (typed.SAVED_IF_SET): the module states of GameState.ext.
+# Saved only when not empty (typed.SAVED_IF_SET): the module states of GameState.ext, so that a
+# base game's save is what it was before they existed.
 IF_SET = frozenset(f.name for f in dataclasses.fields(GameState) if f.metadata.get("if_set"))
 DURATIONS = ("until_next_monster", "this_turn")
 OUTCOMES = ("", "win", "loss")
@@ -188,18 +190,12 @@ def _player(d: dict, where: str, pack: Pack, codes: frozenset[int]) -> None:
 
 def _modifiers(pack: Pack) -> set[tuple[str, str, str]]:
     """(source card, modifier as canonical JSON, duration) of every "modifier" op of the pack."""
-    out: set[tuple[str, str, str]] = set()
-
-    def walk(src: str, ops: Any) -> None:
-        for op in ops:
-            if op.get("op") == "modifier":
-                out.add((src, json.dumps(op["mod"], sort_keys=True), op["duration"]))
-            if "ops" in op:
-                walk(src, op["ops"])
-
-    for (src, _part), ops in pack.effects.items():
-        walk(src, ops)
-    return out
+    return {
+        (src, json.dumps(op["mod"], sort_keys=True), op["duration"])
+        for (src, _part), ops in pack.effects.items()
+        for _path, op in walk_ops(ops)
+        if op["op"] == "modifier"
+    }
 
 
 _MODIFIERS = PackIndex(_modifiers)

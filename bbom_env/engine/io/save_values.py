@@ -191,11 +191,6 @@ def _frame_value(v: Any, kind: str, where: str, game: Game) -> None:
         raise SaveError(f"{where}: the engine has no check for value kind {kind!r} (frames.py)")
 
 
-def _decider_value(v: Any, where: str, game: Game) -> None:
-    if v is not None:
-        _seat(v, where, game.n)
-
-
 def _madness_value(v: Any, where: str, game: Game) -> None:
     if not is_madness(_code(v, where, game.codes)):  # Madness, or a Phobia of this game (9.2)
         raise SaveError(f"{where}: card code {v} is not a Madness card")
@@ -242,7 +237,7 @@ def _picks_value(v: Any, where: str, game: Game) -> None:
 # Checks of the other value kinds of frame fields: (value, path, pack, player count).
 _VALUE_CHECKS: dict[str, Callable[[Any, str, Game], object]] = {
     "seat": lambda v, where, game: _seat(v, where, game.n),
-    "decider": _decider_value,
+    "decider": lambda v, where, game: v is None or _seat(v, where, game.n),  # None: nobody waits
     "owner": lambda v, where, game: _seat(v, where, game.n, -1),  # -1: the curer's own hand
     "madness": _madness_value,
     "spell": lambda v, where, game: _id(v, game.pack.spells, where, "Spell"),

@@ -14,7 +14,6 @@ state, field by field (a seeded game replays exactly); the ``SaveError`` names t
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import typing
 from collections.abc import Iterable
@@ -25,6 +24,7 @@ from bbom_env.engine.core.config import GameConfig
 from bbom_env.engine.core.resolver import IllegalActionError
 from bbom_env.engine.core.rules import pack_spec, switch_defaults
 from bbom_env.engine.core.state import GameState, PlayerState, SaveError
+from bbom_env.engine.io.save_check import IF_SET, check_save, check_state
 from bbom_env.engine.model.records import NO_CARD, HandSource, SupportSlot, SupportSource, is_record_type
 from bbom_env.engine.model.typed import codecs, saved_fields
 
@@ -38,9 +38,6 @@ OLD_FORMATS = ("bbom-state/1", "bbom-state/2", "bbom-state/3", "bbom-state/4", "
 # Every saved field of GameState, with its JSON codecs derived from its declared type
 # (``typed.py``): a new field needs no edit here. The config is read by ``check_save``.
 _FIELDS = saved_fields(GameState)
-# Fields written only when not empty (``typed.SAVED_IF_SET``): the module states, so a base game's
-# save is what it was before they existed.
-_IF_SET = frozenset(f.name for f in dataclasses.fields(GameState) if f.metadata.get("if_set"))
 _CODECS = {name: codecs(h, f"GameState.{name}") for name, h in _FIELDS.items()}
 _ENCODE = tuple((name, c[0]) for name, c in _CODECS.items())
 _DECODE = tuple((name, c[1]) for name, c in _CODECS.items() if name != "config")
@@ -58,7 +55,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
     d = state.__dict__
     out: dict[str, Any] = {"format": FORMAT, "pack_sha256": hashes}
     for name, enc in _ENCODE:
-        if name not in _IF_SET or d[name]:
+        if name not in IF_SET or d[name]:  # the module states, written only when set
             out[name] = d[name] if enc is None else enc(d[name])
     return out
 
@@ -87,8 +84,6 @@ def _load(data: dict, keys: frozenset = SAVE_KEYS, hashed: bool = True, replays:
     """The state of a save in format 6's form, checked (``check_save``, then the invariants, which
     also compute the legal moves of the decision); ``replays``: it loads only if replaying its
     history gives it (the arguments of ``_check_replays``)."""
-    from bbom_env.engine.io.save_check import check_save, check_state
-
     config, pack = check_save(data, keys, hashed)
     state = decode_fields(data, config, pack)
     if replays:

@@ -132,9 +132,8 @@ def _piles(state: GameState) -> None:
     state.box[MADNESS] = MADNESS_IN_BOX - size
     # Step 3: Curse piles, each shuffled (ids sorted first so file order does not matter).
     for t in CURSE_TYPES:
-        pile = list(lists.curses[t])
+        state.curse_piles[t] = pile = list(lists.curses[t])
         rng.shuffle(pile)
-        state.curse_piles[t] = pile
     # Step 4: value-2 and value-3 supply piles; value-1 cards go to the box reserve (A-41).
     state.supply = [[ELEMENT_CARDS_PER_VALUE[2], ELEMENT_CARDS_PER_VALUE[3]] for _ in range(NUM_ELEMENTS)]
     state.reserve1 = [ELEMENT_CARDS_PER_VALUE[1]] * NUM_ELEMENTS
@@ -162,10 +161,9 @@ def _starting_decks(state: GameState, magicians: list[str]) -> None:
     if any(x < 0 for x in state.reserve1) or any(x < 0 for pile in state.supply for x in pile):
         raise ConfigError(f"the starting decks of {magicians} need more Element cards than exist")
     # Fear (section 2.4): one Madness from the pile into each deck, before the opening draw.
-    if config.fear:
-        for pl in state.players:
-            pl.deck.append(state.madness_pile.pop())
     for pl in state.players:
+        if config.fear:
+            pl.deck.append(state.madness_pile.pop())
         state.rng.shuffle(pl.deck)
 
 
@@ -173,16 +171,11 @@ def _grimoire_and_library(state: GameState) -> None:
     """Steps 7-8: the Grimoire (a Cover, ROUNDS - 1 random Inside pages, the End page) and the
     Library (one random Spell per Element and level, level 1 on top)."""
     lists, rng = _LISTS(state.pack), state.rng
-    covers = lists.covers
-    state.grimoire = (
-        [covers[rng.randrange(len(covers))]] + rng.sample(lists.insides, ROUNDS - 1) + [*lists.end]
-    )
+    state.grimoire = [rng.choice(lists.covers), *rng.sample(lists.insides, ROUNDS - 1), *lists.end]
     for e in range(NUM_ELEMENTS):
-        pile = []
-        for level in range(LIBRARY_LEVELS, 0, -1):
-            options = lists.library[(e, level)]
-            pile.append(options[rng.randrange(len(options))])
-        state.library.append(pile)
+        state.library.append(
+            [rng.choice(lists.library[(e, level)]) for level in range(LIBRARY_LEVELS, 0, -1)]
+        )
 
 
 def draw_magicians(config: GameConfig, pack: Pack, rng: random.Random) -> list[str]:
@@ -211,7 +204,7 @@ def draw_magicians(config: GameConfig, pack: Pack, rng: random.Random) -> list[s
             f"GameConfig.magicians='random': no {n} of the Magicians {offered} have starting decks that "
             f"can be dealt (the first drawn: {why})"
         )
-    return rng.sample(fits[rng.randrange(len(fits))], n)
+    return rng.sample(rng.choice(fits), n)
 
 
 def shortage(pack: Pack, magicians: tuple[str, ...] | list[str], nightmare: bool) -> str:
