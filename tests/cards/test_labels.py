@@ -1,5 +1,5 @@
 """Honest content labels: the provenance marks (``*`` reconstructed, ``~`` partial) wherever cards
-are shown, the ``known`` field of partial cards, and unique card names (pack_checks._check_names)."""
+are shown, the ``known`` field of partial cards, and unique card names (cards.checks._check_names)."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ def test_partial_card_with_known_loads_and_notes_are_optional(tmp_path):
     assert card_lines(pack, "spell_new")[0] == "Newcomer~"
 
 
-# -- unique names (pack_checks._check_names) ------------------------------------------------------
+# -- unique names (cards.checks._check_names) ------------------------------------------------------
 
 
 def test_an_override_card_with_a_taken_name_is_refused(tmp_path):

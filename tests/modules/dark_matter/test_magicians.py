@@ -49,7 +49,7 @@ def test_the_new_magicians_join_the_choice_only_with_the_module(dm: None) -> Non
 def test_the_four_sheets_fit_the_action_layout(dm: None) -> None:
     """V-18: each sheet's Spell row and support fit the layout (MAX_SPELLS Spell slots; support
     capacity at most MAX_SUPPORT_CAPACITY of the MAX_SUPPORT_SLOTS slots, with and without the
-    ability: pack_checks.check_magician_layout); a 12-card starting deck of value-1/2 cards."""
+    ability: cards.checks.check_magician_layout); a 12-card starting deck of value-1/2 cards."""
     pack = new_game(GameConfig(modules=(NAME,))).pack
     assert MAX_SUPPORT_CAPACITY < MAX_SUPPORT_SLOTS
     for mid in VTH:
