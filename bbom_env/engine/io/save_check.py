@@ -13,7 +13,6 @@ the progress counters' names) is checked for type only.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from typing import Any
@@ -59,11 +58,11 @@ from bbom_env.engine.model.constants import (
     is_madness,
 )
 from bbom_env.engine.model.records import NO_CARD
-from bbom_env.engine.model.typed import JSONShapeError, check_json, check_object, saved_fields
+from bbom_env.engine.model.typed import JSONShapeError, check_json, check_object, object_fields, saved_fields
 
 # Saved only when not empty (typed.SAVED_IF_SET): the module states of GameState.ext, so that a
 # base game's save is what it was before they existed.
-IF_SET = frozenset(f.name for f in dataclasses.fields(GameState) if f.metadata.get("if_set"))
+IF_SET = object_fields(GameState)[1]
 DURATIONS = ("until_next_monster", "this_turn")
 OUTCOMES = ("", "win", "loss")
 # The fields checked by their declared JSON type: all but the config (``GameConfig.from_dict``),

@@ -120,7 +120,7 @@ def saved_fields(cls: type) -> dict[str, Any]:
 
 
 @functools.cache
-def _object_fields(h: type) -> tuple[dict[str, Any], frozenset[str]]:
+def object_fields(h: type) -> tuple[dict[str, Any], frozenset[str]]:
     """The saved fields of a record or a dataclass with their types, and those that may be absent
     (a dataclass field written only when set)."""
     if is_record_type(h):
@@ -248,7 +248,7 @@ def _object_codecs(cls: type) -> tuple[Coder, Coder]:
     """A record or a dataclass: an object of its saved fields, each by the codecs of its type."""
     if hasattr(cls, "to_dict") and hasattr(cls, "from_dict"):  # GameConfig: its own
         return cls.to_dict, cls.from_dict
-    fields = tuple((n, *codecs(h, f"{cls.__name__}.{n}")) for n, h in _object_fields(cls)[0].items())
+    fields = tuple((n, *codecs(h, f"{cls.__name__}.{n}")) for n, h in object_fields(cls)[0].items())
 
     def to_json(obj: Any) -> Any:
         return {n: getattr(obj, n) if e is None else e(getattr(obj, n)) for n, e, _ in fields}
@@ -373,7 +373,7 @@ def check_json(h: Any, v: Any, where: str) -> None:
     elif kind in ("list", "tuple", "dict"):
         _check_items(kind, arg, v, where)
     elif kind in ("record", "dataclass"):
-        fields, optional = _object_fields(h)
+        fields, optional = object_fields(h)
         check_object(v, where, fields, optional)
         for name, t in fields.items():
             if name in v:
