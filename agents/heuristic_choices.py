@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from bbom_env.engine import GameState
 from bbom_env.engine.core import moves as M
 from bbom_env.engine.model.constants import (
-    DARK_MATTER,
     MAX_STACK,
     NUM_CODES,
     NUM_ELEMENT_CODES,
@@ -22,6 +21,7 @@ from bbom_env.engine.model.records import HandSource
 from bbom_env.engine.payment.cost import _min_sum_at_least
 from bbom_env.engine.play.decision import pending
 from bbom_env.engine.play.ops import lookup
+from bbom_env.modules.dark_matter.state import DARK_MATTER
 
 from .heuristic_dark_matter import dark_matter_to_support, keep_dark_matter
 from .heuristic_eval import (

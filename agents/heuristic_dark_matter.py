@@ -38,8 +38,9 @@ from __future__ import annotations
 
 from bbom_env.engine import GameState
 from bbom_env.engine.core import moves as M
-from bbom_env.engine.model.constants import DARK_MATTER, MAX_STACK, NUM_ELEMENT_CODES
+from bbom_env.engine.model.constants import MAX_STACK, NUM_ELEMENT_CODES
 from bbom_env.engine.modifiers.hooks import support_capacity
+from bbom_env.modules.dark_matter.state import DARK_MATTER
 
 from .heuristic_eval import effect_value
 

@@ -52,21 +52,16 @@ from collections.abc import Callable
 
 from bbom_env.engine import GameState
 from bbom_env.engine.core import moves as M
-from bbom_env.engine.model.constants import (
-    DARK_MATTER,
-    ELEMENT_NAMES,
-    MADNESS,
-    MAX_SUPPORT_SLOTS,
-    PHOBIA_BASE,
-    is_madness,
-)
+from bbom_env.engine.model.constants import ELEMENT_NAMES, MADNESS, MAX_SUPPORT_SLOTS, is_madness
 from bbom_env.engine.model.records import NO_CARD
 from bbom_env.engine.modifiers.hooks import support_capacity
 from bbom_env.engine.play.decision import pending
+from bbom_env.modules.dark_matter.state import DARK_MATTER
 from bbom_env.modules.phobias.move import BLOCK as MOVE_BLOCK
 from bbom_env.modules.phobias.move import FROM as MOVE_FROM
 from bbom_env.modules.phobias.move import TO as MOVE_TO
 from bbom_env.modules.phobias.placement import PLACE
+from bbom_env.modules.phobias.state import PHOBIA_BASE
 
 from .heuristic_dark_matter import need, reach
 from .heuristic_eval import card_score, wanted

@@ -31,10 +31,10 @@ from bbom_env import cli  # noqa: E402
 from bbom_env.engine import GameConfig, GameState, new_game  # noqa: E402
 from bbom_env.engine.actions.menu import menu_legal  # noqa: E402
 from bbom_env.engine.core.rules import ruleset  # noqa: E402
-from bbom_env.engine.model.constants import PHOBIA_BASE  # noqa: E402
 from bbom_env.engine.model.frames import MenuFrame  # noqa: E402
 from bbom_env.engine.modifiers import hooks  # noqa: E402
 from bbom_env.engine.payment.seat import SeatView  # noqa: E402
+from bbom_env.modules.phobias.state import PHOBIA_BASE  # noqa: E402
 
 Menus = list[tuple[GameState, MenuFrame]]
 

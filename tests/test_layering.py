@@ -394,3 +394,67 @@ def test_upward_imports_are_reported() -> None:
     layers = (("low", ("p.low",)), ("high", ("p.high",)))
     rank = {m: _layer_of(m, layers) for m in graph}
     assert upward_imports(graph, rank, ["low", "high"]) == ["p.low (low) imports p.high (high)"]
+
+
+# -- the engine names no module ----------------------------------------------------------------
+
+
+def _module_words() -> set[str]:
+    """The words of the registered modules' names and card names ("dark", "phobia", ...)."""
+    import bbom_env  # noqa: F401  (registers the package's modules)
+    from bbom_env.engine.core.moves import BASE
+    from bbom_env.engine.core.rules import MODULES
+
+    words: set[str] = set()
+    for m in MODULES.values():
+        if m.name != BASE:
+            for name in (m.name, *m.card_names):
+                words |= {w.rstrip("s") for w in name.lower().replace("-", "_").split("_") if w.isalpha()}
+    return words
+
+
+def _named_modules(root: Path, words: set[str]) -> list[str]:
+    """Identifiers and string constants (docstrings left out: they cite rules, which name cards)
+    of the engine's code that contain one of ``words``."""
+    bad = []
+    for name, path in module_files(root, "bbom_env/engine").items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        docs = {
+            id(n.body[0].value)
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.body
+            and isinstance(n.body[0], ast.Expr)
+            and isinstance(n.body[0].value, ast.Constant)
+        }
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs:
+                text = n.value
+            else:
+                text = getattr(n, "id", None) or getattr(n, "attr", None) or getattr(n, "arg", None) or ""
+                if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.alias)):
+                    text = n.name
+            if any(w in text.lower() for w in words):
+                bad.append(f"{name}:{getattr(n, 'lineno', 0)} {text[:60]!r}")
+    return sorted(bad)
+
+
+def test_the_engine_code_names_no_module() -> None:
+    """A module's card codes and names, Actions, cost parts and switches are declared by the module
+    (rules.Module): the engine's code (comments and docstrings aside) names none of them."""
+    words = _module_words()
+    assert {"dark", "phobia"} <= words
+    assert _named_modules(ROOT, words) == []
+
+
+def test_the_module_name_check_catches_a_name(tmp_path: Path) -> None:
+    pkg = tmp_path / "bbom_env" / "engine" / "play"
+    pkg.mkdir(parents=True)
+    (pkg / "x.py").write_text(
+        '"""Phobias in a docstring are fine."""\nPHOBIA_BASE = 14\n\ndef f():\n    """Dark Matter."""\n'
+        '    return "dark-matter"\n'
+    )
+    assert _named_modules(tmp_path, {"dark", "phobia"}) == [
+        "bbom_env.engine.play.x:2 'PHOBIA_BASE'",
+        "bbom_env.engine.play.x:6 'dark-matter'",
+    ]

@@ -35,16 +35,10 @@ from __future__ import annotations
 import numpy as np
 
 from bbom_env.engine.core.state import GameState
-from bbom_env.engine.model.constants import (
-    MAX_PLAYERS,
-    MAX_SUPPORT_SLOTS,
-    NUM_PHOBIAS,
-    PHOBIA_BASE,
-    code_name,
-)
+from bbom_env.engine.model.constants import MAX_PLAYERS, MAX_SUPPORT_SLOTS, code_name
 from bbom_env.modules.phobias.content import SECTION, phobia_codes
 from bbom_env.modules.phobias.placement import PLACE
-from bbom_env.modules.phobias.state import COMPOSITION, NAME
+from bbom_env.modules.phobias.state import COMPOSITION, NAME, NUM_PHOBIAS, PHOBIA_BASE
 
 from .obs_core import ObsContext, ObsModule, ObsSection, Part
 

@@ -44,7 +44,7 @@ def _dark_matter(state: GameState) -> list[Line]:
 
 
 def _phobias(state: GameState) -> list[Line]:
-    from bbom_env.engine.model.constants import PHOBIA_BASE
+    from bbom_env.modules.phobias.state import PHOBIA_BASE
 
     pile = state.madness_pile
     top = card_name(state, pile[-1]) if pile else "empty"

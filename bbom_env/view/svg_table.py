@@ -8,8 +8,9 @@ face-down pages are drawn for the spectator only."""
 from __future__ import annotations
 
 from bbom_env.engine import GameState
-from bbom_env.engine.model.constants import ELEMENT_NAMES, PHASE_NAMES, PHOBIA_BASE, ROUNDS, code_name
+from bbom_env.engine.model.constants import ELEMENT_NAMES, PHASE_NAMES, ROUNDS, code_name
 from bbom_env.engine.model.records import CurseOnTrack
+from bbom_env.modules.phobias.state import PHOBIA_BASE
 
 from .svg_kit import (
     HIGHLIGHT,

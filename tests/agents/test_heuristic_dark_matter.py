@@ -14,9 +14,9 @@ from agents.heuristic_agent import HeuristicAgent
 from agents.heuristic_dark_matter import final_dark_odds, keep_dark_matter, reach
 from bbom_env.engine import GameConfig, new_game
 from bbom_env.engine.core import moves as M
-from bbom_env.engine.model.constants import DARK_MATTER
 from bbom_env.engine.model.move_args import SpellPower
 from bbom_env.modules.dark_matter.module import NAME, dm_state
+from bbom_env.modules.dark_matter.state import DARK_MATTER
 
 
 def game(**config: object) -> Scenario:

@@ -22,14 +22,15 @@ from bbom_env.engine import GameConfig, GameState, new_game, pending
 from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.resolver import run
 from bbom_env.engine.io.invariants import check_invariants
-from bbom_env.engine.model.constants import DARK_MATTER, MADNESS, PHOBIA_BASE
+from bbom_env.engine.model.constants import MADNESS
 from bbom_env.engine.model.records import SupportSlot
 from bbom_env.engine.modifiers.hooks import support_capacity
 from bbom_env.engine.play.zones import receive_madness
-from bbom_env.modules.dark_matter.state import dm_state
+from bbom_env.modules.dark_matter.state import DARK_MATTER, dm_state
 from bbom_env.modules.phobias import move as phobia_move_module
 from bbom_env.modules.phobias.content import phobia_codes
 from bbom_env.modules.phobias.placement import CRUSH
+from bbom_env.modules.phobias.state import PHOBIA_BASE
 
 PH = ("phobias",)
 

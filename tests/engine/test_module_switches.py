@@ -1,6 +1,7 @@
-"""A module's rules switches and rulings are its own (docs/engine.md, "Writing a module"): a module
-declares ``Switch``es, which become ``GameConfig`` keywords while it is registered, and answers the
-engine's rule questions (``Module.rulings``), so the engine names no module's switch."""
+"""A module's rules switches, rulings, card codes and cost parts are its own (docs/engine.md,
+"Writing a module"): a module declares ``Switch``es, which become ``GameConfig`` keywords while it
+is registered, answers the engine's rule questions (``Module.rulings``), names the card codes it adds
+and declares the parts of ``payment.Cost`` its costs use, so the engine names no module."""
 
 from __future__ import annotations
 
@@ -8,10 +9,15 @@ import json
 from collections.abc import Iterator
 
 import pytest
+from builders import Scenario
 
 from bbom_env.engine import ConfigError, GameConfig, from_json, new_game
 from bbom_env.engine.actions.base import CURE_REQ, cure_req
+from bbom_env.engine.core import moves as M
+from bbom_env.engine.core.rules import MODULES
 from bbom_env.engine.ext import Cost, Module, Switch, register, registered
+from bbom_env.engine.model.constants import CURRENCY, MADNESS, MODULE_CARD_NAMES, MODULE_COST_PARTS, code_name
+from bbom_env.engine.payment.cost import Cost as PaymentCost
 from bbom_env.rl.gym_env import split_config
 
 CARDS = Cost(cards=2)
@@ -92,3 +98,31 @@ def test_register_refuses_a_switch_declared_twice_or_a_bad_default(tiny: None) -
     with pytest.raises(ValueError, match="answers rule question 'cure_cost' a second time"):
         with registered(Module(name="tiny4", rulings=(("cure_cost", _cure_cost),))):
             new_game(GameConfig(modules=("tiny", "tiny4")))
+
+
+def test_card_codes_are_named_by_the_module_that_adds_them() -> None:
+    declared = {c: n for m in MODULES.values() for c, n in zip(m.card_codes, m.card_names, strict=False)}
+    assert MODULE_CARD_NAMES == declared and len(declared) == 17  # Dark Matter and the 16 Phobias
+    assert code_name(CURRENCY) == declared[CURRENCY] == "dark-matter"
+    assert code_name(CURRENCY + 4) == "phobia-3" and code_name(MADNESS) == "madness"
+    with pytest.raises(ValueError, match=r"card code 13 is module 'dark_matter'.s already"):
+        register(Module(name="tiny5", card_codes=(CURRENCY,), card_names=("ink",)))
+    with pytest.raises(ValueError, match=r"card code 7 is not one the engine keeps for modules \(13\.\.29"):
+        register(Module(name="tiny5", card_codes=(7,), card_names=("ink",)))
+    with pytest.raises(ValueError, match="1 card_codes and 0 card_names: give one name per code"):
+        register(Module(name="tiny5", card_codes=(29,)))
+    assert "tiny5" not in MODULES
+
+
+def test_cost_parts_are_declared_by_the_modules_that_use_them(tiny: None) -> None:
+    with pytest.raises(ValueError, match=r"cost_parts \['ink'\] are no module part of payment.Cost"):
+        register(Module(name="tiny5", cost_parts=("ink",)))
+    assert set(PaymentCost._fields[5:]) == {"one_of_set", *MODULE_COST_PARTS}  # the engine's list
+    # TINY's Cure costs 2 Element cards with tiny_cure="cards", yet TINY declares no cost part: the
+    # payment is refused, naming the part (the Phobia module, which declares "cards", pays it).
+    sc = Scenario(num_players=2, modules=("tiny",), tiny_cure="cards", skip_forced_decisions=False)
+    sc = sc.hand(0, "madness", "fire-1", "water-1").action_phase(0)
+    with pytest.raises(
+        ValueError, match=r"uses cost part\(s\) \['cards'\], which no module of this game \['tiny'\]"
+    ):
+        sc.do(M.CURE_HAND + MADNESS)

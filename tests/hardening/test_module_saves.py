@@ -21,8 +21,8 @@ from bbom_env.engine import GameConfig, SaveError, from_json, new_game
 from bbom_env.engine.core.moves import layout
 from bbom_env.engine.core.state import GameState
 from bbom_env.engine.io.invariants import check_invariants
-from bbom_env.engine.model.constants import PHOBIA_BASE
 from bbom_env.engine.model.records import NO_CARD
+from bbom_env.modules.phobias.state import PHOBIA_BASE
 from tests.hardening.test_bad_saves import _apply, _get, _mutations, _near, _render, _walk, json_values
 
 DM, PH, BOTH = ("dark_matter",), ("phobias",), ("dark_matter", "phobias")
@@ -166,7 +166,8 @@ CASES = [  # (base, mutation, message): each loaded and played on before
     (
         "both",
         _phobia_under_phobia,
-        r"^players\[\d\]\.support\[\d\]\.crushed: phobia-\d+ is a Phobia; a Phobia is",
+        r"^players\[\d\]\.support\[\d\]\.crushed: phobia-\d+ is a Madness card that keeps its identity; "
+        "such a card is never",
     ),
     (P, _boxed_phobia_to_hand, r"^players\[0\]\.hand\[\d+\]: phobia-\d+ " + CHOSEN),
     (P, _chosen_plus_boxed, r"^ext\.phobias\.chosen: 13 Phobias, but a game of 3 players has 12"),

@@ -13,7 +13,7 @@ from builders import random_decisions
 from bbom_env.engine import GameConfig, new_game
 from bbom_env.engine.core.rules import ruleset
 from bbom_env.engine.core.state import GameState
-from bbom_env.engine.model.constants import MADNESS, NUM_CODES, PHOBIA_BASE
+from bbom_env.engine.model.constants import MADNESS, NUM_CODES
 from bbom_env.engine.model.records import SupportSlot
 from bbom_env.engine.modifiers import hooks
 from bbom_env.engine.payment import frame as PF
@@ -21,6 +21,7 @@ from bbom_env.engine.payment.cost import Cost, as_cost
 from bbom_env.engine.play import ops_board
 from bbom_env.engine.play.zones import madness_in_hand
 from bbom_env.modules.phobias import placement
+from bbom_env.modules.phobias.state import PHOBIA_BASE
 
 from .phobias.helpers import phobias_in_pile, take, to_hand
 

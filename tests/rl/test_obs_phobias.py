@@ -18,17 +18,11 @@ from gymnasium.utils.env_checker import check_env
 import bbom_env
 from bbom_env.engine import GameConfig, GameState, new_game, num_moves, pending
 from bbom_env.engine.core import moves as M
-from bbom_env.engine.model.constants import (
-    MADNESS,
-    MAX_PLAYERS,
-    MAX_SPELLS,
-    MAX_SUPPORT_SLOTS,
-    NUM_PHOBIAS,
-    PHOBIA_BASE,
-)
+from bbom_env.engine.model.constants import MADNESS, MAX_PLAYERS, MAX_SPELLS, MAX_SUPPORT_SLOTS
 from bbom_env.engine.model.records import NO_CARD, SupportSlot
 from bbom_env.engine.modifiers.hooks import support_capacity
 from bbom_env.modules.phobias.placement import CRUSH, PLACE
+from bbom_env.modules.phobias.state import NUM_PHOBIAS, PHOBIA_BASE
 from bbom_env.rl.observation import ObservationEncoder
 from bbom_env.rl.wrappers import IllegalActionPenalty
 from tests.rl.test_aec_env import api_test, warnings_as_errors

@@ -23,9 +23,9 @@ from builders import random_decisions
 from bbom_env.engine import GameConfig, GameState
 from bbom_env.engine.core import rules
 from bbom_env.engine.core.rules import Module
-from bbom_env.engine.model.constants import NUM_PHOBIAS, PHOBIA_BASE
 from bbom_env.engine.model.records import SupportSlot, TempModifier
 from bbom_env.engine.modifiers import hooks
+from bbom_env.modules.phobias.state import NUM_PHOBIAS, PHOBIA_BASE
 from bbom_env.rl.observation import ObservationEncoder
 
 PH = ("phobias",)

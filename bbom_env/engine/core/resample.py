@@ -220,10 +220,11 @@ class Resampler:
         g = new.grimoire
         for i, pid in zip(pos, pages, strict=True):
             g[i] = pid
-        # The setup entries recorded the real pages: (turn, "setup", Magicians, Grimoire) and the
-        # Dark Matter module's (turn, "dark_grimoire", Grimoire).
+        # The setup entry recorded the real pages: (turn, "setup", Magicians, Grimoire). A module
+        # that logs the Grimoire too rewrites its own entry (its ``register_hidden`` sampler runs
+        # after this draw).
         pages_now = tuple(g)
-        rewrite_log(new, ("setup", "dark_grimoire"), lambda e: e[:-1] + (pages_now,))
+        rewrite_log(new, ("setup",), lambda e: e[:-1] + (pages_now,))
 
 
 def rewrite_log(state: GameState, kinds: tuple[str, ...], fix: Callable[[tuple], tuple]) -> None:

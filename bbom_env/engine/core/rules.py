@@ -33,6 +33,7 @@ from bbom_env.engine.cards.pack import PackSection
 from bbom_env.engine.core import moves
 from bbom_env.engine.core.moves import BASE, BlockSpec, Move, canonical_modules, register_blocks
 from bbom_env.engine.core.resolver import OPS  # the op handlers (a module registers its own first)
+from bbom_env.engine.model import constants
 from bbom_env.engine.model import typed as typed_fields
 
 if TYPE_CHECKING:
@@ -163,7 +164,14 @@ class Module:
     curse_types: tuple[str, ...] = ()
     curse_rules: tuple[CurseRule, ...] = ()
     cost_transforms: tuple[CostTransform, ...] = ()
+    # The card codes the module adds (from the codes the engine keeps for modules: the currency,
+    # the Madness cards that keep their identity; ``constants``), and their names (``code_name``),
+    # one per code in the same order.
     card_codes: tuple[int, ...] = ()
+    card_names: tuple[str, ...] = ()
+    # The module parts of ``payment.Cost`` that the module's costs use (``constants.MODULE_COST_PARTS``):
+    # a payment in a game none of whose modules declares a part it uses is refused.
+    cost_parts: tuple[str, ...] = ()
     pack_sections: tuple[PackSection, ...] = ()
     state_type: type | None = None
     decisions: tuple[tuple[str, Callable[[GameState, dict], Decision]], ...] = ()
@@ -224,8 +232,9 @@ def register(module: Module) -> None:
     for section in module.pack_sections:
         cards.register_section(module.name, section)
     MODULES[module.name] = module
-    if module.name != BASE:
+    if module.name != BASE:  # the base game's codes have the engine's names
         cards.MODULE_NAMES.add(module.name)
+        constants.MODULE_CARD_NAMES.update(zip(module.card_codes, module.card_names, strict=True))
     if module.op_schemas:
         cards.clear_pack_cache()  # a pack may now use the module's ops
     ruleset.cache_clear()
@@ -260,6 +269,13 @@ def _check_parts(module: Module) -> None:
 
 
 def _check_rules(module: Module) -> None:
+    _check_cards(module)
+    unknown = [part for part in module.cost_parts if part not in constants.MODULE_COST_PARTS]
+    if unknown:
+        raise ValueError(
+            f"module {module.name!r}: cost_parts {unknown} are no module part of payment.Cost "
+            f"(one of {list(constants.MODULE_COST_PARTS)})"
+        )
     for sw in module.switches:
         if switch_owner(sw.name) is not None or sw.refusal(sw.default):
             raise ValueError(
@@ -271,6 +287,27 @@ def _check_rules(module: Module) -> None:
                 f"module {module.name!r}: curse_rules names Curse type {rule.type!r}, "
                 f"not one of its curse_types {list(module.curse_types)}"
             )
+
+
+def _check_cards(module: Module) -> None:
+    """A module adds card codes the engine keeps for modules, each named, and no code another
+    registered module adds (the base game declares its own codes, unnamed: ``code_name``)."""
+    if module.name == BASE:
+        return
+    if len(module.card_names) != len(module.card_codes):
+        raise ValueError(
+            f"module {module.name!r}: {len(module.card_codes)} card_codes and "
+            f"{len(module.card_names)} card_names: give one name per code"
+        )
+    taken = {code: m.name for m in MODULES.values() if m.name != BASE for code in m.card_codes}
+    for code in module.card_codes:
+        if not constants.MADNESS < code < constants.NUM_CODES:
+            raise ValueError(
+                f"module {module.name!r}: card code {code} is not one the engine keeps for modules "
+                f"({constants.CURRENCY}..{constants.NUM_CODES - 1}, model/constants.py)"
+            )
+        if code in taken:
+            raise ValueError(f"module {module.name!r}: card code {code} is module {taken[code]!r}'s already")
 
 
 @contextmanager
@@ -297,6 +334,8 @@ def unregister(name: str) -> None:
         raise ValueError(f"no module {name!r} is registered; registered: {known or 'none'}")
     module = MODULES.pop(name)
     cards.MODULE_NAMES.discard(name)
+    for code in module.card_codes:
+        constants.MODULE_CARD_NAMES.pop(code, None)
     for kind, _schema in module.modifier_schemas:
         vocab.unregister_mod_kind(kind)
     for op, _schema in module.op_schemas:
@@ -326,7 +365,7 @@ def _join(modules: Iterable[Module], part: str) -> tuple:
 
 
 # How ``ruleset`` joins each part of the modules (base first): by ``_join``, or chained.
-_UNION = ("ops", "modifier_kinds")
+_UNION = ("ops", "modifier_kinds", "cost_parts")
 _JOINED = (*_UNION, "actions", "decision_kinds", "pay_actions", "curse_types", "card_codes", "stats")
 _CHAIN = (
     "modifier_sources cost_transforms setup invariants save_checks render madness_arrived recup_drawn"
@@ -350,6 +389,7 @@ class Ruleset:
     pay_actions: tuple[str, ...]
     curse_types: tuple[str, ...]
     card_codes: tuple[int, ...]
+    cost_parts: tuple[str, ...]
     stats: tuple[str, ...]
     cost_transforms: tuple[CostTransform, ...]
     setup: tuple[Callable[[GameState], None], ...]
@@ -378,7 +418,7 @@ def ruleset(modules: tuple[str, ...] = ()) -> Ruleset:
         raise RuntimeError("the base game's module is not registered: import bbom_env.engine first")
     unknown = [m for m in modules if m not in MODULES or m == BASE]
     if unknown:
-        none = "none (no module is registered: import bbom_env registers the Vth Element's)"
+        none = "none (no module is registered: import bbom_env registers the package's own)"
         available = ", ".join(repr(m) for m in sorted(MODULES) if m != BASE) or none
         raise ValueError(f"unknown module(s) {unknown}; available modules: {available}")
     twice = sorted({m for m in modules if modules.count(m) > 1})

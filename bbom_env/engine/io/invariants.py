@@ -34,6 +34,7 @@ from bbom_env.engine.model.constants import (
     ELEMENT_CARDS_PER_VALUE,
     ELEMENT_CODES,
     ELEMENT_TOKENS_PER_ELEMENT,
+    IDENTITY_MADNESS_BASE,
     LAST_SPACE,
     LIBRARY_LEVELS,
     MADNESS,
@@ -44,7 +45,6 @@ from bbom_env.engine.model.constants import (
     NUM_ELEMENT_CODES,
     NUM_ELEMENTS,
     NUM_TRACK_SLOTS,
-    PHOBIA_BASE,
     ROUNDS,
     code_name,
     code_value,
@@ -147,15 +147,19 @@ def _check_curses(state: GameState) -> None:
 
 def crushed_fault(card: int, crushed: int) -> str:
     """Why ``crushed`` cannot lie crushed under ``card`` in a support slot ("" when it can, or when
-    it is NO_CARD: nothing crushed). Only a Phobia placed on a card crushes it, and never another
-    Phobia (section 9.2, V-21, V-19): a base game, which has no Phobia, has no crushed card."""
-    if crushed != NO_CARD and card < PHOBIA_BASE:
+    it is NO_CARD: nothing crushed). Only a Madness card that keeps its identity (a module's: the
+    Phobias) crushes the card it is placed on, and never another one (section 9.2, V-21, V-19): a
+    base game, which has none, has no crushed card."""
+    if crushed != NO_CARD and card < IDENTITY_MADNESS_BASE:
         return (
-            f"{code_name(crushed)} lies crushed under {code_name(card)}, which is no Phobia "
-            "(only a Phobia crushes the card it is placed on, section 9.2)"
+            f"{code_name(crushed)} lies crushed under {code_name(card)}, which is no Madness card "
+            "that keeps its identity (only one crushes the card it is placed on, section 9.2)"
         )
-    if crushed != NO_CARD and crushed >= PHOBIA_BASE:
-        return f"{code_name(crushed)} is a Phobia; a Phobia is never crushed (V-21, V-19)"
+    if crushed != NO_CARD and crushed >= IDENTITY_MADNESS_BASE:
+        return (
+            f"{code_name(crushed)} is a Madness card that keeps its identity; "
+            "such a card is never crushed (V-21, V-19)"
+        )
     return ""
 
 

@@ -272,9 +272,12 @@ def _zones(data: dict, codes: frozenset[int] = BASE_CODES) -> None:
     _amounts(data["reserve1"], "reserve1", NUM_ELEMENTS)
     _amounts(data["tokens"], "tokens", NUM_ELEMENTS)
     for i, c in enumerate(data["madness_pile"]):
-        # Madness, or a Phobia in a game with the Phobia module (its codes are the game's, 9.2).
+        # Madness, or a Madness card that keeps its identity of this game's modules (9.2).
         if not is_madness(_code(c, f"madness_pile[{i}]", codes)):
-            raise SaveError(f"madness_pile[{i}]: card code {c} is not Madness ({MADNESS}) or a game's Phobia")
+            raise SaveError(
+                f"madness_pile[{i}]: card code {c} is not Madness ({MADNESS}) "
+                "or a Madness card of this game's modules"
+            )
     _counts(data["destroyed"], "destroyed", codes)
     _counts(data["box"], "box", codes)
 

@@ -3,7 +3,10 @@
 Cards in zones are small integers ("card codes") so that zones are cheap to copy and count:
 
 * Element card of Element ``e`` and value ``v``: ``e * 3 + (v - 1)`` -> 0..11
-* Madness: 12; Dark Matter (Vth Element): 13; Phobia ``k`` (Vth Element): 14 + k.
+* Madness: 12;
+* the codes a rules module may add (``rules.Module.card_codes``, named by the module's
+  ``card_names``): 13, the currency (a non-Element card some costs count in cards, section 4.0),
+  and 14 + k, a Madness card that keeps its identity (section 9.2).
 """
 
 from __future__ import annotations
@@ -29,18 +32,24 @@ NUM_VALUES: Final = 3  # an Element card's value is 1, 2 or 3 (section 1.1)
 MAX_VALUE: Final = NUM_VALUES
 
 MADNESS = 12
-DARK_MATTER = 13
-# The non-Element currency some costs count in cards (section 4.0: Dark Matter, Vth Element).
-CURRENCY = DARK_MATTER
-PHOBIA_BASE = 14
-NUM_PHOBIAS = 16
-NUM_CODES = PHOBIA_BASE + NUM_PHOBIAS  # 30
+# The codes the engine keeps for modules. The payment reads the currency (``payment.Cost.currency``
+# and ``wildcards`` count its cards); the zones treat a code from IDENTITY_MADNESS_BASE on as a
+# Madness card that keeps its identity (section 9.2): Madness, yet never discarded to make room,
+# and the one kind of card that crushes the support card it is placed on.
+CURRENCY = 13
+IDENTITY_MADNESS_BASE = 14
+NUM_IDENTITY_MADNESS = 16
+NUM_CODES = IDENTITY_MADNESS_BASE + NUM_IDENTITY_MADNESS  # 30
 NUM_ELEMENT_CODES = NUM_ELEMENTS * NUM_VALUES  # 12
 
 # A cost's base parts (section 4.0): one per Element (by Element index), then "any" (an amount of
 # Elements of any kind); ``payment.Cost``'s first fields, the five numbers a base-game save writes.
 COST_ANY: Final = 4
 COST_PARTS: Final = 5
+# The parts of ``payment.Cost`` after those five: ways to pay that only a rules module's costs use,
+# each declared by the modules that use it (``rules.Module.cost_parts``; ``one_of`` comes with its
+# Elements, ``one_of_set``).
+MODULE_COST_PARTS: tuple[str, ...] = ("one_of", "distinct", "currency", "wildcards", "convert", "cards")
 
 
 def element_code(element: int, value: int) -> int:
@@ -76,8 +85,18 @@ ELEMENT_CODES: tuple[tuple[int, ...], ...] = tuple(
 
 
 def is_madness(code: int) -> bool:
-    """Madness and Phobias are both Madness cards (section 9.2)."""
-    return code == MADNESS or code >= PHOBIA_BASE
+    """Madness, and the Madness cards that keep their identity, are Madness cards (section 9.2)."""
+    return code == MADNESS or code >= IDENTITY_MADNESS_BASE
+
+
+def keeps_identity(code: int) -> bool:
+    """A Madness card that keeps its identity (a module's, section 9.2), not plain Madness."""
+    return code >= IDENTITY_MADNESS_BASE
+
+
+# The names of the module codes (``rules.register`` writes them from ``Module.card_names``); a
+# code no registered module names is "card-<code>".
+MODULE_CARD_NAMES: dict[int, str] = {}
 
 
 def code_name(code: int) -> str:
@@ -85,9 +104,7 @@ def code_name(code: int) -> str:
         return f"{ELEMENT_NAMES[code_element(code)]}-{code_value(code)}"
     if code == MADNESS:
         return "madness"
-    if code == DARK_MATTER:
-        return "dark-matter"
-    return f"phobia-{code - PHOBIA_BASE}"
+    return MODULE_CARD_NAMES.get(code) or f"card-{code}"
 
 
 # Section 1.1 / 1.3 / 1.6 constants.
@@ -118,7 +135,7 @@ def madness_pile_size(players: int) -> int:
 # Maxima that fix the action layout for every player count (design decision 5).
 MAX_SPELLS = 6  # spell limit 5, plus one for a Magician whose ability raises it
 MAX_SUPPORT_SLOTS = 8  # 3 + 2 for a Magician with extra slots + Madness beyond capacity (A-26)
-MAX_STACK = 3  # Curses stacked on one slot ([DM] "add a Dark Curse"); base game: 1
+MAX_STACK = 3  # Curses stacked on one slot (a module's Curse type that stacks, V-09); base game: 1
 
 
 class Phase(IntEnum):

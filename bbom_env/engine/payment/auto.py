@@ -179,13 +179,13 @@ def _auto_spontaneous(
     counts = [list(sources.counts_of(e)) for e in range(NUM_ELEMENTS)]
     if can_cover(counts, plain):
         return _auto_elements(hand, pool, payer, plain)
-    dark: list[Source] = []
+    currency_cards: list[Source] = []
     if cost.wildcards:
-        dark = [HAND_SOURCES[CURRENCY]] * hand[CURRENCY]
-        dark += [SupportSource(q, s) for q, s, c in pool if c == CURRENCY]
+        currency_cards = [HAND_SOURCES[CURRENCY]] * hand[CURRENCY]
+        currency_cards += [SupportSource(q, s) for q, s, c in pool if c == CURRENCY]
     converts = _conversions(hand, pool, plain) if cost.convert else []
     alone: list[_Conversion | None] = [None]  # no conversion
-    for pairs in range(len(dark) // 2 + 1):
+    for pairs in range(len(currency_cards) // 2 + 1):
         for options in (alone, converts):  # the conversion only where it is needed (V-12)
             if pairs == 0 and options is alone:
                 continue  # the Element cards alone: they fall short (checked above)
@@ -196,7 +196,7 @@ def _auto_spontaneous(
                 if paid is not None and (best is None or paid[0] < best[0]):
                     best = paid
             if best is not None:
-                return best[1] + dark[: 2 * pairs]
+                return best[1] + currency_cards[: 2 * pairs]
     raise ValueError(f"cost {cost.compact()} is not affordable")
 
 
@@ -279,7 +279,7 @@ def _auto_general(
     if not covers(codes, cost):
         raise ValueError(f"cost {cost} is not affordable")
 
-    spare_dark = cost.wildcards and not cost.currency  # Dark Matter pays only as pairs here
+    spare_currency = cost.wildcards and not cost.currency  # Dark Matter pays only as pairs here
 
     def drop_key(i: int) -> tuple[int, int, int]:
         """Others' support first, then own support, then the hand; high values first. Where
@@ -287,8 +287,8 @@ def _auto_general(
         cards before Dark Matter pairs, section 4.9, docs/rules_decisions.md)."""
         s = chosen[i]
         where = 0 if isinstance(s, HandSource) else 1 if s.seat == payer else 2
-        dark_first = 0 if spare_dark and codes[i] == CURRENCY else 1
-        return (dark_first, -where, 1 - CODE_VALUE[codes[i]])  # value 0 (not an Element card) last
+        currency_first = 0 if spare_currency and codes[i] == CURRENCY else 1
+        return (currency_first, -where, 1 - CODE_VALUE[codes[i]])  # value 0 (not an Element card) last
 
     keep = list(range(len(chosen)))
     for i in sorted(range(len(chosen)), key=drop_key):

@@ -30,6 +30,7 @@ from bbom_env.engine.model.constants import (
     COST_PARTS,
     CURRENCY,
     ELEMENT_NAMES,
+    MODULE_COST_PARTS,
     NUM_ELEMENT_CODES,
     NUM_ELEMENTS,
     NUM_VALUES,
@@ -90,6 +91,34 @@ def as_cost(req: tuple | list) -> Cost:
     if len(fields) > 6:
         fields[6] = tuple(fields[6])
     return Cost(*fields)
+
+
+def module_parts(req: tuple) -> tuple[str, ...]:
+    """The module parts a cost uses (``constants.MODULE_COST_PARTS`` not at their defaults)."""
+    if len(req) == COST_PARTS:
+        return ()
+    parts = _PARTS.get(req) if type(req) is tuple else None  # a list (a decoded frame): no key
+    if parts is None:
+        cost = as_cost(req)
+        parts = tuple(p for p in MODULE_COST_PARTS if getattr(cost, p) != Cost._field_defaults[p])
+        if type(req) is tuple and len(_PARTS) < 4096:  # a game has few module costs
+            _PARTS[req] = parts
+    return parts
+
+
+_PARTS: dict[tuple, tuple[str, ...]] = {}  # a cost's compact form -> its module parts (pure)
+
+
+def check_parts(state: GameState, req: tuple, action: str) -> None:
+    """Refuse a payment whose cost uses a module part that no module of the game declares
+    (``rules.Module.cost_parts``): the part would pay with cards the game may not have."""
+    declared = state.rules.cost_parts
+    missing = [p for p in module_parts(req) if p not in declared]
+    if missing:
+        raise ValueError(
+            f"the {action} Action's cost {tuple(req)} uses cost part(s) {missing}, which no module of "
+            f"this game {list(state.config.modules)} declares (rules.Module.cost_parts)"
+        )
 
 
 def is_free(req: tuple) -> bool:

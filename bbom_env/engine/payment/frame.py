@@ -36,6 +36,7 @@ from bbom_env.engine.payment.cost import (
     Cost,
     as_cost,
     banned_elements,
+    check_parts,
     covers,
     elements_only,
     irreducible,
@@ -100,6 +101,8 @@ def _discard_sources(state: GameState, p: int, sources: list[Source]) -> None:
 
 
 def run_pay(state: GameState, f: dict) -> None:
+    if len(f["cost"]) > COST_PARTS:  # a module's cost: its parts are its game's modules' (4.0)
+        check_parts(state, f["cost"], f["action"])
     if state.config.payment == "auto" or is_free(f["cost"]):
         req = f["cost"]
         # A base game's cost has five numbers (a hot path); a module's, its Cost once: the

@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING
 from bbom_env.engine.core.moves import PICK_HAND, PICK_SPELL, PICK_SUPPORT, support_arg
 from bbom_env.engine.core.resolver import TURN_START, done, frame, push, run
 from bbom_env.engine.model.constants import (
+    IDENTITY_MADNESS_BASE,
     LAST_SPACE,
     MAX_SUPPORT_SLOTS,
     NUM_TRACK_SLOTS,
-    PHOBIA_BASE,
     ROUNDS,
     SLOTS_OF_SPACE,
     Phase,
@@ -351,8 +351,8 @@ def _raises_support(state: GameState, p: int) -> bool:
 def _element_slots(state: GameState, p: int) -> list[int]:
     """The support slots the player may discard to come within capacity."""
     support = state.players[p].support
-    if _raises_support(state, p):  # V-27, A-75: any card but a Phobia
-        return [s for s, slot in enumerate(support) if slot.card < PHOBIA_BASE]
+    if _raises_support(state, p):  # V-27, A-75: any card but a Madness card that keeps its identity
+        return [s for s, slot in enumerate(support) if slot.card < IDENTITY_MADNESS_BASE]
     return [s for s, slot in enumerate(support) if not is_madness(slot.card)]
 
 

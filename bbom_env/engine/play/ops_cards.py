@@ -11,11 +11,11 @@ from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.resolver import done, push
 from bbom_env.engine.model.constants import (
     ELEMENT_NAMES,
+    IDENTITY_MADNESS_BASE,
     MAX_SUPPORT_SLOTS,
     NUM_CODES,
     NUM_ELEMENT_CODES,
     NUM_ELEMENTS,
-    PHOBIA_BASE,
     element_code,
     is_madness,
 )
@@ -140,7 +140,7 @@ def _run_receive(state: GameState, f: dict, op: dict) -> None:
     replace = op["to"] == "support" and op["full_support"] == "replace"
     while f["count"] > 0 and not pl.eliminated:
         pile = state.madness_pile
-        plain = not pile or pile[-1] < PHOBIA_BASE
+        plain = not pile or pile[-1] < IDENTITY_MADNESS_BASE  # not a card that keeps its identity
         if replace and plain and not _support_room(state, p) and _support_options(state, f, op):
             f["decider"] = p
             return

@@ -9,7 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bbom_env.engine.core.resolver import push
-from bbom_env.engine.model.constants import MADNESS, NUM_CODES, NUM_ELEMENTS, PHOBIA_BASE, ROUNDS, Phase
+from bbom_env.engine.model.constants import (
+    IDENTITY_MADNESS_BASE,
+    MADNESS,
+    NUM_CODES,
+    NUM_ELEMENTS,
+    ROUNDS,
+    Phase,
+)
 from bbom_env.engine.model.records import NO_CARD, SupportSlot
 from bbom_env.engine.modifiers import hooks
 
@@ -162,7 +169,7 @@ def spell_to_box(state: GameState, p: int, i: int, event: str = "spell_to_box") 
 
 def madness_in_hand(state: GameState, p: int) -> int:
     hand = state.players[p].hand
-    return hand[MADNESS] + sum(hand[PHOBIA_BASE:NUM_CODES])  # is_madness: Madness and the Phobias
+    return hand[MADNESS] + sum(hand[IDENTITY_MADNESS_BASE:NUM_CODES])  # is_madness (section 9.2)
 
 
 def remove_curse(state: GameState, slot: int, pos: int, destroyer: int) -> str:

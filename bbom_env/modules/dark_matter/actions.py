@@ -31,12 +31,11 @@ from bbom_env.engine.ext import (
     push,
     transform_cost,
 )
-from bbom_env.engine.model.constants import DARK_MATTER
 from bbom_env.engine.model.frames import Frame, Seat
 from bbom_env.engine.model.move_args import NO_ARG
 from bbom_env.engine.model.records import SupportSlot
 
-from .state import NAME, dm_state
+from .state import DARK_MATTER, NAME, dm_state
 
 if TYPE_CHECKING:
     from bbom_env.engine.ext import GameState, SeatView

@@ -49,13 +49,13 @@ from bbom_env.engine.ext import (
     push,
     seq,
 )
-from bbom_env.engine.model.constants import DARK_MATTER, NUM_ELEMENTS, element_code
+from bbom_env.engine.model.constants import NUM_ELEMENTS, element_code
 from bbom_env.engine.model.frames import Frame, Seat, Stage, Text
 from bbom_env.engine.model.move_args import NO_ARG
 
 from .actions import dark_matter_cost
 from .content import BLACK_PAGE, BlackPage, BlackSpell
-from .state import NAME, DarkMatterState, dm_state
+from .state import DARK_MATTER, NAME, DarkMatterState, dm_state
 
 if TYPE_CHECKING:
     from bbom_env.engine.ext import GameState, Pack, SeatView

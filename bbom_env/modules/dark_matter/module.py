@@ -20,17 +20,15 @@ from pathlib import Path
 
 from bbom_env.engine.ext import GameConfig, GameState, Magician, Module, Pack, PackIndex, Switch
 from bbom_env.engine.ext import registered as rules_registered
-from bbom_env.engine.model.constants import CURRENCY, DARK_MATTER
 
 from . import actions, air, black_book, checks, dark_curses, grimoire
 from .content import BLACK_PAGE, DARK_CURSE, DARK_SYMBOL, SECTIONS, BlackPage, BlackSpell
-from .state import DARK_MATTER_CARDS, DARK_MATTER_TOKENS, NAME, DarkMatterState, dm_state
+from .state import DARK_MATTER, DARK_MATTER_CARDS, DARK_MATTER_TOKENS, NAME, DarkMatterState, dm_state
 
 __all__ = ["NAME", "DARK_MATTER_CARDS", "DARK_MATTER_TOKENS", "DarkMatterState", "dm_state"]  # re-exported
 
 PACK = str(Path(__file__).resolve().parents[2] / "data" / "vth_dark_matter.toml")
 STATS = ("dark_matter_acquired", "black_spells_cast", "dark_curses_destroyed")
-assert CURRENCY == DARK_MATTER  # payment.Cost's currency is Dark Matter (section 4.0)
 
 
 def spread_spells(state: GameState) -> tuple[BlackSpell | None, BlackSpell | None]:
@@ -162,6 +160,10 @@ DARK_MATTER_MODULE = Module(
     modifier_schemas=(*air.MODIFIER_SCHEMAS, (MOVE_PHOBIA, {})),
     pay_actions=actions.PAY_ACTIONS + black_book.PAY_ACTIONS,
     card_codes=(DARK_MATTER,),
+    card_names=("dark-matter",),
+    # Costs in Dark Matter cards (4.6-4.8), two of them as one Element (4.9), one Air card as another
+    # Element (V-12), cards of different Elements (the Acquire Action, 4.6).
+    cost_parts=("currency", "wildcards", "convert", "distinct"),
     # Spontaneous Elements (section 4.9, V-06), the Air conversion (V-12): both add ways to pay.
     cost_transforms=(actions.SPONTANEOUS, air.AIR_CONVERSION),
     # Dark Curses are Curses of their own type (section 9.1): their pile, placement and the

@@ -6,9 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bbom_env.engine.ext import GameState
+from bbom_env.engine.model.constants import CURRENCY
 from bbom_env.engine.model.typed import ModuleState
 
 NAME = "dark_matter"
+# The Dark Matter card's code (section 1.2): the engine's currency code, which the payment counts
+# (section 4.0: costs in Dark Matter cards, and Spontaneous Elements, section 4.9).
+DARK_MATTER = CURRENCY
 DARK_MATTER_CARDS = 28  # section 1.2: 28 Dark Matter cards, all of value 1
 DARK_MATTER_TOKENS = 5  # section 1.2; V-05: a pool no rule uses, only cards that say so
 

@@ -8,9 +8,9 @@ one (the engine's own save check and invariants, section 9.2)."""
 from __future__ import annotations
 
 from bbom_env.engine.ext import GameState
-from bbom_env.engine.model.constants import NUM_PHOBIAS, PHOBIA_BASE, code_name
+from bbom_env.engine.model.constants import code_name
 
-from .state import COMPOSITION, NAME, ph_state
+from .state import COMPOSITION, NAME, NUM_PHOBIAS, PHOBIA_BASE, ph_state
 
 WHERE = f"ext.{NAME}"
 PHOBIA_CODES = tuple(range(PHOBIA_BASE, PHOBIA_BASE + NUM_PHOBIAS))

@@ -30,9 +30,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bbom_env.engine.ext import PackIndex
-from bbom_env.engine.model.constants import NUM_PHOBIAS, PHOBIA_BASE
 
 from .content import SECTION, phobia_codes
+from .state import NUM_PHOBIAS, PHOBIA_BASE
 
 if TYPE_CHECKING:
     from bbom_env.engine.ext import GameState, Pack

@@ -31,7 +31,8 @@ from bbom_env.engine.ext import (
     req,
     show,
 )
-from bbom_env.engine.model.constants import NUM_PHOBIAS, PHOBIA_BASE
+
+from .state import NUM_PHOBIAS, PHOBIA_BASE
 
 SECTION = "phobia"
 

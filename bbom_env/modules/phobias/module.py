@@ -17,20 +17,12 @@ from pathlib import Path
 
 from bbom_env.engine.ext import Cost, GameConfig, GameState, Module, PackIndex, Switch, card_totals
 from bbom_env.engine.ext import registered as rules_registered
-from bbom_env.engine.model.constants import (
-    CURE_COST,
-    MADNESS,
-    MADNESS_IN_BOX,
-    NUM_PHOBIAS,
-    PHOBIA_BASE,
-    code_name,
-    madness_pile_size,
-)
+from bbom_env.engine.model.constants import CURE_COST, MADNESS, MADNESS_IN_BOX, code_name, madness_pile_size
 from bbom_env.engine.model.records import SupportSlot
 
 from . import checks, constraints, move, placement
 from .content import SECTIONS, phobia_codes
-from .state import COMPOSITION, NAME, PhobiaState, ph_state
+from .state import COMPOSITION, NAME, NUM_PHOBIAS, PHOBIA_BASE, PhobiaState, ph_state
 
 __all__ = ["NAME", "COMPOSITION", "PhobiaState", "ph_state", "PHOBIA_MODULE", "registered"]
 
@@ -175,6 +167,10 @@ PHOBIA_MODULE = Module(
     modifier_kinds=constraints.MODIFIER_KINDS,
     modifier_sources=(constraints.phobia_modifiers,),
     card_codes=PHOBIA_CODES,
+    card_names=tuple(f"phobia-{k}" for k in range(NUM_PHOBIAS)),
+    # The matching-Element surcharge paid in the Curse's or a token's colour (V-32), the Cure in
+    # Element cards (V-37), the Phobia move's Dark Matter card (V-19, with the Dark Matter module).
+    cost_parts=("one_of", "cards", "currency"),
     pack_sections=SECTIONS,
     pack_files=(PACK,),
     state_type=PhobiaState,

@@ -44,10 +44,12 @@ from bbom_env.engine.ext import (
     support_arg,
     support_capacity,
 )
-from bbom_env.engine.model.constants import MAX_SUPPORT_SLOTS, PHOBIA_BASE
+from bbom_env.engine.model.constants import MAX_SUPPORT_SLOTS
 from bbom_env.engine.model.frames import Decider, Frame, Seat, Slot
 from bbom_env.engine.model.move_args import NO_ARG
 from bbom_env.engine.model.records import NO_CARD, SupportSlot
+
+from .state import PHOBIA_BASE
 
 if TYPE_CHECKING:
     from bbom_env.engine.ext import GameState, Pack, SeatView

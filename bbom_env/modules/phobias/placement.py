@@ -36,11 +36,12 @@ from bbom_env.engine.ext import (
     support_arg,
     support_capacity,
 )
-from bbom_env.engine.model.constants import MAX_SUPPORT_SLOTS, NUM_CODES, PHOBIA_BASE
+from bbom_env.engine.model.constants import MAX_SUPPORT_SLOTS, NUM_CODES
 from bbom_env.engine.model.frames import Decider, Frame, MadnessCode, Seat
 from bbom_env.engine.model.records import SupportSlot
 
 from . import constraints
+from .state import PHOBIA_BASE
 
 if TYPE_CHECKING:
     from bbom_env.engine.ext import GameState, Pack

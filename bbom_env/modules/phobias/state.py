@@ -6,9 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bbom_env.engine.ext import GameState
+from bbom_env.engine.model.constants import IDENTITY_MADNESS_BASE, NUM_IDENTITY_MADNESS
 from bbom_env.engine.model.typed import ModuleState
 
 NAME = "phobias"
+# Phobia k's card code is PHOBIA_BASE + k (section 1.2: 16 Phobias): Madness cards that keep their
+# identity, the codes the engine keeps for them.
+PHOBIA_BASE = IDENTITY_MADNESS_BASE
+NUM_PHOBIAS = NUM_IDENTITY_MADNESS
 # Section 1.3: the Madness pile with the Phobia module, by player count: (Phobias, Madness); the
 # total is the base game's pile (5 x players + 10).
 COMPOSITION: dict[int, tuple[int, int]] = {2: (10, 10), 3: (12, 13), 4: (14, 16), 5: (16, 19)}

@@ -24,7 +24,6 @@ from cards.op_checks import Errors, OpCtx, curse_at, player_view, vec
 from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.state import GameState
 from bbom_env.engine.model.constants import (
-    DARK_MATTER,
     LAST_SPACE,
     MAX_STACK,
     NUM_CODES,
@@ -42,6 +41,7 @@ from bbom_env.engine.modifiers import hooks
 from bbom_env.engine.payment.cost import affordable, as_cost
 from bbom_env.modules.dark_matter.content import DARK_SYMBOL
 from bbom_env.modules.dark_matter.module import DARK_MATTER_MODULE, NAME, dm_state
+from bbom_env.modules.dark_matter.state import DARK_MATTER
 
 DARK_SLOT = 1  # the rich state's Dark Curse: on top of slot S3L (space 3, a stack of 2, V-09)
 AIR1 = element_code(3, 1)

@@ -11,10 +11,10 @@ from bbom_env.engine import GameConfig
 from bbom_env.engine.core import moves as M
 from bbom_env.engine.core.resolver import IllegalActionError
 from bbom_env.engine.io.invariants import check_invariants
-from bbom_env.engine.model.constants import DARK_MATTER
 from bbom_env.engine.model.records import SupportSlot
 from bbom_env.modules.dark_matter.actions import ACQUIRE_BLOCK
 from bbom_env.modules.dark_matter.module import NAME, PACK, dm_state
+from bbom_env.modules.dark_matter.state import DARK_MATTER
 from bbom_env.rl.layout import ActionLayout
 
 ACQ = "ACQUIRE_DARK_MATTER"

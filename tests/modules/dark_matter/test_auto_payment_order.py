@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from builders import Scenario
 
-from bbom_env.engine.model.constants import DARK_MATTER, element_code
+from bbom_env.engine.model.constants import element_code
 from bbom_env.engine.model.records import HandSource, SupportSlot, SupportSource
 from bbom_env.engine.payment import auto as PA
 from bbom_env.modules.dark_matter.actions import ACQUIRE_COST, dark_matter_cost
 from bbom_env.modules.dark_matter.module import NAME, PACK, dm_state
+from bbom_env.modules.dark_matter.state import DARK_MATTER
 
 DM = DARK_MATTER
 

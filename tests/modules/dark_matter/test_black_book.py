@@ -19,11 +19,11 @@ from bbom_env.engine.core.resolver import IllegalActionError
 from bbom_env.engine.core.rules import ruleset
 from bbom_env.engine.io.invariants import check_invariants
 from bbom_env.engine.io.scenario import grant_actions
-from bbom_env.engine.model.constants import DARK_MATTER
 from bbom_env.engine.model.records import SupportSlot, TempModifier
 from bbom_env.modules.dark_matter.actions import ACQUIRE_BLOCK
 from bbom_env.modules.dark_matter.black_book import BLACK_BOOK, BLOCK_NAMES, GAIN_TO_DECK, STAT
 from bbom_env.modules.dark_matter.module import NAME, PACK, dm_state
+from bbom_env.modules.dark_matter.state import DARK_MATTER
 from bbom_env.rl.layout import ActionLayout
 
 LEFT, RIGHT = BLOCK_NAMES

@@ -16,7 +16,7 @@ from cards.card_oracle import check_card, check_trace, oracle_pack, rich_state, 
 from bbom_env.engine import GameConfig
 from bbom_env.engine.core.rules import game_pack, offered_magicians
 from bbom_env.engine.core.state import GameState
-from bbom_env.engine.model.constants import DARK_MATTER, MADNESS, NUM_CODES, element_code
+from bbom_env.engine.model.constants import MADNESS, NUM_CODES, element_code
 from bbom_env.engine.model.records import CurseOnTrack
 from bbom_env.engine.play import ops as engine_ops
 from bbom_env.engine.play import ops_board
@@ -29,6 +29,7 @@ from bbom_env.modules.dark_matter.content import (
     needs_of,
 )
 from bbom_env.modules.dark_matter.module import DARK_MATTER_MODULE, registered
+from bbom_env.modules.dark_matter.state import DARK_MATTER
 
 from .board_checks_dm import CHECKS_DM, DARK_SLOT, MOD_CHECKS, prepare
 

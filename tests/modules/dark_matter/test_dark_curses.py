@@ -12,7 +12,7 @@ from builders import Scenario, names
 from bbom_env.engine import GameConfig, from_json, new_game
 from bbom_env.engine.core.rules import MODULES, CurseRule, Module, register
 from bbom_env.engine.io.invariants import check_invariants
-from bbom_env.engine.model.constants import DARK_MATTER, MAX_STACK, PHOBIA_BASE
+from bbom_env.engine.model.constants import MAX_STACK
 from bbom_env.engine.model.records import SupportSlot, TempModifier
 from bbom_env.engine.modifiers.hooks import ability_lost, spell_limit, support_capacity, triggers
 from bbom_env.engine.play.decision import pending
@@ -20,6 +20,8 @@ from bbom_env.modules.dark_matter.checks import check_fields
 from bbom_env.modules.dark_matter.content import DARK_SYMBOL
 from bbom_env.modules.dark_matter.dark_curses import STAT, check_dark_curses, next_space_slot
 from bbom_env.modules.dark_matter.module import NAME, PACK, dm_state
+from bbom_env.modules.dark_matter.state import DARK_MATTER
+from bbom_env.modules.phobias.state import PHOBIA_BASE
 
 DM = "PAY_HAND(dark-matter)"
 

@@ -20,7 +20,6 @@ from bbom_env.engine.core.rules import MODULES, ruleset
 from bbom_env.engine.core.state import SaveError
 from bbom_env.engine.io.invariants import check_invariants
 from bbom_env.engine.io.setup import setup
-from bbom_env.engine.model.constants import DARK_MATTER
 from bbom_env.engine.model.records import NO_CARD, SupportSlot
 from bbom_env.modules.dark_matter.module import (
     DARK_MATTER_CARDS,
@@ -33,6 +32,7 @@ from bbom_env.modules.dark_matter.module import (
     spread_spells,
     used_this_turn,
 )
+from bbom_env.modules.dark_matter.state import DARK_MATTER
 
 
 def dm_config(**kw: object) -> GameConfig:

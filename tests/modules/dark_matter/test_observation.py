@@ -11,17 +11,11 @@ import numpy as np
 import pytest
 
 from bbom_env.engine import GameConfig, GameState, new_game
-from bbom_env.engine.model.constants import (
-    DARK_MATTER,
-    MAX_SPELLS,
-    MAX_STACK,
-    MAX_SUPPORT_SLOTS,
-    NUM_TRACK_SLOTS,
-)
+from bbom_env.engine.model.constants import MAX_SPELLS, MAX_STACK, MAX_SUPPORT_SLOTS, NUM_TRACK_SLOTS
 from bbom_env.engine.model.records import CurseOnTrack, SupportSlot, TempModifier
 from bbom_env.engine.play.decision import pending
 from bbom_env.modules.dark_matter.content import BLACK_PAGE, DARK_SYMBOL
-from bbom_env.modules.dark_matter.state import DARK_MATTER_CARDS, dm_state
+from bbom_env.modules.dark_matter.state import DARK_MATTER, DARK_MATTER_CARDS, dm_state
 from bbom_env.rl.observation import ObservationEncoder
 from tests.rl.test_observation import perturb_hidden
 from tests.rl.test_observation import random_states as base_random_states

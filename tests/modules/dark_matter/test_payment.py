@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from builders import Scenario
 
-from bbom_env.engine.model.constants import CURE_COST, DARK_MATTER, element_code
+from bbom_env.engine.model.constants import CURE_COST, element_code
 from bbom_env.engine.model.records import HandSource
 from bbom_env.engine.payment.auto import auto_payment
 from bbom_env.engine.payment.cost import Cost, covers
 from bbom_env.modules.dark_matter.actions import ACQUIRE_COST, dark_matter_cost, with_spontaneous
 from bbom_env.modules.dark_matter.module import NAME, PACK, dm_state
+from bbom_env.modules.dark_matter.state import DARK_MATTER
 
 DM = DARK_MATTER
 FIRE1, EARTH1, EARTH3 = element_code(0, 1), element_code(2, 1), element_code(2, 3)

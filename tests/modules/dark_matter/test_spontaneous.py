@@ -17,7 +17,6 @@ from bbom_env.engine.actions.base import CURE_REQ
 from bbom_env.engine.core.rules import ruleset
 from bbom_env.engine.core.state import SaveError
 from bbom_env.engine.io.invariants import check_invariants
-from bbom_env.engine.model.constants import DARK_MATTER
 from bbom_env.engine.model.records import NO_CARD, SupportSlot
 from bbom_env.engine.modifiers import hooks
 from bbom_env.engine.payment.auto import auto_payment
@@ -31,6 +30,7 @@ from bbom_env.modules.dark_matter.actions import (
 )
 from bbom_env.modules.dark_matter.black_book import BLACK_BOOK
 from bbom_env.modules.dark_matter.module import NAME, PACK, dm_state
+from bbom_env.modules.dark_matter.state import DARK_MATTER
 
 DM = DARK_MATTER
 FIRE1, FIRE2, WATER1, EARTH1, EARTH3 = (

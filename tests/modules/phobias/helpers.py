@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from bbom_env.engine import GameConfig, new_game
 from bbom_env.engine.core.state import GameState
-from bbom_env.engine.model.constants import MADNESS, NUM_CODES, PHOBIA_BASE
+from bbom_env.engine.model.constants import MADNESS, NUM_CODES
 from bbom_env.engine.model.records import SupportSlot
 from bbom_env.modules.phobias.constraints import CURE_ONLY
 from bbom_env.modules.phobias.content import phobia_of
-from bbom_env.modules.phobias.state import ph_state
+from bbom_env.modules.phobias.state import PHOBIA_BASE, ph_state
 
 MODULES = ("phobias",)
 

@@ -25,16 +25,17 @@ from bbom_env.engine.core.config import ConfigError
 from bbom_env.engine.core.resolver import push, run
 from bbom_env.engine.core.rules import register, unregister
 from bbom_env.engine.io.invariants import check_invariants
-from bbom_env.engine.model.constants import DARK_MATTER, MADNESS, PHOBIA_BASE
+from bbom_env.engine.model.constants import MADNESS
 from bbom_env.engine.model.records import SupportSlot, TempModifier
 from bbom_env.engine.modifiers import hooks
 from bbom_env.engine.payment.cost import Cost, funds_of
 from bbom_env.engine.play.zones import draw, receive_madness
 from bbom_env.modules.dark_matter.dark_curses import dark_curse_cost
-from bbom_env.modules.dark_matter.state import dm_state
+from bbom_env.modules.dark_matter.state import DARK_MATTER, dm_state
 from bbom_env.modules.phobias.constraints import phobia_modifiers
 from bbom_env.modules.phobias.module import PHOBIA_MODULE
 from bbom_env.modules.phobias.placement import CRUSH
+from bbom_env.modules.phobias.state import PHOBIA_BASE
 from modules.phobias.helpers import take
 
 

@@ -13,9 +13,9 @@ from bbom_env.engine import GameConfig
 from bbom_env.engine.cards.pack import load_pack
 from bbom_env.engine.cards.vocab import PackError
 from bbom_env.engine.core.rules import MODULES
-from bbom_env.engine.model.constants import NUM_PHOBIAS, PHOBIA_BASE
 from bbom_env.modules.phobias.content import SECTION, needs_of, phobia_codes, phobia_of
 from bbom_env.modules.phobias.module import PACK, registered
+from bbom_env.modules.phobias.state import NUM_PHOBIAS, PHOBIA_BASE
 
 # The twelve Phobia texts The Vth Element's rulebook quotes in its "Description of the Phobias"
 # ([VthRB], docs/cards.md "Sources"), copied word for word; the Element ban is quoted for Fire.

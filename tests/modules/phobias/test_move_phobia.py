@@ -16,13 +16,13 @@ from bbom_env.engine.core.rules import offered_magicians
 from bbom_env.engine.core.state import GameState
 from bbom_env.engine.io.invariants import check_invariants
 from bbom_env.engine.io.scenario import grant_actions, start_action_phase
-from bbom_env.engine.model.constants import DARK_MATTER, PHOBIA_BASE
 from bbom_env.engine.model.records import SupportSlot
 from bbom_env.engine.modifiers import hooks
-from bbom_env.modules.dark_matter.state import dm_state
+from bbom_env.modules.dark_matter.state import DARK_MATTER, dm_state
 from bbom_env.modules.phobias import move
 from bbom_env.modules.phobias.content import phobia_codes
 from bbom_env.modules.phobias.module import PHOBIA_MODULE
+from bbom_env.modules.phobias.state import PHOBIA_BASE
 from modules.phobias.helpers import clear_support, fill_support, take
 
 BOTH = ("dark_matter", "phobias")

@@ -15,14 +15,14 @@ from bbom_env.engine.core.resolver import push, run
 from bbom_env.engine.core.state import GameState
 from bbom_env.engine.io.invariants import check_invariants
 from bbom_env.engine.io.scenario import start_action_phase
-from bbom_env.engine.model.constants import MADNESS, PHOBIA_BASE
+from bbom_env.engine.model.constants import MADNESS
 from bbom_env.engine.model.records import NO_CARD, CurseOnTrack, SupportSlot
 from bbom_env.engine.modifiers import hooks
 from bbom_env.engine.play.ops import _support_options
 from bbom_env.engine.play.ops_board import _madness_under_curses
 from bbom_env.engine.play.zones import receive_madness, remove_curse
 from bbom_env.modules.phobias.placement import CRUSH
-from bbom_env.modules.phobias.state import ph_state
+from bbom_env.modules.phobias.state import PHOBIA_BASE, ph_state
 from modules.phobias.helpers import clear_support, fill_support, game, hand_to_support, to_hand, to_pile_top
 
 P1, P2, P3, P4 = PHOBIA_BASE, PHOBIA_BASE + 1, PHOBIA_BASE + 2, PHOBIA_BASE + 3

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from bbom_env.engine import GameConfig, new_game
-from bbom_env.engine.model.constants import NUM_CODES, PHOBIA_BASE
+from bbom_env.engine.model.constants import NUM_CODES
 from bbom_env.modules.phobias import placement
 from bbom_env.modules.phobias.constraints import loses_ability
+from bbom_env.modules.phobias.state import PHOBIA_BASE
 
 
 @pytest.mark.parametrize("pack", ["default", "test"])

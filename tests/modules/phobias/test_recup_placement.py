@@ -15,8 +15,9 @@ from builders import random_decisions
 from bbom_env.engine import GameConfig, new_game
 from bbom_env.engine.core.resolver import push, run
 from bbom_env.engine.core.state import GameState
-from bbom_env.engine.model.constants import MADNESS, NUM_CODES, PHOBIA_BASE
+from bbom_env.engine.model.constants import MADNESS, NUM_CODES
 from bbom_env.modules.phobias import placement
+from bbom_env.modules.phobias.state import PHOBIA_BASE
 from modules.phobias.helpers import phobias_in_pile, to_hand
 
 

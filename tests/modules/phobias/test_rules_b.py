@@ -16,10 +16,11 @@ from bbom_env.engine.core.resolver import push, run
 from bbom_env.engine.core.state import GameState
 from bbom_env.engine.io.invariants import check_invariants
 from bbom_env.engine.io.scenario import resolve_effect, start_action_phase
-from bbom_env.engine.model.constants import MADNESS, PHOBIA_BASE, is_madness
+from bbom_env.engine.model.constants import MADNESS, is_madness
 from bbom_env.engine.model.records import CurseOnTrack, SupportSlot
 from bbom_env.engine.modifiers import hooks
 from bbom_env.modules.phobias.placement import CRUSH
+from bbom_env.modules.phobias.state import PHOBIA_BASE
 from modules.phobias.helpers import MODULES, clear_support, fill_support, game, hand_to_support, take
 
 P = [PHOBIA_BASE + k for k in range(16)]

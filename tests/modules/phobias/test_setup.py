@@ -9,10 +9,10 @@ import pytest
 from bbom_env.engine import GameConfig, new_game
 from bbom_env.engine.core.config import ConfigError
 from bbom_env.engine.io.invariants import card_totals, check_invariants
-from bbom_env.engine.model.constants import MADNESS, MADNESS_IN_BOX, NUM_PHOBIAS, PHOBIA_BASE
+from bbom_env.engine.model.constants import MADNESS, MADNESS_IN_BOX
 from bbom_env.engine.play.zones import receive_madness
 from bbom_env.modules.phobias.module import COMPOSITION, phobia_totals
-from bbom_env.modules.phobias.state import ph_state
+from bbom_env.modules.phobias.state import NUM_PHOBIAS, PHOBIA_BASE, ph_state
 from modules.phobias.helpers import MODULES, game, phobias_in_pile
 
 PHOBIAS = range(PHOBIA_BASE, PHOBIA_BASE + NUM_PHOBIAS)
