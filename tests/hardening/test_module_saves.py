@@ -166,8 +166,7 @@ CASES = [  # (base, mutation, message): each loaded and played on before
     (
         "both",
         _phobia_under_phobia,
-        r"^players\[\d\]\.support\[\d\]\.crushed: phobia-\d+ is a Madness card that keeps its identity; "
-        "such a card is never",
+        r"^players\[\d\]\.support\[\d\]\.crushed: phobia-\d+ is a Madness card that keeps its identity, nev",
     ),
     (P, _boxed_phobia_to_hand, r"^players\[0\]\.hand\[\d+\]: phobia-\d+ " + CHOSEN),
     (P, _chosen_plus_boxed, r"^ext\.phobias\.chosen: 13 Phobias, but a game of 3 players has 12"),

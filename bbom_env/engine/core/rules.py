@@ -118,37 +118,9 @@ class Switch:
 
 @dataclass(frozen=True)
 class Module:
-    """What a rules module adds. Only ``name`` is required; every other part is optional.
-
-    ``modifier_kinds`` names every modifier kind the module brings beyond the base's: "replace"
-    and "lose_ability" (``vocab.MODULE_MOD_SCHEMAS``, read by the engine), or kinds of its own.
-    A kind that cards write needs a schema: the engine's, or one in ``modifier_schemas`` (name,
-    schema as in ``vocab.MOD_SCHEMAS``); a kind only the module's sources yield needs none.
-    ``modifier_sources`` are functions ``(state, seat)`` -> modifier
-    dicts, asked fresh on every query (they must not call ``hooks``: they are what hooks read).
-
-    ``state_type``: a dataclass derived from ``typed_fields.ModuleState`` (every field with a
-    default); the game holds one in ``state.ext[name]``, made before the module's setup steps run.
-    ``pack_sections``: the ``cards.PackSection``s it reads (``pack.sections[section]``; a required
-    one missing from the pack refuses the game at setup). ``decisions``: ``(frame kind,
-    describe)`` pairs for the module's frame kinds that wait for a choice; ``describe(state,
-    frame)`` returns the ``decision.Decision`` whose kind is one of the ruleset's
-    ``decision_kinds``.
-
-    ``pack_files``: override packs holding the module's cards, read before ``config.pack_overrides``
-    in every game with the module (``pack_spec``), so ``GameConfig(modules=(name,))`` alone plays
-    with them. ``offer_magician(config, magician)``: whether a Magician of the module's cards is
-    offered in the Magician choice of this game (setup step 6; a config switch may leave them out).
-    ``curse_rules``: a ``CurseRule`` per Curse type of its own that the base's destroy cost,
-    destroy-by-effect or token rules do not fit (the Dark Curses, section 4.7, V-07, V-08).
-    ``cost_transforms``: ``CostTransform``s, applied after the "cost" modifiers to every Action
-    cost (``hooks.adjust_cost``, the seat view's ``cost``): the Vth Element's Spontaneous Elements
-    (section 4.9) and Air conversion (V-12). A transform may only add ways to pay; a base game has
-    none.
-
-    ``switches``: the module's rules switches (``Switch``; ``GameConfig`` keywords). ``rulings``:
-    (question, answer) pairs, ``answer(config)`` the module's answer to a rule question the engine
-    asks with ``ruling`` (e.g. "cure_cost"), so the engine reads no module's switch by name."""
+    """What a rules module adds. Only ``name`` is required; docs/engine.md, "Writing a module",
+    says what the engine does with each field. ``modifier_sources`` are asked fresh on every query
+    (they must not call ``hooks``: they are what hooks read)."""
 
     name: str
     blocks: tuple[BlockSpec, ...] = ()
@@ -164,13 +136,8 @@ class Module:
     curse_types: tuple[str, ...] = ()
     curse_rules: tuple[CurseRule, ...] = ()
     cost_transforms: tuple[CostTransform, ...] = ()
-    # The card codes the module adds (from the codes the engine keeps for modules: the currency,
-    # the Madness cards that keep their identity; ``constants``), and their names (``code_name``),
-    # one per code in the same order.
     card_codes: tuple[int, ...] = ()
-    card_names: tuple[str, ...] = ()
-    # The module parts of ``payment.Cost`` that the module's costs use (``constants.MODULE_COST_PARTS``):
-    # a payment in a game none of whose modules declares a part it uses is refused.
+    card_names: tuple[str, ...] = ()  # one per card code: ``code_name``'s
     cost_parts: tuple[str, ...] = ()
     pack_sections: tuple[PackSection, ...] = ()
     state_type: type | None = None
@@ -290,24 +257,16 @@ def _check_rules(module: Module) -> None:
 
 
 def _check_cards(module: Module) -> None:
-    """A module adds card codes the engine keeps for modules, each named, and no code another
-    registered module adds (the base game declares its own codes, unnamed: ``code_name``)."""
-    if module.name == BASE:
-        return
-    if len(module.card_names) != len(module.card_codes):
+    """Codes the engine keeps for modules (model/constants.py), each named, none another registered
+    module adds (the base game declares its own codes, which the engine names)."""
+    taken = {code for m in MODULES.values() if m.name != BASE for code in m.card_codes}
+    bad = [c for c in module.card_codes if not constants.MADNESS < c < constants.NUM_CODES or c in taken]
+    if module.name != BASE and (bad or len(module.card_names) != len(module.card_codes)):
         raise ValueError(
-            f"module {module.name!r}: {len(module.card_codes)} card_codes and "
-            f"{len(module.card_names)} card_names: give one name per code"
+            f"module {module.name!r}: card_codes {list(module.card_codes)} need one name each "
+            f"(card_names) and codes {constants.CURRENCY}..{constants.NUM_CODES - 1} that no other "
+            f"registered module adds; refused: {bad}"
         )
-    taken = {code: m.name for m in MODULES.values() if m.name != BASE for code in m.card_codes}
-    for code in module.card_codes:
-        if not constants.MADNESS < code < constants.NUM_CODES:
-            raise ValueError(
-                f"module {module.name!r}: card code {code} is not one the engine keeps for modules "
-                f"({constants.CURRENCY}..{constants.NUM_CODES - 1}, model/constants.py)"
-            )
-        if code in taken:
-            raise ValueError(f"module {module.name!r}: card code {code} is module {taken[code]!r}'s already")
 
 
 @contextmanager

@@ -151,15 +151,10 @@ def crushed_fault(card: int, crushed: int) -> str:
     Phobias) crushes the card it is placed on, and never another one (section 9.2, V-21, V-19): a
     base game, which has none, has no crushed card."""
     if crushed != NO_CARD and card < IDENTITY_MADNESS_BASE:
-        return (
-            f"{code_name(crushed)} lies crushed under {code_name(card)}, which is no Madness card "
-            "that keeps its identity (only one crushes the card it is placed on, section 9.2)"
-        )
+        why = "which is no Madness card that keeps its identity (only one crushes, section 9.2)"
+        return f"{code_name(crushed)} lies crushed under {code_name(card)}, {why}"
     if crushed != NO_CARD and crushed >= IDENTITY_MADNESS_BASE:
-        return (
-            f"{code_name(crushed)} is a Madness card that keeps its identity; "
-            "such a card is never crushed (V-21, V-19)"
-        )
+        return f"{code_name(crushed)} is a Madness card that keeps its identity, never crushed (V-21, V-19)"
     return ""
 
 

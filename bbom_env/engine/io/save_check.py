@@ -47,7 +47,6 @@ from bbom_env.engine.io.save_values import (
 )
 from bbom_env.engine.model.constants import (
     LAST_SPACE,
-    MADNESS,
     MAX_SPELLS,
     MAX_STACK,
     MAX_SUPPORT_SLOTS,
@@ -272,12 +271,8 @@ def _zones(data: dict, codes: frozenset[int] = BASE_CODES) -> None:
     _amounts(data["reserve1"], "reserve1", NUM_ELEMENTS)
     _amounts(data["tokens"], "tokens", NUM_ELEMENTS)
     for i, c in enumerate(data["madness_pile"]):
-        # Madness, or a Madness card that keeps its identity of this game's modules (9.2).
-        if not is_madness(_code(c, f"madness_pile[{i}]", codes)):
-            raise SaveError(
-                f"madness_pile[{i}]: card code {c} is not Madness ({MADNESS}) "
-                "or a Madness card of this game's modules"
-            )
+        if not is_madness(_code(c, f"madness_pile[{i}]", codes)):  # a module's too (9.2)
+            raise SaveError(f"madness_pile[{i}]: card code {c} is not a Madness card of this game")
     _counts(data["destroyed"], "destroyed", codes)
     _counts(data["box"], "box", codes)
 

@@ -32,10 +32,9 @@ NUM_VALUES: Final = 3  # an Element card's value is 1, 2 or 3 (section 1.1)
 MAX_VALUE: Final = NUM_VALUES
 
 MADNESS = 12
-# The codes the engine keeps for modules. The payment reads the currency (``payment.Cost.currency``
-# and ``wildcards`` count its cards); the zones treat a code from IDENTITY_MADNESS_BASE on as a
-# Madness card that keeps its identity (section 9.2): Madness, yet never discarded to make room,
-# and the one kind of card that crushes the support card it is placed on.
+# The codes kept for modules: the currency, which ``payment.Cost.currency`` and ``wildcards`` count,
+# and from IDENTITY_MADNESS_BASE on Madness cards that keep their identity (section 9.2: never
+# discarded to make room, the only cards that crush the support card they are placed on).
 CURRENCY = 13
 IDENTITY_MADNESS_BASE = 14
 NUM_IDENTITY_MADNESS = 16
@@ -46,9 +45,8 @@ NUM_ELEMENT_CODES = NUM_ELEMENTS * NUM_VALUES  # 12
 # Elements of any kind); ``payment.Cost``'s first fields, the five numbers a base-game save writes.
 COST_ANY: Final = 4
 COST_PARTS: Final = 5
-# The parts of ``payment.Cost`` after those five: ways to pay that only a rules module's costs use,
-# each declared by the modules that use it (``rules.Module.cost_parts``; ``one_of`` comes with its
-# Elements, ``one_of_set``).
+# ``payment.Cost``'s other parts (``one_of`` with its Elements, ``one_of_set``): ways to pay only a
+# module's costs use, each declared by those modules (``rules.Module.cost_parts``).
 MODULE_COST_PARTS: tuple[str, ...] = ("one_of", "distinct", "currency", "wildcards", "convert", "cards")
 
 
@@ -89,13 +87,7 @@ def is_madness(code: int) -> bool:
     return code == MADNESS or code >= IDENTITY_MADNESS_BASE
 
 
-def keeps_identity(code: int) -> bool:
-    """A Madness card that keeps its identity (a module's, section 9.2), not plain Madness."""
-    return code >= IDENTITY_MADNESS_BASE
-
-
-# The names of the module codes (``rules.register`` writes them from ``Module.card_names``); a
-# code no registered module names is "card-<code>".
+# The module codes' names (``rules.register`` writes them from ``Module.card_names``).
 MODULE_CARD_NAMES: dict[int, str] = {}
 
 

@@ -93,27 +93,11 @@ def as_cost(req: tuple | list) -> Cost:
     return Cost(*fields)
 
 
-def module_parts(req: tuple) -> tuple[str, ...]:
-    """The module parts a cost uses (``constants.MODULE_COST_PARTS`` not at their defaults)."""
-    if len(req) == COST_PARTS:
-        return ()
-    parts = _PARTS.get(req) if type(req) is tuple else None  # a list (a decoded frame): no key
-    if parts is None:
-        cost = as_cost(req)
-        parts = tuple(p for p in MODULE_COST_PARTS if getattr(cost, p) != Cost._field_defaults[p])
-        if type(req) is tuple and len(_PARTS) < 4096:  # a game has few module costs
-            _PARTS[req] = parts
-    return parts
-
-
-_PARTS: dict[tuple, tuple[str, ...]] = {}  # a cost's compact form -> its module parts (pure)
-
-
 def check_parts(state: GameState, req: tuple, action: str) -> None:
-    """Refuse a payment whose cost uses a module part that no module of the game declares
-    (``rules.Module.cost_parts``): the part would pay with cards the game may not have."""
-    declared = state.rules.cost_parts
-    missing = [p for p in module_parts(req) if p not in declared]
+    """Refuse a payment whose cost uses a module part (``constants.MODULE_COST_PARTS``) that no
+    module of the game declares (``rules.Module.cost_parts``)."""
+    cost, declared = as_cost(req), state.rules.cost_parts
+    missing = [p for p in MODULE_COST_PARTS if getattr(cost, p) != _DEFAULTS[p] and p not in declared]
     if missing:
         raise ValueError(
             f"the {action} Action's cost {tuple(req)} uses cost part(s) {missing}, which no module of "
@@ -135,6 +119,7 @@ def elements_only(req: tuple) -> bool:
 
 
 ZERO = Cost()
+_DEFAULTS = Cost._field_defaults
 
 
 # -- sources ----------------------------------------------------------------------------------
