@@ -34,8 +34,8 @@ def late_states(config: GameConfig, rounds: int, every: int):
 
 @pytest.mark.parametrize(
     "modules,decisions",
-    [((), "menu"), (("dark_matter", "phobias"), "menu"), ((), "all"), ((), "halving")],
-    ids=["base", "both-modules", "search-all", "halving-margin"],
+    [((), "menu"), (("dark_matter", "phobias"), "menu"), ((), "all"), ((), "halving"), ((), "leaf")],
+    ids=["base", "both-modules", "search-all", "halving-margin", "leaf-value"],
 )
 def test_move_depends_only_on_the_info_state(modules: tuple[str, ...], decisions: str) -> None:
     """Permuting what the decider cannot see (resample with another rng) leaves the move, with the
@@ -48,9 +48,10 @@ def test_move_depends_only_on_the_info_state(modules: tuple[str, ...], decisions
         seat = state.current_player()
         other = resample(state, seat, rng)
         assert other != state or not other.players[1 - seat].deck
-        settings = (
-            {"select": "halving", "margin": 0.1} if decisions == "halving" else {"decisions": decisions}
-        )
+        settings = {
+            "halving": {"select": "halving", "margin": 0.1},
+            "leaf": {"leaf": "ppo_2p_l1", "horizon": 3},
+        }.get(decisions, {"decisions": decisions})
         a = SearchAgent(11, worlds=2, **settings).act(state)
         b = SearchAgent(11, worlds=2, **settings).act(other)
         assert a == b and a in state.legal_actions()
@@ -173,6 +174,8 @@ def test_spec_parsing_and_errors() -> None:
         ("search:select=best", "select='best'"),
         ("search:select=halving,ms=50", "ms needs select=uniform"),
         ("search:margin=-0.1", "margin=-0.1"),
+        ("search:horizon=-1", "horizon=-1"),
+        ("search:leaf=nope", r"leaf='nope': a value network or a pretrained policy \(value_2p_l1, "),
     ]:
         with pytest.raises(ValueError, match=msg):
             parse_search_spec(bad)
@@ -274,3 +277,32 @@ def test_search_eval_pools_chunks_by_deal(tmp_path) -> None:
     assert search["lo"] < 0.2 < search["hi"] and search["decisions"] == 180
     with pytest.raises(SystemExit, match="no games.csv"):
         mod.pool([tmp_path / "missing"])
+
+
+def test_a_leaf_value_cuts_the_rollout_and_scores_the_rest() -> None:
+    """With ``leaf``, a rollout stops after ``horizon`` decisions and the value head's win estimate
+    (``LeafValue.win``, 0..1) stands for the rest of the game, credited like a win; without it the
+    rollout plays to the end. Both score the same candidate in the same world."""
+    config = GameConfig(num_players=2, seed=6)
+    state = next(s for s in late_states(config, 2, 3) if s.stack[-1]["kind"] == "menu")
+    move = state.legal_actions()[0]
+    cut = SearchAgent(1, leaf="ppo_2p_l1", horizon=0)
+    full = SearchAgent(1)
+    after = state.clone()
+    after.apply_action(move)
+    win = cut.leaf.win(after)
+    assert 0.0 <= win <= 1.0
+    c0, m0 = state.stats.get("curses_destroyed", 0), state.stats.get("monsters_defeated", 0)
+    c1, m1 = after.stats.get("curses_destroyed", 0), after.stats.get("monsters_defeated", 0)
+    assert cut._rollout(state, move, 5) == pytest.approx(win + 0.02 * (c1 - c0) + 0.1 * (m1 + win - m0))
+    end = state.clone()
+    end.apply_action(move)
+    base = full._base(5)
+    while not end.over:  # the full rollout: the same base policy, to the end
+        end.apply_action(base.act(end))
+    won = float(end.outcome == "win")
+    c2, m2 = end.stats.get("curses_destroyed", 0), end.stats.get("monsters_defeated", 0)
+    assert full._rollout(state, move, 5) == pytest.approx(won + 0.02 * (c2 - c0) + 0.1 * (m2 + won - m0))
+    # The head's estimate moves with the state: it is read, not a constant.
+    estimates = {round(cut.leaf.win(s), 6) for s in late_states(config, 1, 15)}
+    assert len(estimates) >= 3
