@@ -34,8 +34,8 @@ Name it ``search`` or ``search:key=value,...`` wherever a team is named (``agent
 0 = all; else the base policy's move plus the first others by id), ``select`` (uniform | halving),
 ``margin`` (float, default 0), ``leaf`` (what scores a rollout cut after ``horizon`` decisions: a
 value network of ``agents.value_net``, ``value_2p_l1`` or a ``.pt`` file, or a policy's value head,
-a pretrained policy's name or a model ``.zip``, ``LeafValue``; default none: rollouts to the end)
-and ``horizon`` (int, default 20).
+a pretrained policy's name or a model ``.zip``, ``value_net.leaf_value``; default none: rollouts
+to the end) and ``horizon`` (int, default 20).
 """
 
 from __future__ import annotations
@@ -93,20 +93,10 @@ class SearchConfig:
             raise ValueError(f"search: max_candidates={self.max_candidates}: 0 (all) or more")
         if self.horizon < 0:
             raise ValueError(f"search: horizon={self.horizon}: 0 or more decisions")
-        if self.leaf and not self.leaf.endswith(".zip"):
-            from bbom_env import pretrained
+        if self.leaf:
+            from .value_net import check_leaf
 
-            from .value_net import available, value_path
-
-            if (
-                value_path(self.leaf) is None
-                and self.leaf.removeprefix("pretrained:") not in pretrained.available()
-            ):
-                names = ", ".join([*available(), *pretrained.available()])
-                raise ValueError(
-                    f"search: leaf={self.leaf!r}: a value network or a pretrained policy ({names}), "
-                    "or a .pt / .zip file"
-                )
+            check_leaf(self.leaf, "search: ")
 
 
 def is_search_spec(spec: str) -> bool:
@@ -147,6 +137,7 @@ class SearchAgent:
         self.searched = 0  # decisions searched, and their total time (benchmarks read these)
         self.search_s = 0.0
         self.rollouts = 0
+        self._leaf: Any = None  # the leaf network, loaded on first use
 
     @classmethod
     def from_spec(cls, spec: str, seed: int = 0) -> SearchAgent:
@@ -155,13 +146,12 @@ class SearchAgent:
     @property
     def leaf(self) -> Any:
         """What scores a rollout cut at ``horizon``: ``win(state)``, a chance to win (None: rollouts
-        to the end). A value network (``agents.value_net``) or a policy's value head (``LeafValue``)."""
-        if self.config.leaf and getattr(self, "_leaf", None) is None:
-            from .value_net import ValueNet, value_path
+        to the end); ``value_net.leaf_value`` loads it."""
+        if self.config.leaf and self._leaf is None:
+            from .value_net import leaf_value
 
-            path = value_path(self.config.leaf)
-            self._leaf = ValueNet(path) if path is not None else LeafValue(self.config.leaf)
-        return getattr(self, "_leaf", None)
+            self._leaf = leaf_value(self.config.leaf)
+        return self._leaf
 
     def _base(self, seed: int) -> Any:
         return HeuristicAgent(seed) if self.config.rollout == "heuristic" else RandomAgent(seed)
@@ -285,38 +275,3 @@ class SearchAgent:
             + cfg.curse_weight * (s.stats.get("curses_destroyed", 0) - curses0)
             + cfg.monster_weight * (s.stats.get("monsters_defeated", 0) + win - monsters0)
         )
-
-
-class LeafValue:
-    """A trained network's value head as the search's leaf value (``leaf=NAME``: a pretrained
-    policy's name, ``bbom_env.pretrained``, or a model zip saved by train.py). The head learned the
-    team's shaped return (docs/training.md, "The reward": +1 for a win, 0 for a loss, plus
-    potential-based terms); with the potential telescoping to ``-phi(s)`` over the rest of a game,
-    ``V(s) + phi(s)`` is the head's estimate of the (discounted) chance that its own policy wins
-    from ``s``. It is read from the decider's observation of the world the search drew, so it too
-    sees only what that seat would see there."""
-
-    def __init__(self, name: str) -> None:
-        import torch
-
-        from bbom_env.rl.rewards import RewardConfig, RewardTracker
-
-        from .policy_agent import PolicyAgent, policy_views
-
-        if name.endswith(".zip"):
-            self.agent = PolicyAgent.load(name)
-        else:
-            from bbom_env import pretrained
-
-            self.agent = pretrained.load(name)
-        self._torch = torch
-        self._views = policy_views
-        self._phi = RewardTracker(RewardConfig.preset("shaped")).phi
-
-    def win(self, state: GameState) -> float:
-        """The head's estimate of the team's chance to win from ``state`` (clipped to 0..1)."""
-        enc, _ = self._views(self.agent, state.config, "leaf value head")
-        obs = enc.encode(state, state.current_player())
-        with self._torch.no_grad():
-            v = float(self.agent.policy.predict_values(self._torch.as_tensor(obs).unsqueeze(0))[0, 0])
-        return min(1.0, max(0.0, v + self._phi(state)))

@@ -102,14 +102,20 @@ def collect(
     return np.stack(rows), np.asarray(labels, dtype=np.float32), np.asarray(owner)
 
 
+def mean_ranks(x: np.ndarray | list[float]) -> np.ndarray:
+    """Ranks 1..n of ``x``, ties sharing their mean rank."""
+    x = np.asarray(x)
+    ranks = np.empty(len(x))
+    ranks[np.argsort(x, kind="stable")] = np.arange(1, len(x) + 1)
+    for v in np.unique(x):
+        idx = x == v
+        ranks[idx] = ranks[idx].mean()
+    return ranks
+
+
 def _auc(p: np.ndarray, y: np.ndarray) -> float:
     """Area under the ROC curve (the chance a won state scores above a lost one; ties half)."""
-    order = np.argsort(p, kind="stable")
-    ranks = np.empty(len(p))
-    ranks[order] = np.arange(1, len(p) + 1)
-    for v in np.unique(p):  # ties share their mean rank
-        idx = p == v
-        ranks[idx] = ranks[idx].mean()
+    ranks = mean_ranks(p)
     pos = y == 1
     n_pos, n_neg = int(pos.sum()), int((~pos).sum())
     if not n_pos or not n_neg:
@@ -232,6 +238,54 @@ def value_path(name: str) -> Path | None:
     """The file of a value network: a ``.pt`` path, or a name in bbom_env/pretrained/ (None: no such)."""
     p = Path(name) if name.endswith(".pt") else FOLDER / f"{name}.pt"
     return p if p.is_file() else None
+
+
+class LeafValue:
+    """A trained network's value head as the search's leaf value (``leaf=NAME``: a pretrained
+    policy's name, ``bbom_env.pretrained``, or a model zip saved by train.py). The head learned the
+    team's shaped return (docs/training.md, "The reward": +1 for a win, 0 for a loss, plus
+    potential-based terms); with the potential telescoping to ``-phi(s)`` over the rest of a game,
+    ``V(s) + phi(s)`` is the head's estimate of the (discounted) chance that its own policy wins
+    from ``s``. It is read from the decider's observation of the world the search drew, so it too
+    sees only what that seat would see there."""
+
+    def __init__(self, name: str) -> None:
+        import torch
+
+        from bbom_env.rl.rewards import RewardConfig, RewardTracker
+
+        from .policy_agent import PolicyAgent, policy_views
+
+        self.agent = PolicyAgent.load(name) if name.endswith(".zip") else pretrained.load(name)
+        self._torch = torch
+        self._views = policy_views
+        self._phi = RewardTracker(RewardConfig.preset("shaped")).phi
+
+    def win(self, state: GameState) -> float:
+        """The head's estimate of the team's chance to win from ``state`` (clipped to 0..1)."""
+        enc, _ = self._views(self.agent, state.config, "leaf value head")
+        obs = enc.encode(state, state.current_player())
+        with self._torch.no_grad():
+            v = float(self.agent.policy.predict_values(self._torch.as_tensor(obs).unsqueeze(0))[0, 0])
+        return min(1.0, max(0.0, v + self._phi(state)))
+
+
+def check_leaf(name: str, where: str = "") -> None:
+    """ValueError unless ``name`` is a value network (a shipped name or a ``.pt``), a pretrained
+    policy or a model ``.zip``: what ``leaf_value`` loads."""
+    if name.endswith(".zip") or value_path(name) is not None:
+        return
+    if name.removeprefix(pretrained.PREFIX) not in pretrained.available():
+        names = ", ".join([*available(), *pretrained.available()])
+        raise ValueError(
+            f"{where}leaf={name!r}: a value network or a pretrained policy ({names}), or a .pt / .zip file"
+        )
+
+
+def leaf_value(name: str) -> ValueNet | LeafValue:
+    """The network a search's ``leaf=name`` reads: a value network, or a policy's value head."""
+    path = value_path(name)
+    return ValueNet(path) if path is not None else LeafValue(name)
 
 
 def main(argv: list[str] | None = None) -> int:

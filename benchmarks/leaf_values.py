@@ -5,7 +5,7 @@
 
 The search team (``agents/search.py``) scores a candidate move by a heuristic rollout to the end of
 the game. With ``leaf=NAME`` it cuts the rollout after ``horizon`` decisions and scores the rest
-with a network's value head (``agents.search.LeafValue``). Whether that pays is measured here, on
+with a network's value head (``agents.value_net.leaf_value``). Whether that pays is measured here, on
 Action menus of seeded heuristic games (2 players, level 1, from round 2 on, two drawn from each
 game):
 
@@ -39,6 +39,7 @@ import numpy as np  # noqa: E402
 import bbom_env  # noqa: E402,F401  (registers the modules)
 from agents import HeuristicAgent  # noqa: E402
 from agents.search import SearchAgent  # noqa: E402
+from agents.value_net import mean_ranks  # noqa: E402
 from bbom_env import cli  # noqa: E402
 from bbom_env.engine import GameConfig, GameState, Resampler, new_game  # noqa: E402
 
@@ -65,13 +66,7 @@ def states(config: GameConfig, n: int, per_game: int = 2, seed: int = 0) -> list
 
 def _spearman(a: list[float], b: list[float]) -> float | None:
     """Rank correlation (average ranks for ties); None when either side is constant."""
-    ra = np.argsort(np.argsort(a, kind="stable"), kind="stable").astype(float)
-    rb = np.argsort(np.argsort(b, kind="stable"), kind="stable").astype(float)
-    for r, x in ((ra, a), (rb, b)):  # ties share their mean rank
-        xs = np.asarray(x)
-        for v in set(x):
-            idx = xs == v
-            r[idx] = r[idx].mean()
+    ra, rb = mean_ranks(a), mean_ranks(b)
     if ra.std() == 0 or rb.std() == 0:
         return None
     return float(np.corrcoef(ra, rb)[0, 1])
