@@ -288,6 +288,15 @@ def leaf_value(name: str) -> ValueNet | LeafValue:
     return ValueNet(path) if path is not None else LeafValue(name)
 
 
+def default_name(config: GameConfig) -> str:
+    """``value_2p_l1``, ``value_4p_l1``, ``value_2p_l1_both`` (both Vth Element modules),
+    ``value_2p_l1_dark_matter``: the pretrained policies' naming, so that one setting's files sort
+    together and a fit for another setting never overwrites the shipped 2-player file."""
+    mods = tuple(config.modules)
+    suffix = "" if not mods else "_both" if set(mods) == {"dark_matter", "phobias"} else "_" + "_".join(mods)
+    return f"value_{config.num_players}p_l{config.difficulty}{suffix}"
+
+
 def main(argv: list[str] | None = None) -> int:
     from bbom_env import GYM_ID, cli
 
@@ -301,7 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--players", type=cli.int_range(2, 5), default=2, help="players")
     f.add_argument("--level", type=cli.int_range(1, 3), default=1, help="difficulty level")
     f.add_argument("--modules", type=cli.modules, default=(), help="rules modules, comma-separated")
-    f.add_argument("--out", default=str(FOLDER / "value_2p_l1.pt"), help="the network's file")
+    f.add_argument(
+        "--out", default="", help="the network's file (default: bbom_env/pretrained/ and default_name's name)"
+    )
     s = sub.add_parser("show", help="print a value network's game and figures")
     s.add_argument("path", help="a .pt file written by fit")
     a = ap.parse_args(argv)
@@ -309,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(ValueNet(a.path).meta, indent=1))
         return 0
     config = GameConfig(num_players=a.players, difficulty=a.level, modules=a.modules)
+    a.out = a.out or str(FOLDER / f"{default_name(config)}.pt")
     t0 = time.process_time()
     x, y, owner = collect(config, a.games, a.seed, a.every)
     collect_s = time.process_time() - t0

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 import bbom_env  # noqa: F401  (registers the Vth Element modules)
+from agents import value_net
 from agents.search import SearchAgent, parse_search_spec
-from agents.value_net import ValueNet, _auc, collect, main, value_path
+from agents.value_net import ValueNet, _auc, available, collect, default_name, main, value_path
 from bbom_env.engine import GameConfig, new_game, resample
 
 CONFIG = GameConfig(num_players=2, difficulty=1)
@@ -59,20 +60,36 @@ def test_fit_save_load_and_use_as_the_search_leaf(tmp_path: Path) -> None:
     assert parse_search_spec(f"search:leaf={out},horizon=5").horizon == 5
 
 
-def test_shipped_value_net_loads_for_its_game() -> None:
-    path = value_path("value_2p_l1")
-    assert path is not None, "bbom_env/pretrained/value_2p_l1.pt is shipped"
+def test_fit_names_its_file_after_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --out, the file is named for its setting: a fit for 4 players or for the modules
+    never overwrites the shipped 2-player network."""
+    assert default_name(CONFIG) == "value_2p_l1"
+    assert default_name(GameConfig(num_players=4, difficulty=2)) == "value_4p_l2"
+    both = GameConfig(num_players=2, difficulty=1, modules=("phobias", "dark_matter"))
+    assert default_name(both) == "value_2p_l1_both"
+    assert default_name(GameConfig(num_players=3, modules=("phobias",))) == "value_3p_l1_phobias"
+    monkeypatch.setattr(value_net, "FOLDER", tmp_path)
+    assert main(["fit", "--games", "10", "--every", "8", "--epochs", "1", "--players", "3"]) == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["value_3p_l1.pt"]
+
+
+@pytest.mark.parametrize("name", available())
+def test_shipped_value_nets_load_for_their_game(name: str) -> None:
+    path = value_path(name)
+    assert path is not None
     net = ValueNet(path)
-    assert net.meta["game"] == {
-        "num_players": 2,
-        "difficulty": 1,
-        "pack": "default",
-        "modules": [],
-        "payment": "auto",
-    }
+    game = net.meta["game"]
+    assert game["pack"] == "default" and game["payment"] == "auto"
+    players, level, modules = game["num_players"], game["difficulty"], tuple(game["modules"])
+    config = GameConfig(num_players=players, difficulty=level, modules=modules)
+    assert default_name(config) == name  # the name says the setting it was fitted for
     held, base = net.meta["figures"]["held_out"], net.meta["figures"]["base_rate"]
     assert held["log_loss"] < base["log_loss"] and held["auc"] > 0.6  # it learned something
     assert path.stat().st_size < 5 * 2**20
+
+
+def test_the_two_player_value_net_is_shipped() -> None:
+    assert "value_2p_l1" in available()  # the search's documented leaf (docs/search.md)
 
 
 def test_leaf_values_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
