@@ -311,7 +311,9 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--level", type=cli.int_range(1, 3), default=1, help="difficulty level")
     f.add_argument("--modules", type=cli.modules, default=(), help="rules modules, comma-separated")
     f.add_argument(
-        "--out", default="", help="the network's file (default: bbom_env/pretrained/ and default_name's name)"
+        "--out",
+        default="",
+        help="the network's file (default: bbom_env/pretrained/, named after the setting: value_4p_l1.pt)",
     )
     s = sub.add_parser("show", help="print a value network's game and figures")
     s.add_argument("path", help="a .pt file written by fit")
